@@ -1,0 +1,145 @@
+// TLOAD, TSTORE, TMOV (Vec->Vec) and TEXPANDS on the CPU.
+// Legality was checked when the instruction was issued (runtime/instructions); these only move bytes.
+#include <algorithm>
+#include <cstring>
+
+#include "cpu_backend.hpp"
+#include "pad_value.hpp"
+
+namespace pto::cpu {
+namespace {
+
+// Element (r, c) of a tile's valid region, with rows/cols swapped for ColMajor so that one loop shape
+// serves both layouts: "lines" are rows of a RowMajor tile and columns of a ColMajor one.
+struct Lines {
+  int count, length;        // number of lines, elements per line
+  std::ptrdiff_t line_step;  // elements between consecutive lines
+};
+Lines lines_of(const TileView& t) {
+  return t.row_major ? Lines{t.valid_rows, t.valid_cols, t.row_stride} : Lines{t.valid_cols, t.valid_rows, t.col_stride};
+}
+
+// GM -> staging, in line order. GM may be strided arbitrarily, so element by element through map().
+void tload_start(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  const GmView& g = ctx.ops[1].gm;
+  const std::size_t eb = t.elem_bytes();
+  ctx.staging->resize(std::size_t(t.valid_rows) * t.valid_cols * eb);
+  std::byte* out = ctx.staging->data();
+  Lines l = lines_of(t);
+  for (int a = 0; a < l.count; ++a) {
+    // Consecutive tile elements along a line are consecutive in GM when the innermost stride is 1.
+    int r0 = t.row_major ? a : 0, c0 = t.row_major ? 0 : a;
+    const std::int64_t first = g.map(r0, c0);
+    const std::int64_t last = t.row_major ? g.map(r0, l.length - 1) : g.map(l.length - 1, c0);
+    if (last - first == l.length - 1) {
+      std::memcpy(out, g.base + first * eb, std::size_t(l.length) * eb);
+      out += std::size_t(l.length) * eb;
+    } else {
+      for (int b = 0; b < l.length; ++b, out += eb)
+        std::memcpy(out, g.base + (t.row_major ? g.map(a, b) : g.map(b, a)) * eb, eb);
+    }
+  }
+}
+
+// staging -> tile, then pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
+void tload_finish(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  const std::size_t eb = t.elem_bytes();
+  const std::byte* in = ctx.staging->data();
+  Lines l = lines_of(t);
+  const int block = int(32 / eb);
+  const int capacity = t.row_major ? t.cols : t.rows;
+  const int padded_end = std::min(capacity, (l.length + block - 1) / block * block);
+  visit_dtype(t.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const T pad = pad_element<T>(t.pad);
+    for (int a = 0; a < l.count; ++a) {
+      T* line = reinterpret_cast<T*>(t.base) + std::ptrdiff_t(a) * l.line_step;
+      std::memcpy(line, in, std::size_t(l.length) * eb);
+      in += std::size_t(l.length) * eb;
+      if (t.pad != PadValue::Null) std::fill(line + l.length, line + padded_end, pad);
+    }
+  });
+}
+
+// Tile -> staging at start (the DMA reads UB when it starts), staging -> GM at finish.
+void tstore_start(ExecContext& ctx) {
+  const TileView& t = ctx.ops[1].tile;
+  const std::size_t eb = t.elem_bytes();
+  Lines l = lines_of(t);
+  ctx.staging->resize(std::size_t(l.count) * l.length * eb);
+  std::byte* out = ctx.staging->data();
+  for (int a = 0; a < l.count; ++a, out += std::size_t(l.length) * eb)
+    std::memcpy(out, t.base + std::ptrdiff_t(a) * l.line_step * std::ptrdiff_t(eb), std::size_t(l.length) * eb);
+}
+
+void tstore_finish(ExecContext& ctx) {
+  const GmView& g = ctx.ops[0].gm;
+  const TileView& t = ctx.ops[1].tile;
+  const std::size_t eb = t.elem_bytes();
+  const std::byte* in = ctx.staging->data();
+  Lines l = lines_of(t);
+  for (int a = 0; a < l.count; ++a) {
+    int r0 = t.row_major ? a : 0, c0 = t.row_major ? 0 : a;
+    const std::int64_t first = g.map(r0, c0);
+    const std::int64_t last = t.row_major ? g.map(r0, l.length - 1) : g.map(l.length - 1, c0);
+    if (last - first == l.length - 1) {
+      std::memcpy(g.base + first * eb, in, std::size_t(l.length) * eb);
+      in += std::size_t(l.length) * eb;
+    } else {
+      for (int b = 0; b < l.length; ++b, in += eb)
+        std::memcpy(g.base + (t.row_major ? g.map(a, b) : g.map(b, a)) * eb, in, eb);
+    }
+  }
+}
+
+// dst valid region <- src, element (r, c) to (r, c); layouts may differ.
+void tmov_finish(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const std::size_t eb = d.elem_bytes();
+  if (d.row_major && s.row_major) {
+    for (int r = 0; r < d.valid_rows; ++r)
+      std::memmove(d.base + d.elem_offset(r, 0) * std::ptrdiff_t(eb), s.base + s.elem_offset(r, 0) * std::ptrdiff_t(eb),
+                   std::size_t(d.valid_cols) * eb);
+    return;
+  }
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    for (int r = 0; r < d.valid_rows; ++r)
+      for (int c = 0; c < d.valid_cols; ++c) *d.ptr<T>(r, c) = *s.ptr<T>(r, c);
+  });
+}
+
+void texpands_finish(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const T v = ctx.scalar.as<T>();
+    Lines l = lines_of(d);
+    for (int a = 0; a < l.count; ++a) {
+      T* line = reinterpret_cast<T*>(d.base) + std::ptrdiff_t(a) * l.line_step;
+      std::fill(line, line + l.length, v);
+    }
+  });
+}
+
+constexpr BackendKernel kTLoad{tload_start, tload_finish, true};
+constexpr BackendKernel kTStore{tstore_start, tstore_finish, true};
+constexpr BackendKernel kTMov{nullptr, tmov_finish, false};
+constexpr BackendKernel kTExpandS{nullptr, texpands_finish, false};
+
+}  // namespace
+
+const BackendKernel* kernel_for(Op op) {
+  switch (op) {
+    case Op::TLOAD: return &kTLoad;
+    case Op::TSTORE_VEC: return &kTStore;
+    case Op::TMOV_V2V: return &kTMov;
+    case Op::TEXPANDS: return &kTExpandS;
+    default: return nullptr;
+  }
+}
+
+}  // namespace pto::cpu

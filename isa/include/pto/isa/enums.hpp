@@ -1,0 +1,40 @@
+// Enumerations PTO kernels spell directly (TileType::Vec, BLayout::RowMajor, PadValue::Zero, ...),
+// plus our Target and Mode. Values follow include/pto/common/type.hpp of pto-isa (spec §1.2, §1.4).
+#pragma once
+#include <cstdint>
+
+namespace pto {
+
+enum class TileType : int { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight, Ctrl };
+enum class BLayout : int { RowMajor = 0, ColMajor = 1 };
+enum class SLayout : int { NoneBox = 0, RowMajor = 1, ColMajor = 2 };
+enum class CompactMode : int { Null, Normal, RowPlusOne, RowAlignedPadding };
+
+enum class PadValue : std::uint64_t { Null = 0, Zero = 1, Max = 2, Min = 3, CustomBase = 0x100000000ull };
+
+enum class Layout : int {
+  ND, DN, NZ, SCALE, MX_A_ND, MX_A_DN, MX_A_ZZ, MX_B_ND, MX_B_DN, MX_B_NN, HIF4_A_ZZ, HIF4_B_NN,
+  NC1HWC0, GNC1HWC0, NCHW, GNCHW, NHWC, NDC1HWC0, NCDHW, FRACTAL_Z, FRACTAL_Z_S16S8, FRACTAL_Z_3D, MAX
+};
+
+enum class GlobalTensorDim : int { DIM_0 = 0, DIM_1 = 1, DIM_2 = 2, DIM_3 = 3, DIM_4 = 4, TOTAL_DIM = 5 };
+
+enum class DivAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class ExpAlgorithm : int { DEFAULT, HIGH_PRECISION };
+
+inline constexpr int DYNAMIC = -1;
+
+// The hardware profile a launch emulates: buffer capacities, dtype rules and (later) costs.
+enum class Target : std::uint8_t { A2A3, A5 };
+// Manual: the kernel orders pipes with flags/events. Auto: the runtime derives the order from the bytes
+// each instruction reads and writes (RAW, WAR, WAW), as ptoas --enable-insert-sync does on device.
+enum class Mode : std::uint8_t { Manual, Auto };
+
+constexpr const char* name_of(Target t) { return t == Target::A2A3 ? "A2A3" : "A5"; }
+constexpr const char* name_of(TileType t) {
+  constexpr const char* names[] = {"Vec",  "Mat",     "Left",      "Right",      "Acc",
+                                   "Bias", "Scaling", "ScaleLeft", "ScaleRight", "Ctrl"};
+  return names[static_cast<int>(t)];
+}
+
+}  // namespace pto

@@ -1,0 +1,124 @@
+// Shape, Stride and GlobalTensor: a GM pointer with a 5-D shape and stride in elements (spec §1.4).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/enums.hpp>
+#include <pto/isa/views.hpp>
+
+namespace pto {
+
+namespace detail {
+// Five static-or-dynamic (-1) extents; the dynamic ones are filled at run time (Shape and Stride share this).
+template <class Tag, int... N>
+struct Dims5 {
+  static_assert(sizeof...(N) == 5, "Shape/Stride take exactly five template values (DIM_0..DIM_4)");
+  static constexpr std::array<int, 5> kStatic{N...};
+  static constexpr int kDynamicCount = ((N == -1 ? 1 : 0) + ...);
+
+  std::array<std::int64_t, 5> value{};
+
+  // No arguments: dynamic dims are 1.
+  constexpr Dims5() {
+    for (int k = 0; k < 5; ++k) value[k] = kStatic[k] == -1 ? 1 : kStatic[k];
+  }
+  // Either all five values (static ones ignored) or exactly one value per dynamic dim, left to right.
+  template <class... V>
+    requires(sizeof...(V) > 0 && (std::is_integral_v<V> && ...))
+  constexpr Dims5(V... v) : Dims5() {
+    static_assert(sizeof...(V) == 5 || sizeof...(V) == kDynamicCount,
+                  "Shape/Stride: pass all five values, or exactly one value per dynamic (-1) dimension");
+    const std::int64_t in[] = {std::int64_t(v)...};
+    if constexpr (sizeof...(V) == 5) {
+      for (int k = 0; k < 5; ++k)
+        if (kStatic[k] == -1) value[k] = in[k];
+    } else {
+      int j = 0;
+      for (int k = 0; k < 5; ++k)
+        if (kStatic[k] == -1) value[k] = in[j++];
+    }
+  }
+  constexpr std::int64_t operator[](int k) const { return value[k]; }
+};
+struct ShapeTag {};
+struct StrideTag {};
+}  // namespace detail
+
+template <int N0 = -1, int N1 = -1, int N2 = -1, int N3 = -1, int N4 = -1>
+struct Shape : detail::Dims5<detail::ShapeTag, N0, N1, N2, N3, N4> {
+  using detail::Dims5<detail::ShapeTag, N0, N1, N2, N3, N4>::Dims5;
+};
+template <int S0 = -1, int S1 = -1, int S2 = -1, int S3 = -1, int S4 = -1>
+struct Stride : detail::Dims5<detail::StrideTag, S0, S1, S2, S3, S4> {
+  using detail::Dims5<detail::StrideTag, S0, S1, S2, S3, S4>::Dims5;
+};
+
+template <class Elem, class Shape_, class Stride_, Layout L = Layout::ND>
+struct GlobalTensor {
+  static_assert(ElementType<Elem>, "GlobalTensor: Elem must be a PTO element type");
+  using DType = Elem;
+  using ShapeType = Shape_;
+  using StrideType = Stride_;
+  static constexpr Layout layout = L;
+
+  constexpr GlobalTensor() = default;
+  constexpr explicit GlobalTensor(DType* ptr, Shape_ shape = Shape_(), Stride_ stride = Stride_())
+      : ptr_(ptr), shape_(shape), stride_(stride) {}
+
+  DType* data() const { return ptr_; }
+  constexpr std::int64_t GetShape(int dim) const { return shape_[dim]; }
+  constexpr std::int64_t GetStride(int dim) const { return stride_[dim]; }
+  constexpr std::int64_t GetShape(GlobalTensorDim d) const { return shape_[int(d)]; }
+  constexpr std::int64_t GetStride(GlobalTensorDim d) const { return stride_[int(d)]; }
+  template <int D> static constexpr int GetShape() {
+    static_assert(Shape_::kStatic[D] != -1, "GlobalTensor::GetShape<dim>: that dimension is dynamic");
+    return Shape_::kStatic[D];
+  }
+  template <int D> static constexpr int GetStride() {
+    static_assert(Stride_::kStatic[D] != -1, "GlobalTensor::GetStride<dim>: that dimension is dynamic");
+    return Stride_::kStatic[D];
+  }
+  template <int D> void SetShape(std::int64_t v) {
+    static_assert(Shape_::kStatic[D] == -1, "GlobalTensor::SetShape<dim>: that dimension is static");
+    shape_.value[D] = v;
+  }
+  template <int D> void SetStride(std::int64_t v) {
+    static_assert(Stride_::kStatic[D] == -1, "GlobalTensor::SetStride<dim>: that dimension is static");
+    stride_.value[D] = v;
+  }
+  void SetAddr(DType* p) { ptr_ = p; }
+
+  GmView view() const {
+    GmView g;
+    g.base = reinterpret_cast<std::byte*>(ptr_);
+    g.dtype = dtype_v<DType>;
+    g.layout = L;
+    for (int k = 0; k < 5; ++k) {
+      g.shape[k] = shape_[k];
+      g.stride[k] = stride_[k];
+    }
+    return g;
+  }
+  // Element offset the tile coordinate (r, c) maps to (what TLOAD/TSTORE use).
+  std::int64_t offset_of(std::int64_t r, std::int64_t c) const { return view().map(r, c); }
+
+private:
+  DType* ptr_ = nullptr;
+  Shape_ shape_{};
+  Stride_ stride_{};
+};
+
+template <class T> struct is_global_tensor : std::false_type {};
+template <class E, class S, class St, Layout L> struct is_global_tensor<GlobalTensor<E, S, St, L>> : std::true_type {};
+template <class T> concept GlobalLike = is_global_tensor<std::remove_cvref_t<T>>::value;
+
+// 2-D helpers (spec §1.4). NZ is not supported by the foundation.
+template <class T, int rows, int cols, Layout L = Layout::ND>
+using TileShape2D = Shape<1, 1, 1, rows, cols>;
+template <class T, int rows, int cols, Layout L = Layout::ND>
+using BaseShape2D = std::conditional_t<L == Layout::DN, Stride<rows * cols, rows * cols, rows * cols, 1, rows>,
+                                       Stride<rows * cols, rows * cols, rows * cols, cols, 1>>;
+
+}  // namespace pto

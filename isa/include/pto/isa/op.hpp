@@ -1,0 +1,61 @@
+// Op: every tile operation PTO names (spec §1.7, event.hpp of pto-isa), and the pipe each runs on.
+#pragma once
+#include <cstdint>
+
+#include <pto/isa/pipes.hpp>
+
+namespace pto {
+
+#define PTO_OP_LIST(X)                                                                                      \
+  /* MTE2 */ X(TLOAD, PIPE_MTE2) X(TPREFETCH, PIPE_MTE2) X(TEXPANDS_MAT, PIPE_MTE2) X(TFILLPAD_MAT, PIPE_MTE2) \
+  X(MGATHER_MAT, PIPE_MTE2)                                                                                  \
+  /* MTE3 */ X(TSTORE_VEC, PIPE_MTE3) X(TSTORE_MAT, PIPE_MTE3)                                                \
+  /* S */ X(SCALAR, PIPE_S) X(TRESHAPE, PIPE_S) X(TCI, PIPE_S) X(SETFMATRIX, PIPE_S)                          \
+  /* FIX */ X(TSTORE_ACC, PIPE_FIX) X(TMOV_A2V, PIPE_FIX) X(TMOV_A2M, PIPE_FIX) X(TMOV_V2M, PIPE_FIX)         \
+  X(TEXTRACT_V2M, PIPE_FIX) X(TMOV_M2S, PIPE_FIX) X(TEXTRACT_A2M, PIPE_FIX) X(TINSERT_A2M, PIPE_FIX)         \
+  /* MTE1 */ X(TMOV_M2L, PIPE_MTE1) X(TMOV_M2R, PIPE_MTE1) X(TMOV_M2B, PIPE_MTE1) X(TEXTRACT_M2LR, PIPE_MTE1) \
+  X(TIMG2COL, PIPE_MTE1)                                                                                      \
+  /* M */ X(TMATMUL, PIPE_M) X(TGEMV, PIPE_M)                                                                \
+  /* V */ X(VECTOR, PIPE_V) X(TADD, PIPE_V) X(TADDS, PIPE_V) X(TAXPY, PIPE_V) X(TSUB, PIPE_V)                \
+  X(TSUBS, PIPE_V) X(TMUL, PIPE_V) X(TMULS, PIPE_V) X(TDIV, PIPE_V) X(TDIVS, PIPE_V) X(TMIN, PIPE_V)         \
+  X(TMINS, PIPE_V) X(TMAX, PIPE_V) X(TMAXS, PIPE_V) X(TEXP, PIPE_V) X(TEXPANDS, PIPE_V) X(TROWSUM, PIPE_V)   \
+  X(TROWMAX, PIPE_V) X(TROWMIN, PIPE_V) X(TROWEXPAND, PIPE_V) X(TCOLSUM, PIPE_V) X(TCOLMAX, PIPE_V)         \
+  X(TCOLMIN, PIPE_V) X(TMOV_V2V, PIPE_V) X(TCOLEXPAND, PIPE_V) X(TCOLEXPANDDIV, PIPE_V)                     \
+  X(TCOLEXPANDMUL, PIPE_V) X(TCOLEXPANDADD, PIPE_V) X(TCOLEXPANDMAX, PIPE_V) X(TCOLEXPANDMIN, PIPE_V)       \
+  X(TCOLEXPANDSUB, PIPE_V) X(TCOLEXPANDEXPDIF, PIPE_V) X(TROWEXPANDDIV, PIPE_V) X(TROWEXPANDMUL, PIPE_V)    \
+  X(TROWEXPANDSUB, PIPE_V) X(TROWEXPANDADD, PIPE_V) X(TROWEXPANDMAX, PIPE_V) X(TROWEXPANDMIN, PIPE_V)       \
+  X(TROWEXPANDEXPDIF, PIPE_V)                                                                                 \
+  /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
+  X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL)
+
+enum class Op : std::uint16_t {
+#define PTO_OP_ENUM(name, pipe) name,
+  PTO_OP_LIST(PTO_OP_ENUM)
+#undef PTO_OP_ENUM
+  kCount
+};
+
+inline constexpr int kNumOps = static_cast<int>(Op::kCount);
+
+// Op -> pipe table (OpPipeEntry in pto-isa). PIPE_ALL for ops whose pipe is an operand.
+constexpr pipe_t pipe_of(Op op) {
+  constexpr pipe_t table[] = {
+#define PTO_OP_PIPE(name, pipe) pipe,
+      PTO_OP_LIST(PTO_OP_PIPE)
+#undef PTO_OP_PIPE
+  };
+  return table[static_cast<int>(op)];
+}
+
+constexpr const char* op_name(Op op) {
+  constexpr const char* table[] = {
+#define PTO_OP_NAME(name, pipe) #name,
+      PTO_OP_LIST(PTO_OP_NAME)
+#undef PTO_OP_NAME
+  };
+  return table[static_cast<int>(op)];
+}
+
+template <Op O> struct OpPipeEntry { static constexpr pipe_t pipe = pipe_of(O); };
+
+}  // namespace pto

@@ -1,0 +1,159 @@
+// Tile: PTO's on-chip tile type, template parameters in pto-isa's code order (spec §1.2).
+// A Tile is {buffer address, layout}: TASSIGN moves only the address (runtime/tassign.hpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/enums.hpp>
+#include <pto/isa/error.hpp>
+#include <pto/isa/views.hpp>
+
+namespace pto {
+
+template <TileType Loc_, typename Element_, int Rows_, int Cols_, BLayout BFractal_ = BLayout::RowMajor,
+          int RowValid_ = Rows_, int ColValid_ = Cols_, SLayout SFractal_ = SLayout::NoneBox,
+          int SFractalSize_ = 512, auto PadVal_ = PadValue::Null, CompactMode Compact_ = CompactMode::Null>
+struct Tile {
+  static_assert(ElementType<Element_>,
+                "Tile: Element must be half, bfloat16_t, float or an 8/16/32/64-bit integer type");
+  using DType = Element_;
+  using TileDType = Element_*;
+
+  static constexpr TileType Loc = Loc_;
+  static constexpr int Rows = Rows_;
+  static constexpr int Cols = Cols_;
+  static constexpr int ValidRow = RowValid_;
+  static constexpr int ValidCol = ColValid_;
+  static constexpr BLayout BFractal = BFractal_;
+  static constexpr SLayout SFractal = SFractal_;
+  static constexpr int SFractalSize = SFractalSize_;
+  static constexpr PadValue PadVal = static_cast<PadValue>(PadVal_);
+  static constexpr CompactMode Compact = Compact_;
+  static constexpr int Numel = Rows * Cols;
+  static constexpr bool isRowMajor = BFractal == BLayout::RowMajor;
+  static constexpr bool isBoxedLayout = SFractal != SLayout::NoneBox;
+  static constexpr bool isInnerRowMajor = SFractal == SLayout::RowMajor;
+  static constexpr bool isInnerColMajor = SFractal == SLayout::ColMajor;
+  static constexpr int InnerRows = !isBoxedLayout ? 1
+                                   : SFractalSize == 1024 ? 16
+                                   : SFractalSize == 32   ? (isInnerRowMajor ? 16 : 2)
+                                   : isInnerRowMajor      ? 16
+                                                          : int(32 / sizeof(DType));
+  static constexpr int InnerCols = !isBoxedLayout ? 1
+                                   : SFractalSize == 1024 ? 16
+                                   : SFractalSize == 32   ? (isInnerRowMajor ? 2 : 16)
+                                   : isInnerRowMajor      ? int(32 / sizeof(DType))
+                                                          : 16;
+  static constexpr int InnerNumel = InnerRows * InnerCols;
+  static constexpr int RowStride = isRowMajor ? Cols : 1;
+  static constexpr int ColStride = isRowMajor ? 1 : Rows;
+
+  // ---- compile-time legality (spec §1.2), one readable message per rule ----
+  static_assert(Rows > 0 && Cols > 0, "Tile: Rows and Cols must be positive");
+  static_assert(RowValid_ == -1 || (RowValid_ >= 0 && RowValid_ <= Rows),
+                "Tile: static RowValid must be -1 (dynamic) or in [0, Rows]");
+  static_assert(ColValid_ == -1 || (ColValid_ >= 0 && ColValid_ <= Cols),
+                "Tile: static ColValid must be -1 (dynamic) or in [0, Cols]");
+  static_assert(SFractalSize == 512 || SFractalSize == 1024 || SFractalSize == 32,
+                "Tile: SFractalSize must be 512, 1024 or 32");
+  static_assert(!(isRowMajor && !isBoxedLayout) || (Cols * sizeof(DType)) % 32 == 0,
+                "Tile: a RowMajor NoneBox tile needs Cols * sizeof(DType) to be a multiple of 32 bytes");
+  static_assert(!(!isRowMajor && !isBoxedLayout) || (Rows * sizeof(DType)) % 32 == 0,
+                "Tile: a ColMajor NoneBox tile needs Rows * sizeof(DType) to be a multiple of 32 bytes");
+  static_assert(!isBoxedLayout || Cols % InnerCols == 0, "Tile: a boxed tile needs Cols % InnerCols == 0");
+  static_assert(!isBoxedLayout || Loc == TileType::Vec || SFractalSize == 32 || Rows == 1 || Rows % InnerRows == 0,
+                "Tile: a boxed tile needs Rows % InnerRows == 0");
+
+  // ---- constructors (SFINAE-equivalent constraints, as pto-isa) ----
+  Tile() = default;
+  Tile(unsigned vr, unsigned vc) requires(RowValid_ == -1 && ColValid_ == -1) {
+    SetValidRow(vr);
+    SetValidCol(vc);
+  }
+  explicit Tile(unsigned vr) requires(RowValid_ == -1 && ColValid_ > 0) { SetValidRow(vr); }
+  explicit Tile(unsigned vc) requires(RowValid_ > 0 && ColValid_ == -1) { SetValidCol(vc); }
+
+  static constexpr int GetValidRow() requires(RowValid_ != -1) { return RowValid_; }
+  int GetValidRow() const requires(RowValid_ == -1) { return RowMaskInternal; }
+  static constexpr int GetValidCol() requires(ColValid_ != -1) { return ColValid_; }
+  int GetValidCol() const requires(ColValid_ == -1) { return ColMaskInternal; }
+
+  void SetValidRow(unsigned v) {
+    static_assert(RowValid_ == -1, "Tile::SetValidRow: the row valid dimension is static (RowValid != -1)");
+    if (v > unsigned(Rows)) detail::fail("Tile::SetValidRow: valid rows ", v, " exceed the tile's Rows ", Rows);
+    RowMaskInternal = int(v);
+  }
+  void SetValidCol(unsigned v) {
+    static_assert(ColValid_ == -1, "Tile::SetValidCol: the column valid dimension is static (ColValid != -1)");
+    if (v > unsigned(Cols)) detail::fail("Tile::SetValidCol: valid cols ", v, " exceed the tile's Cols ", Cols);
+    ColMaskInternal = int(v);
+  }
+  void SetValidShape(unsigned vr, unsigned vc) {
+    SetValidRow(vr);
+    SetValidCol(vc);
+  }
+
+  // Host address of element 0 once TASSIGNed (or auto-placed); nullptr before.
+  TileDType data() const { return reinterpret_cast<TileDType>(addr_); }
+
+  // Element offset of (r, c) within the tile (spec §1.2 GetTileOffset), boxed layouts included.
+  static constexpr int GetTileOffset(int r, int c) {
+    if constexpr (!isBoxedLayout) {
+      return r * RowStride + c * ColStride;
+    } else {
+      int br = r / InnerRows, bc = c / InnerCols, ir = r % InnerRows, ic = c % InnerCols;
+      if constexpr (!isRowMajor && isInnerRowMajor) return (bc * (Rows / InnerRows) + br) * InnerNumel + ir * InnerCols + ic;
+      else if constexpr (isInnerColMajor) return (br * (Cols / InnerCols) + bc) * InnerNumel + ic * InnerRows + ir;
+      else return (br * (Cols / InnerCols) + bc) * InnerNumel + ir * InnerCols + ic;
+    }
+  }
+
+  DType GetValue(int offset) const requires(Loc_ == TileType::Vec) { return data()[offset]; }
+  void SetValue(int offset, DType v) requires(Loc_ == TileType::Vec) { data()[offset] = v; }
+  DType GetElement(int r, int c) const { return data()[GetTileOffset(r, c)]; }
+  void SetElement(int r, int c, DType v) { data()[GetTileOffset(r, c)] = v; }
+  static constexpr std::size_t GetSizeInBytes() { return std::size_t(Numel) * sizeof(DType); }
+
+  // The type-erased description the runtime and the backends read.
+  TileView view() const {
+    TileView v;
+    v.base = addr_;
+    v.offset = offset_;
+    v.dtype = dtype_v<DType>;
+    v.loc = Loc;
+    v.rows = Rows;
+    v.cols = Cols;
+    v.valid_rows = GetValidRow();
+    v.valid_cols = GetValidCol();
+    v.row_stride = RowStride;
+    v.col_stride = ColStride;
+    v.row_major = isRowMajor;
+    v.boxed = isBoxedLayout;
+    v.pad = PadVal;
+    return v;
+  }
+
+  // Runtime state. Public, as in pto-isa (RowMaskInternal/ColMaskInternal), so tools can inspect it.
+  int RowMaskInternal = RowValid_ == -1 ? Rows_ : RowValid_;
+  int ColMaskInternal = ColValid_ == -1 ? Cols_ : ColValid_;
+  std::byte* addr_ = nullptr;   // set by TASSIGN / auto placement
+  std::uint32_t offset_ = 0;    // byte offset inside the buffer
+  std::uint64_t owner_ = 0;     // id of the core run whose buffer addr_ points into
+};
+
+template <class T> struct is_tile : std::false_type {};
+template <TileType L, class E, int R, int C, BLayout B, int RV, int CV, SLayout S, int F, auto P, CompactMode M>
+struct is_tile<Tile<L, E, R, C, B, RV, CV, S, F, P, M>> : std::true_type {};
+template <class T> concept TileLike = is_tile<std::remove_cvref_t<T>>::value;
+
+// Aliases pto-isa defines for cube tiles (layouts from spec §1.2, CPU/A5 flavour).
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileLeft = Tile<TileType::Left, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 512>;
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileRight = Tile<TileType::Right, T, R, C, BLayout::RowMajor, RV, CV, SLayout::ColMajor, 512>;
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileAcc = Tile<TileType::Acc, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 1024>;
+
+}  // namespace pto

@@ -1,0 +1,100 @@
+// Type-erased, non-owning descriptions of operands (CuTe habit: a layout is a value).
+// The public templates turn a Tile / GlobalTensor into one of these; backends, the scheduler and the
+// dependency tracker read only these, so no kernel template reaches a compiled .cpp file.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/enums.hpp>
+
+namespace pto {
+
+// Half-open range of host addresses [lo, hi). UB, GM and auto-mode tile storage are all host memory,
+// so one address space serves dependency tracking and snapshotting alike.
+struct ByteRange {
+  std::uintptr_t lo = 0, hi = 0;
+  constexpr bool empty() const { return hi <= lo; }
+  constexpr bool overlaps(const ByteRange& o) const { return !empty() && !o.empty() && lo < o.hi && o.lo < hi; }
+  constexpr std::size_t size() const { return empty() ? 0 : hi - lo; }
+};
+
+struct TileView {
+  std::byte* base = nullptr;     // host address of element (0,0)
+  std::uint32_t offset = 0;      // byte offset inside its buffer (for messages and traces)
+  DType dtype = DType::F32;
+  TileType loc = TileType::Vec;
+  int rows = 0, cols = 0;        // capacity
+  int valid_rows = 0, valid_cols = 0;
+  int row_stride = 0, col_stride = 0;  // in elements
+  bool row_major = true;
+  bool boxed = false;
+  PadValue pad = PadValue::Null;
+
+  std::size_t elem_bytes() const { return size_of(dtype); }
+  std::size_t capacity_bytes() const { return std::size_t(rows) * cols * elem_bytes(); }
+  std::ptrdiff_t elem_offset(int r, int c) const { return std::ptrdiff_t(r) * row_stride + std::ptrdiff_t(c) * col_stride; }
+  template <class T> T* ptr(int r, int c) const { return reinterpret_cast<T*>(base) + elem_offset(r, c); }
+  // @post every byte an in-range (r < valid_rows, c < valid_cols) element occupies lies inside the result
+  ByteRange footprint() const {
+    if (valid_rows <= 0 || valid_cols <= 0) return {};
+    auto lo = reinterpret_cast<std::uintptr_t>(base);
+    std::size_t last = std::size_t(elem_offset(valid_rows - 1, valid_cols - 1));
+    return {lo, lo + (last + 1) * elem_bytes()};
+  }
+};
+
+struct GmView {
+  std::byte* base = nullptr;
+  DType dtype = DType::F32;
+  Layout layout = Layout::ND;
+  std::int64_t shape[5] = {1, 1, 1, 1, 1};
+  std::int64_t stride[5] = {1, 1, 1, 1, 1};
+
+  // Element offset of tile coordinate (r, c) (spec §1.4, CPU MapTileIndicesToGlobalOffset).
+  std::int64_t map(std::int64_t r, std::int64_t c) const {
+    std::int64_t i[5];
+    if (layout == Layout::DN) {
+      i[3] = r;
+      i[4] = c % shape[4];
+      i[2] = (c / shape[4]) % shape[2];
+      i[1] = (c / (shape[4] * shape[2])) % shape[1];
+      i[0] = c / (shape[4] * shape[2] * shape[1]);
+    } else {  // ND
+      i[4] = c;
+      i[3] = r % shape[3];
+      i[2] = (r / shape[3]) % shape[2];
+      i[1] = (r / (shape[3] * shape[2])) % shape[1];
+      i[0] = r / (shape[3] * shape[2] * shape[1]);
+    }
+    std::int64_t off = 0;
+    for (int k = 0; k < 5; ++k) off += i[k] * stride[k];
+    return off;
+  }
+  // Rows and columns a matching tile's valid region must have (spec §1.4 consistency rule).
+  std::int64_t tile_rows() const { return layout == Layout::DN ? shape[3] : shape[0] * shape[1] * shape[2] * shape[3]; }
+  std::int64_t tile_cols() const { return layout == Layout::DN ? shape[0] * shape[1] * shape[2] * shape[4] : shape[4]; }
+  // Bounding box of every element the tensor maps (strides may be negative only in theory; we reject that).
+  ByteRange footprint() const {
+    std::int64_t last = 0;
+    for (int k = 0; k < 5; ++k) last += (shape[k] - 1) * stride[k];
+    auto lo = reinterpret_cast<std::uintptr_t>(base);
+    return {lo, lo + std::uintptr_t(last + 1) * size_of(dtype)};
+  }
+};
+
+inline std::ostream& operator<<(std::ostream& os, const TileView& t) {
+  os << "Tile<" << name_of(t.loc) << ',' << name_of(t.dtype) << ',' << t.rows << ',' << t.cols
+     << (t.row_major ? "" : ",ColMajor") << "> valid " << t.valid_rows << 'x' << t.valid_cols;
+  return os;
+}
+inline std::ostream& operator<<(std::ostream& os, const GmView& g) {
+  os << "GlobalTensor<" << name_of(g.dtype) << (g.layout == Layout::DN ? ",DN" : g.layout == Layout::ND ? ",ND" : ",?")
+     << "> shape(" << g.shape[0] << ',' << g.shape[1] << ',' << g.shape[2] << ',' << g.shape[3] << ',' << g.shape[4]
+     << ") stride(" << g.stride[0] << ',' << g.stride[1] << ',' << g.stride[2] << ',' << g.stride[3] << ','
+     << g.stride[4] << ')';
+  return os;
+}
+
+}  // namespace pto

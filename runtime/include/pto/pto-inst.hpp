@@ -1,0 +1,14 @@
+// <pto/pto-inst.hpp>: the header PTO kernels include. It forwards to the public headers and defines
+// nothing itself (oneTBB habit: old include paths are one-line forwarders).
+#pragma once
+#include <pto/common/constants.hpp>
+#include <pto/isa/global_tensor.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/block.hpp>
+#include <pto/runtime/data_movement.hpp>
+#include <pto/runtime/event.hpp>
+#include <pto/runtime/kernel.hpp>
+#include <pto/runtime/launch.hpp>
+#include <pto/runtime/qualifiers.hpp>
+#include <pto/runtime/sync.hpp>
+#include <pto/runtime/tassign.hpp>

@@ -1,0 +1,18 @@
+// SPMD queries: which emulated core the kernel runs on (spec §1.9).
+#pragma once
+#include <cstdint>
+
+#include <pto/runtime/core_api.hpp>
+
+inline std::int64_t get_block_idx() { return pto::detail::core_block_idx(pto::detail::current_core()); }
+inline std::int64_t get_block_num() { return pto::detail::core_block_num(pto::detail::current_core()); }
+inline std::int64_t get_coreid() { return get_block_idx(); }
+inline std::int64_t get_subblockid() { return 0; }
+inline std::int64_t get_subblockdim() { return 1; }
+
+namespace pto {
+inline std::int64_t GetBlockIdx() { return get_block_idx(); }
+inline std::int64_t GetBlockNum() { return get_block_num(); }
+inline std::int64_t GetSubBlockIdx() { return 0; }
+inline std::int64_t GetSubBlockNum() { return 1; }
+}  // namespace pto

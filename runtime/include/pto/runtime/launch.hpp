@@ -1,0 +1,55 @@
+// pto::launch: run one kernel on N emulated AI cores (SPMD), coroutine kernels and plain PTO kernels
+// alike, and return the report. The first error raised in any core (lowest block index) is rethrown.
+#pragma once
+#include <coroutine>
+#include <functional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <pto/isa/enums.hpp>
+#include <pto/runtime/kernel.hpp>
+#include <pto/runtime/report.hpp>
+
+namespace pto {
+
+struct LaunchConfig {
+  int blocks = 1;                        // number of emulated AI cores
+  Target target = Target::A2A3;          // buffer capacities, dtype rules, costs
+  Mode mode = Mode::Manual;              // who orders the pipes: the kernel's flags, or the runtime
+  Policy policy = Policy::Deterministic;
+  int host_threads = 0;                  // host threads the cores share; 0 = hardware concurrency
+  int queue_depth = 32;                  // per-pipe issue queue; a full queue stalls the scalar pipe
+};
+
+namespace detail {
+// Starts block `block`'s kernel on the calling thread's current core: a plain kernel runs to its end
+// and yields no handle; a coroutine kernel yields its suspended handle (ownership passes to the caller).
+using KernelStart = Kernel::Handle (*)(const void* state);
+LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state);
+}  // namespace detail
+
+template <class F, class... Args>
+LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
+  using Result = std::invoke_result_t<F&, Args&...>;
+  static_assert(std::is_same_v<Result, Kernel> || std::is_void_v<Result>,
+                "pto::launch: the kernel must return pto::Kernel (a coroutine) or void (a plain PTO kernel)");
+  // Each core calls the kernel with its own copy of the arguments, like a device launch.
+  struct State {
+    std::decay_t<F> fn;
+    std::tuple<std::decay_t<Args>...> args;
+  } state{std::forward<F>(kernel), {std::forward<Args>(args)...}};
+  detail::KernelStart start = [](const void* p) -> Kernel::Handle {
+    auto& s = *static_cast<State*>(const_cast<void*>(p));
+    auto args_copy = s.args;
+    if constexpr (std::is_same_v<Result, Kernel>) {
+      return std::apply(s.fn, std::move(args_copy)).release();
+    } else {
+      std::apply(s.fn, std::move(args_copy));
+      return {};
+    }
+  };
+  return detail::launch_impl(cfg, start, &state);
+}
+
+}  // namespace pto

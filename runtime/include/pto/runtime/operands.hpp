@@ -1,0 +1,98 @@
+// Turning a kernel's Tile / GlobalTensor arguments into checked operand records, and appending
+// WaitEvents. Shared by every public instruction function.
+#pragma once
+#include <initializer_list>
+#include <sstream>
+
+#include <pto/isa/error.hpp>
+#include <pto/isa/global_tensor.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/core_api.hpp>
+#include <pto/runtime/event.hpp>
+#include <pto/runtime/record.hpp>
+
+namespace pto::detail {
+
+// A record for a compute instruction of descriptor `d`, bound to the calling kernel's core.
+inline InstrRecord compute_record(const InstrDesc& d) {
+  InstrRecord rec;
+  rec.desc = &d;
+  rec.kind = RecordKind::Compute;
+  rec.pipe = d.pipe;
+  return rec;
+}
+
+template <TileLike T>
+void add_tile(Core& core, InstrRecord& rec, T& tile) {
+  const InstrDesc& d = *rec.desc;
+  const OperandDesc& od = d.operands[rec.nops];
+  if (tile.addr_ == nullptr) {
+    if (core_mode(core) != Mode::Auto)
+      fail(d.name, ": operand ", od.name, " ", tile.view(),
+           ": the tile has no buffer address; call TASSIGN first (manual mode places tiles explicitly)");
+    tile.addr_ = auto_place(core, T::GetSizeInBytes());
+    tile.owner_ = core_run_id(core);
+  }
+  if (tile.owner_ != core_run_id(core))
+    fail(d.name, ": operand ", od.name, " ", tile.view(),
+         ": the tile was placed on another core; TASSIGN it inside the kernel that uses it");
+  Operand& o = rec.ops[rec.nops++];
+  o.kind = Operand::Kind::Tile;
+  o.role = od.role;
+  o.tile = tile.view();
+}
+
+template <GlobalLike G>
+void add_gm(InstrRecord& rec, G& gm) {
+  const InstrDesc& d = *rec.desc;
+  const OperandDesc& od = d.operands[rec.nops];
+  GmView v = gm.view();
+  if (v.base == nullptr) fail(d.name, ": operand ", od.name, " ", v, ": the GlobalTensor points to nullptr");
+  for (int k = 0; k < 5; ++k) {
+    if (v.shape[k] <= 0) fail(d.name, ": operand ", od.name, " ", v, ": shape dimension ", k, " is ", v.shape[k], "; every dimension must be at least 1");
+    if (v.stride[k] < 0) fail(d.name, ": operand ", od.name, " ", v, ": stride dimension ", k, " is negative");
+  }
+  Operand& o = rec.ops[rec.nops++];
+  o.kind = Operand::Kind::Gm;
+  o.role = od.role;
+  o.gm = v;
+}
+
+template <class... W>
+void add_waits(Core& core, InstrRecord& rec, const W&... waits) {
+  auto one = [&](RecordEvent e) {
+    if (!e.valid()) return;  // an Event never recorded orders nothing
+    if (e.core != core_run_id(core))
+      fail(rec.desc ? rec.desc->name : "instruction",
+           ": a wait event comes from another core (or an earlier launch); events order instructions of one core only");
+    if (rec.nwaits == kMaxWaits) fail(rec.desc ? rec.desc->name : "instruction", ": more than ", kMaxWaits, " wait events");
+    rec.waits[rec.nwaits++] = e.seq;
+  };
+  (one(event_of(waits)), ...);
+}
+
+// "half, float" style list of the dtypes a rule allows, for messages.
+inline std::string dtype_list(std::initializer_list<DType> ts) {
+  std::ostringstream os;
+  const char* sep = "";
+  for (DType t : ts) os << std::exchange(sep, ", ") << name_of(t);
+  return os.str();
+}
+
+// Per-target dtype rule (spec tables' A2A3 / A5 columns): an error names the targets that do support it.
+inline void check_dtype(const InstrDesc& d, const char* operand, DType t, Target target,
+                        std::initializer_list<DType> a2a3, std::initializer_list<DType> a5) {
+  auto has = [t](std::initializer_list<DType> s) {
+    for (DType x : s)
+      if (x == t) return true;
+    return false;
+  };
+  if (has(target == Target::A5 ? a5 : a2a3)) return;
+  std::string where = has(a2a3) ? "A2A3" : "";
+  if (has(a5)) where += where.empty() ? "A5" : ", A5";
+  fail(d.name, ": operand ", operand, " dtype ", name_of(t), " is not supported on ", name_of(target),
+       " (allowed there: ", dtype_list(target == Target::A5 ? a5 : a2a3), "; ",
+       where.empty() ? std::string("no target supports it") : "supported on: " + where, ")");
+}
+
+}  // namespace pto::detail

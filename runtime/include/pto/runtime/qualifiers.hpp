@@ -1,0 +1,30 @@
+// Device qualifiers PTO kernels carry. On the host they mean nothing, so they expand to nothing.
+#pragma once
+
+#ifndef AICORE
+#define AICORE
+#endif
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __in__
+#define __in__
+#endif
+#ifndef __out__
+#define __out__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef PTO_INST
+#define PTO_INST inline
+#endif
+#ifndef GM_ADDR
+#define GM_ADDR std::uint8_t*
+#endif

@@ -1,0 +1,35 @@
+// InstrRecord: what one issued instruction is, as plain data (stdexec habit: the work, not where it
+// runs). The public instruction functions build one; the core's pipes run it.
+#pragma once
+#include <cstdint>
+
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/pipes.hpp>
+
+namespace pto::detail {
+
+enum class RecordKind : std::uint8_t {
+  Compute,     // a tile instruction: runs its backend kernel
+  SetFlag,     // set_flag(src, dst, id): queued on src
+  WaitFlag,    // wait_flag(src, dst, id): queued on dst
+  BarrierAll,  // pipe_barrier(PIPE_ALL): the scalar pipe waits for every pipe to drain
+  Nop          // pipe_barrier(p) on one pipe, or a wait on events alone
+};
+
+inline constexpr int kMaxWaits = 16;
+
+struct InstrRecord {
+  const InstrDesc* desc = nullptr;
+  RecordKind kind = RecordKind::Compute;
+  pipe_t pipe = PIPE_S;  // the pipe whose queue runs it
+  pipe_t flag_src = PIPE_S, flag_dst = PIPE_S;
+  int flag_id = 0;
+  std::uint8_t nops = 0;
+  std::uint8_t nwaits = 0;
+  Operand ops[kMaxOperands];
+  ScalarValue scalar{};
+  std::uint64_t waits[kMaxWaits] = {};  // sequence numbers of instructions that must finish first
+};
+
+}  // namespace pto::detail

@@ -1,0 +1,48 @@
+// What a launch reports. Modeled figures (cycles on the emulated target) are deterministic; host
+// wall-clock time is reported separately and never mixed in.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <pto/isa/enums.hpp>
+#include <pto/isa/pipes.hpp>
+
+namespace pto {
+
+enum class Policy : std::uint8_t {
+  Deterministic,  // one host thread runs each core's pipes in modeled-time order: same result every run
+  Concurrent      // each pipe is an executor on a host thread pool: real overlap, same result when synchronised
+};
+
+struct PipeStats {
+  std::uint64_t busy_cycles = 0;   // modeled cycles the pipe spent executing instructions
+  std::uint64_t instructions = 0;  // instructions (sync included) the pipe retired
+};
+
+struct CoreReport {
+  int block = 0;
+  std::uint64_t cycles = 0;        // modeled makespan of this core (kernel start to last retirement)
+  std::uint64_t instructions = 0;  // everything the scalar pipe issued
+  std::array<PipeStats, kNumPipeIds> pipes{};
+};
+
+struct LaunchReport {
+  Target target = Target::A2A3;
+  Mode mode = Mode::Manual;
+  Policy policy = Policy::Deterministic;
+  double clock_ghz = 1.0;
+  std::vector<CoreReport> cores;
+  std::uint64_t cycles = 0;  // modeled makespan of the launch (slowest core)
+  double host_seconds = 0;   // host wall-clock of the whole launch
+
+  double microseconds() const { return double(cycles) / (clock_ghz * 1000.0); }
+  std::uint64_t instructions() const;
+  std::string summary() const;  // the text a person reads
+};
+
+std::ostream& operator<<(std::ostream&, const LaunchReport&);
+
+}  // namespace pto

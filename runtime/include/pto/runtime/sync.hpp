@@ -1,0 +1,91 @@
+// set_flag / wait_flag / pipe_barrier / TSYNC, spelled as PTO spells them (spec §1.7).
+// Each returns an Issue: `co_await wait_flag(...)` in a coroutine kernel, plain `wait_flag(...);` in a
+// plain kernel. set_flag is queued on its source pipe, wait_flag on its destination pipe; a wait on
+// PIPE_S stalls the kernel itself.
+#pragma once
+#include <pto/isa/error.hpp>
+#include <pto/isa/op.hpp>
+#include <pto/isa/pipes.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto::detail {
+
+inline void check_flag_args(const char* fn, int src, int dst, int id) {
+  auto pipe_ok = [](int p) { return is_real_pipe(p); };
+  if (!pipe_ok(src))
+    fail(fn, ": operand src pipe ", src, " (", pipe_name(src), ") must be one real pipe (PIPE_S, PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX)");
+  if (!pipe_ok(dst))
+    fail(fn, ": operand dst pipe ", dst, " (", pipe_name(dst), ") must be one real pipe (PIPE_S, PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX)");
+  if (src == dst)
+    fail(fn, "(", pipe_name(src), ", ", pipe_name(dst), ", ", id, "): source and destination pipe are the same; a pipe is already in order with itself (use pipe_barrier)");
+  if (id < 0 || id >= kNumEventIds)
+    fail(fn, "(", pipe_name(src), ", ", pipe_name(dst), ", ", id, "): operand event id ", id, " is out of range; use EVENT_ID0..EVENT_ID7");
+}
+
+inline Issue flag_issue(RecordKind kind, int src, int dst, int id) {
+  check_flag_args(kind == RecordKind::SetFlag ? "set_flag" : "wait_flag", src, dst, id);
+  InstrRecord rec;
+  rec.desc = find_desc(kind == RecordKind::SetFlag ? Op::SET_FLAG : Op::WAIT_FLAG);
+  rec.kind = kind;
+  rec.flag_src = pipe_t(src);
+  rec.flag_dst = pipe_t(dst);
+  rec.flag_id = id;
+  rec.pipe = pipe_t(kind == RecordKind::SetFlag ? src : dst);
+  return Issue(current_core(), rec);
+}
+
+}  // namespace pto::detail
+
+// Global, like the CANN builtins they stand for. Arguments are int so that EVENT_ID0 + i works.
+inline pto::detail::Issue set_flag(int src, int dst, int id) {
+  return pto::detail::flag_issue(pto::detail::RecordKind::SetFlag, src, dst, id);
+}
+inline pto::detail::Issue wait_flag(int src, int dst, int id) {
+  return pto::detail::flag_issue(pto::detail::RecordKind::WaitFlag, src, dst, id);
+}
+inline pto::detail::Issue pipe_barrier(int pipe) {
+  using namespace pto::detail;
+  if (!(pipe >= 0 && pipe < pto::kNumPipeIds))
+    fail("pipe_barrier: operand pipe ", pipe, " is not a pipe (PIPE_S, PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_ALL, PIPE_FIX)");
+  InstrRecord rec;
+  rec.desc = pto::find_desc(pto::Op::PIPE_BARRIER);
+  rec.kind = pipe == PIPE_ALL ? RecordKind::BarrierAll : RecordKind::Nop;
+  rec.pipe = pipe == PIPE_ALL ? PIPE_S : pipe_t(pipe);  // one pipe is in order already: a no-op in its queue
+  return Issue(current_core(), rec);
+}
+
+namespace pto {
+
+// TSYNC(events...): the destination pipe of each Event (the scalar pipe for a bare RecordEvent) waits
+// until the event's instruction has ended.
+template <class E>
+detail::Issue tsync_one(const E& e) {
+  using namespace detail;
+  InstrRecord rec;
+  rec.desc = find_desc(Op::WAIT_EVENT);
+  rec.kind = RecordKind::Nop;
+  rec.pipe = PIPE_S;
+  if constexpr (requires { E::dst_op; }) {
+    constexpr pipe_t p = pipe_of(E::dst_op);
+    if constexpr (p != PIPE_ALL) rec.pipe = p;
+  }
+  Core& core = current_core();
+  add_waits(core, rec, e);
+  return Issue(core, rec);
+}
+
+template <class... E>
+  requires(detail::WaitEvent<E> && ...)
+void TSYNC(const E&... events) {
+  (tsync_one(events).finish(), ...);
+}
+
+// TSYNC<Op>(): pipe_barrier on the pipe of Op.
+template <Op O>
+detail::Issue TSYNC() {
+  static_assert(pipe_of(O) != PIPE_ALL || O == Op::PIPE_BARRIER, "TSYNC<Op>: this Op has no fixed pipe");
+  return pipe_barrier(pipe_of(O));
+}
+
+}  // namespace pto

@@ -1,0 +1,30 @@
+// The concurrent policy: each pipe of each core is a Boost.Asio strand on a shared host thread pool, so
+// pipes really overlap on the host. Ordering across pipes comes only from the kernel's flags and
+// events (or auto-mode dependencies), exactly as in the model. The model still runs beside it for the
+// modeled clock and for deadlock detection, so every modeled figure equals the deterministic policy's.
+// Asio stays inside concurrent_policy.cpp.
+#pragma once
+#include <memory>
+
+#include <pto/isa/enums.hpp>
+
+#include "core.hpp"
+
+namespace pto::detail {
+
+class ConcurrentPolicy {
+public:
+  explicit ConcurrentPolicy(int host_threads);
+  ~ConcurrentPolicy();
+  ConcurrentPolicy(const ConcurrentPolicy&) = delete;
+  ConcurrentPolicy& operator=(const ConcurrentPolicy&) = delete;
+
+  // One executor per core run; it must be destroyed before the policy.
+  std::unique_ptr<FunctionalExecutor> make_executor(Target target);
+
+private:
+  struct Pool;
+  std::unique_ptr<Pool> pool_;
+};
+
+}  // namespace pto::detail

@@ -1,0 +1,150 @@
+// Core: one emulated AI core. It owns the UB bytes, the flag channels and the pipes' in-order queues,
+// and advances a discrete-event model of them in modeled cycles:
+//  - the scalar pipe (the kernel) issues in program order, paying issue cycles;
+//  - each other pipe runs its queue in order, one instruction at a time; an instruction starts when
+//    its pipe is free, its waits have ended and (wait_flag) a token is there;
+//  - an instruction reads its inputs at its start and its writes become visible at its end, so an
+//    unsynchronised consumer sees stale bytes exactly when the hardware would.
+// Ties are broken by (time, ends before starts, pipe number): the same run every time.
+#pragma once
+#include <array>
+#include <coroutine>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <pto/isa/kernel_abi.hpp>
+#include <pto/runtime/event.hpp>
+#include <pto/runtime/launch.hpp>
+#include <pto/runtime/record.hpp>
+
+namespace pto::detail {
+
+// Where the functional work of an issued instruction happens. The deterministic policy runs it inside
+// the model (functional = true); the concurrent policy hands it to host executors.
+class FunctionalExecutor {
+public:
+  virtual ~FunctionalExecutor() = default;
+  virtual void submit(std::uint64_t seq, const InstrRecord& rec, const BackendKernel* kernel) = 0;
+  // Blocks the calling (kernel) thread until instruction `seq` has really executed.
+  virtual void wait_done(std::uint64_t seq) = 0;
+  // Blocks until every submitted instruction has executed; rethrows a failure of any.
+  virtual void wait_all() = 0;
+  // The core failed: drop what has not started and wait for what is running (never blocks on flags).
+  virtual void abandon() noexcept = 0;
+};
+
+struct CoreOptions {
+  int block_idx = 0;
+  int block_num = 1;
+  Target target = Target::A2A3;
+  Mode mode = Mode::Manual;
+  int queue_depth = 32;
+  bool synchronous = false;  // implicit core of direct calls: run each instruction as it is issued
+  FunctionalExecutor* executor = nullptr;  // null: execute inside the model
+};
+
+class Core {
+public:
+  explicit Core(const CoreOptions& opt);
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+  ~Core();
+
+  const CoreOptions& options() const { return opt_; }
+  std::uint64_t run_id() const { return run_id_; }
+  std::byte* ub() { return ub_base_; }
+  std::size_t ub_bytes() const { return ub_bytes_; }
+  std::byte* auto_place(std::size_t bytes);
+
+  bool can_issue(const InstrRecord& rec) const;
+  RecordEvent issue(InstrRecord& rec);  // precondition: can_issue(rec)
+  RecordEvent issue_blocking(InstrRecord& rec);
+
+  // Coroutine kernels.
+  void park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k);
+  void drive(Kernel::Handle top);  // resume `top` until it finishes, issuing what it parks
+
+  // End of kernel: wait for every pipe to drain (an implicit pipe_barrier(PIPE_ALL)).
+  void finish();
+  CoreReport report() const;
+
+private:
+  struct Slot {
+    InstrRecord rec;
+    std::uint64_t seq = 0;
+    std::uint64_t issue_time = 0, start = 0, end = 0;
+    bool running = false;
+    bool snapshotted = false;
+    const BackendKernel* kernel = nullptr;
+    std::vector<std::byte> staging;   // what `start` captured
+    std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
+  };
+  struct PipeState {
+    std::deque<Slot> queue;  // front is running or next to run
+    std::uint64_t free_at = 0;
+    PipeStats stats;
+    std::string last_retired = "nothing yet";
+  };
+  struct Candidate {
+    std::uint64_t time = std::numeric_limits<std::uint64_t>::max();
+    int phase = 2;  // 0 = end, 1 = start
+    int pipe = -1;
+  };
+
+  bool step();                      // process the next event; false if nothing can happen
+  void pump_until_can_issue(const InstrRecord& rec);
+  void pump_quiescent();
+  bool ready_time(const Slot& s, std::uint64_t& t) const;
+  void start(PipeState& p, Slot& s, std::uint64_t t);
+  void end(PipeState& p, Slot& s, std::uint64_t t);
+  void execute_scalar(InstrRecord& rec, std::uint64_t seq);
+  void add_auto_dependencies(InstrRecord& rec) const;
+  void snapshot_readers_of(const Slot& writer);
+  void run_finish(Slot& s);
+  [[noreturn]] void deadlock(const std::string& scalar_waits_at) const;
+  std::string describe(const InstrRecord& rec) const;
+  struct Token {
+    std::uint64_t time;  // modeled cycle the set_flag completed
+    std::uint64_t seq;   // the set_flag instruction (the concurrent policy waits for it really to run)
+  };
+  std::deque<Token>& tokens(int src, int dst, int id) { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
+  const std::deque<Token>& tokens(int src, int dst, int id) const { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
+  static constexpr std::uint64_t kNotDone = std::numeric_limits<std::uint64_t>::max();
+
+  CoreOptions opt_;
+  std::uint64_t run_id_;
+  std::vector<std::byte> ub_storage_;
+  std::byte* ub_base_ = nullptr;
+  std::size_t ub_bytes_ = 0;
+  std::vector<std::vector<std::byte>> auto_storage_;
+  std::array<PipeState, kNumPipeIds> pipes_;
+  std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)
+  std::vector<std::uint64_t> end_times_;          // by seq - 1; kNotDone until retired
+  std::uint64_t s_time_ = 0;                      // the scalar pipe's modeled clock
+  std::uint64_t last_end_ = 0;
+  std::uint64_t issued_ = 0;
+  PipeStats scalar_stats_;
+  // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.
+  InstrRecord* parked_rec_ = nullptr;
+  RecordEvent* parked_out_ = nullptr;
+  std::coroutine_handle<> parked_k_;
+  bool finished_ = false;
+};
+
+// Installs `core` as the calling thread's current core for the lifetime of the guard.
+class CurrentCoreGuard {
+public:
+  explicit CurrentCoreGuard(Core* core);
+  ~CurrentCoreGuard();
+  CurrentCoreGuard(const CurrentCoreGuard&) = delete;
+  CurrentCoreGuard& operator=(const CurrentCoreGuard&) = delete;
+
+private:
+  Core* previous_;
+};
+
+}  // namespace pto::detail

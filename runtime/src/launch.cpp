@@ -1,0 +1,106 @@
+// launch_impl: create one Core per block, run each block's kernel on it, and gather the reports.
+// Cores never share state, so any number of them run on a bounded pool of host threads; the first
+// error (lowest block index) is rethrown after every core has stopped.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <pto/isa/error.hpp>
+#include <pto/runtime/launch.hpp>
+
+#include "concurrent_policy.hpp"
+#include "core.hpp"
+#include "cost_model.hpp"
+
+namespace pto::detail {
+
+namespace {
+void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
+               CoreReport& report) {
+  std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(cfg.target) : nullptr;
+  CoreOptions o;
+  o.block_idx = block;
+  o.block_num = cfg.blocks;
+  o.target = cfg.target;
+  o.mode = cfg.mode;
+  o.queue_depth = cfg.queue_depth;
+  o.executor = executor.get();
+  Core core(o);
+  CurrentCoreGuard guard(&core);
+  try {
+    Kernel::Handle h = start(state);
+    if (h) {
+      struct Destroy {
+        Kernel::Handle h;
+        ~Destroy() { h.destroy(); }
+      } destroy{h};
+      core.drive(h);
+    }
+    core.finish();
+  } catch (...) {
+    // Let the executor's work end before the core's UB goes away.
+    if (executor) executor->abandon();
+    throw;
+  }
+  report = core.report();
+}
+
+std::exception_ptr with_core(int block, std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const Error& err) {
+    return std::make_exception_ptr(Error("core " + std::to_string(block) + ": " + err.what()));
+  } catch (...) {
+    return e;
+  }
+}
+}  // namespace
+
+LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state) {
+  if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
+  if (cfg.host_threads < 0) fail("pto::launch: host_threads = ", cfg.host_threads, " must be >= 0 (0 = all)");
+  const auto t0 = std::chrono::steady_clock::now();
+  int threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::min(threads, cfg.blocks);
+
+  std::unique_ptr<ConcurrentPolicy> concurrent;
+  if (cfg.policy == Policy::Concurrent) concurrent = std::make_unique<ConcurrentPolicy>(threads);
+
+  std::vector<CoreReport> reports(std::size_t(cfg.blocks));
+  std::vector<std::exception_ptr> errors(std::size_t(cfg.blocks));
+  std::atomic<int> next{0};
+  auto worker = [&] {
+    for (int b; (b = next.fetch_add(1)) < cfg.blocks;) {
+      try {
+        run_block(cfg, b, start, state, concurrent.get(), reports[std::size_t(b)]);
+      } catch (...) {
+        errors[std::size_t(b)] = std::current_exception();
+      }
+    }
+  };
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+  }
+  for (int b = 0; b < cfg.blocks; ++b)
+    if (errors[std::size_t(b)]) std::rethrow_exception(with_core(b, errors[std::size_t(b)]));
+
+  LaunchReport r;
+  r.target = cfg.target;
+  r.mode = cfg.mode;
+  r.policy = cfg.policy;
+  r.clock_ghz = cost_table(cfg.target).clock_ghz;
+  r.cores = std::move(reports);
+  for (const auto& c : r.cores) r.cycles = std::max(r.cycles, c.cycles);
+  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace pto::detail

@@ -1,0 +1,42 @@
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include <pto/runtime/report.hpp>
+
+namespace pto {
+
+std::uint64_t LaunchReport::instructions() const {
+  std::uint64_t n = 0;
+  for (const auto& c : cores) n += c.instructions;
+  return n;
+}
+
+std::string LaunchReport::summary() const {
+  std::ostringstream os;
+  os << *this;
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
+  os << "launch: " << r.cores.size() << " core(s), target " << name_of(r.target) << ", "
+     << (r.mode == Mode::Auto ? "auto" : "manual") << " mode, "
+     << (r.policy == Policy::Concurrent ? "concurrent" : "deterministic") << " policy\n";
+  os << "  modeled: " << r.cycles << " cycles = " << std::fixed << std::setprecision(3) << r.microseconds()
+     << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
+  os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
+  const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};
+  for (const auto& c : r.cores) {
+    os << "  core " << c.block << ": " << c.cycles << " cycles";
+    for (int p : lanes) {
+      const PipeStats& s = c.pipes[p];
+      if (s.instructions == 0) continue;
+      os << " | " << (pipe_name(p) + 5) << ' ' << s.busy_cycles << " busy ("
+         << std::setprecision(1) << (c.cycles ? 100.0 * double(s.busy_cycles) / double(c.cycles) : 0.0) << "%)";
+    }
+    os << '\n';
+  }
+  return os;
+}
+
+}  // namespace pto
