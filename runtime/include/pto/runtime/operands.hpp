@@ -60,7 +60,7 @@ void add_gm(InstrRecord& rec, G& gm) {
 
 template <class... W>
 void add_waits(Core& core, InstrRecord& rec, const W&... waits) {
-  auto one = [&](RecordEvent e) {
+  [[maybe_unused]] auto one = [&](RecordEvent e) {
     if (!e.valid()) return;  // an Event never recorded orders nothing
     if (e.core != core_run_id(core))
       fail(rec.desc ? rec.desc->name : "instruction",

@@ -1,0 +1,170 @@
+// TLOAD / TSTORE over ND and DN tensors with partial valid regions and pads, TMOV, TEXPANDS.
+// Plain kernels called directly run on the implicit core, instruction by instruction.
+#define BOOST_TEST_MODULE data_movement
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "test_util.hpp"
+
+using namespace pto;
+
+namespace {
+template <class T> using Gm2D = GlobalTensor<T, Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>>;
+template <class T> using Gm2DN = GlobalTensor<T, Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, 1, -1>, Layout::DN>;
+
+// Loads a `vr x vc` window of a `rows x stride` GM matrix into a RowMajor tile pre-filled with `sentinel`,
+// stores the tile's whole capacity back, and returns it (row-major, Rows x Cols).
+template <class T, int R, int C, PadValue P>
+std::vector<T> load_window(const std::vector<T>& gm, int stride, int vr, int vc, T sentinel) {
+  using Full = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1, SLayout::NoneBox, 512, P>;
+  Full full(R, C), part(vr, vc);
+  TASSIGN(full, 0x1000);
+  TASSIGN(part, 0x1000);
+  TEXPANDS(full, sentinel);
+  Gm2D<T> src(const_cast<T*>(gm.data()), {vr, vc}, {stride});
+  TLOAD(part, src);
+  std::vector<T> out(static_cast<std::size_t>(R) * C);
+  Gm2D<T> dst(out.data(), {R, C}, {C});
+  TSTORE(dst, full);
+  return out;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tload_nd_partial_valid_pads_only_the_row_tail_block) {
+  const int stride = 100;
+  auto gm = pto_test::random_vector<half>(std::size_t(8) * stride, -4, 4, 19);
+  const half sentinel = half(7.0f);
+  auto t = load_window<half, 4, 64, PadValue::Max>(gm, stride, 3, 40, sentinel);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 64; ++c) {
+      const float got = float(t[std::size_t(r) * 64 + c]);
+      float want = 7.0f;                                      // untouched
+      if (r < 3 && c < 40) want = float(gm[std::size_t(r) * stride + c]);
+      else if (r < 3 && c < 48) want = std::numeric_limits<float>::infinity();  // 40 -> next 16-element block
+      BOOST_TEST_REQUIRE(got == want, "r=" << r << " c=" << c);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tload_null_pad_leaves_the_tail_untouched) {
+  auto gm = pto_test::random_vector<float>(64 * 16, -4, 4, 3);
+  auto t = load_window<float, 2, 16, PadValue::Null>(gm, 16, 2, 5, -9.0f);
+  for (int c = 0; c < 16; ++c) BOOST_TEST(t[std::size_t(c)] == (c < 5 ? gm[std::size_t(c)] : -9.0f));
+}
+
+BOOST_AUTO_TEST_CASE(tload_min_and_custom_pads_per_dtype) {
+  std::vector<std::int16_t> gi(64, 3);
+  auto ti = load_window<std::int16_t, 1, 32, PadValue::Min>(gi, 32, 1, 3, 5);
+  BOOST_TEST(ti[2] == 3);
+  for (int c = 3; c < 16; ++c) BOOST_TEST(ti[std::size_t(c)] == std::numeric_limits<std::int16_t>::min());
+  BOOST_TEST(ti[16] == 5);
+  std::vector<float> gf(64, 1.0f);
+  auto tf = load_window<float, 1, 16, PadValueCustom(-1.5f)>(gf, 16, 1, 9, 0.0f);
+  for (int c = 9; c < 16; ++c) BOOST_TEST(tf[std::size_t(c)] == -1.5f);
+  std::vector<std::uint8_t> gu(64, 1);
+  auto tu = load_window<std::uint8_t, 1, 64, PadValue::Max>(gu, 64, 1, 1, 0);
+  for (int c = 1; c < 32; ++c) BOOST_TEST(int(tu[std::size_t(c)]) == 255);
+  BOOST_TEST(int(tu[32]) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(tload_tstore_dn_round_trip_with_partial_valid) {
+  // GM holds a 13 x 5 matrix column-major with leading dimension 20.
+  const int ld = 20;
+  auto gm = pto_test::random_vector<float>(std::size_t(ld) * 5, -1, 1, 7);
+  using TileDN = Tile<TileType::Vec, float, 16, 8, BLayout::ColMajor, -1, -1, SLayout::NoneBox, 512, PadValue::Zero>;
+  TileDN t(13, 5);
+  TASSIGN(t, 0x2000);
+  Gm2DN<float> src(gm.data(), {13, 5}, {ld});
+  TLOAD(t, src);
+  for (int c = 0; c < 5; ++c)
+    for (int r = 0; r < 16; ++r) {
+      const float want = r < 13 ? gm[std::size_t(c) * ld + r] : 0.0f;
+      BOOST_TEST_REQUIRE(t.data()[c * 16 + r] == want, "r=" << r << " c=" << c);
+    }
+  std::vector<float> out(std::size_t(ld) * 5, 99.0f);
+  Gm2DN<float> dst(out.data(), {13, 5}, {ld});
+  TSTORE(dst, t);
+  for (int c = 0; c < 5; ++c)
+    for (int r = 0; r < ld; ++r)
+      BOOST_TEST_REQUIRE(out[std::size_t(c) * ld + r] == (r < 13 ? gm[std::size_t(c) * ld + r] : 99.0f));
+}
+
+BOOST_AUTO_TEST_CASE(tstore_writes_only_the_mapped_elements) {
+  using T = Tile<TileType::Vec, std::int32_t, 8, 16, BLayout::RowMajor, -1, -1>;
+  T t(3, 10);
+  TASSIGN(t, 0);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 16; ++c) t.data()[r * 16 + c] = r * 100 + c;
+  std::vector<std::int32_t> out(std::size_t(5) * 12, -1);
+  Gm2D<std::int32_t> dst(out.data(), {3, 10}, {12});
+  TSTORE(dst, t);
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 12; ++c)
+      BOOST_TEST_REQUIRE(out[std::size_t(r) * 12 + c] == ((r < 3 && c < 10) ? r * 100 + c : -1));
+}
+
+BOOST_AUTO_TEST_CASE(tload_nd_five_dimensional_rows) {
+  // Rows decompose over dims 0..3: shape (2, 1, 3, 2, 8) = 12 rows of 8, with gaps between groups.
+  std::vector<float> gm(2000);
+  for (std::size_t i = 0; i < gm.size(); ++i) gm[i] = float(i);
+  using G = GlobalTensor<float, Shape<2, 1, 3, 2, 8>, pto::Stride<1000, 500, 100, 20, 1>>;
+  G src(gm.data());
+  Tile<TileType::Vec, float, 12, 8> t;
+  TASSIGN(t, 0);
+  TLOAD(t, src);
+  for (int r = 0; r < 12; ++r)
+    for (int c = 0; c < 8; ++c) {
+      const int i0 = r / 6, i2 = (r / 2) % 3, i3 = r % 2;
+      BOOST_TEST_REQUIRE(t.data()[r * 8 + c] == float(i0 * 1000 + i2 * 100 + i3 * 20 + c));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tmov_copies_the_dst_valid_region) {
+  using Src = Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, -1, -1>;
+  using Dst = Tile<TileType::Vec, float, 8, 32, BLayout::RowMajor, -1, -1>;
+  Src s(16, 64);
+  Dst d(5, 20);
+  TASSIGN(s, 0);
+  TASSIGN(d, 0x8000);
+  for (int i = 0; i < 16 * 64; ++i) s.data()[i] = float(i);
+  for (int i = 0; i < 8 * 32; ++i) d.data()[i] = -1.0f;
+  TMOV(d, s);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 32; ++c)
+      BOOST_TEST_REQUIRE(d.data()[r * 32 + c] == ((r < 5 && c < 20) ? float(r * 64 + c) : -1.0f));
+}
+
+BOOST_AUTO_TEST_CASE(texpands_fills_the_valid_region_for_each_dtype) {
+  Tile<TileType::Vec, std::int8_t, 4, 64, BLayout::RowMajor, -1, -1> i8(3, 33);
+  TASSIGN(i8, 0);
+  Tile<TileType::Vec, std::int8_t, 4, 64> whole;  // same bytes, full valid region
+  TASSIGN(whole, 0);
+  TEXPANDS(whole, std::int8_t(0));
+  TEXPANDS(i8, std::int8_t(-7));
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 64; ++c) BOOST_TEST_REQUIRE(int(i8.data()[r * 64 + c]) == ((r < 3 && c < 33) ? -7 : 0));
+  Tile<TileType::Vec, bfloat16_t, 2, 16> b;
+  TASSIGN(b, 0x400);
+  TEXPANDS(b, bfloat16_t(1.5f));
+  for (int i = 0; i < 32; ++i) BOOST_TEST_REQUIRE(float(b.data()[i]) == 1.5f);
+}
+
+BOOST_AUTO_TEST_CASE(int64_texpands_runs_on_a5) {
+  std::vector<std::int64_t> out(32, 0);
+  auto kernel = [](std::int64_t* o) {
+    Tile<TileType::Vec, std::int64_t, 4, 8> t;
+    TASSIGN(t, 0);
+    TEXPANDS(t, std::int64_t(-(1ll << 40)));
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    Gm2D<std::int64_t> g(o, {4, 8}, {8});
+    TSTORE(g, t);
+  };
+  launch({.blocks = 1, .target = Target::A5}, kernel, out.data());
+  for (auto v : out) BOOST_TEST_REQUIRE(v == -(1ll << 40));
+}

@@ -1,0 +1,344 @@
+// The pipe model: in-order pipes, ordering across pipes only through flags and events, stale data when
+// a kernel forgets a flag, auto mode, policies, many cores, long kernels, deadlocks.
+#define BOOST_TEST_MODULE scheduling
+#include <boost/test/unit_test.hpp>
+
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "test_util.hpp"
+
+using namespace pto;
+
+namespace {
+constexpr int R = 64, C = 64;
+using TileF = Tile<TileType::Vec, float, R, C>;
+using GmF = GlobalTensor<float, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>>;
+
+std::vector<float> iota_data(std::size_t n, float start = 1.0f) {
+  std::vector<float> v(n);
+  std::iota(v.begin(), v.end(), start);
+  return v;
+}
+
+// TLOAD in -> TMOV -> TSTORE out. `flags` selects whether the kernel synchronises MTE2 -> V.
+void copy_kernel(float* out, float* in, bool mte2_to_v_flag) {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, R * C * sizeof(float));
+  GmF src(in), dst(out);
+  TLOAD(a, src);
+  if (mte2_to_v_flag) {
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  }
+  TMOV(b, a);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(dst, b);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(missing_mte2_to_v_flag_reads_stale_ub_deterministically) {
+  auto in = iota_data(R * C);
+  for (int run = 0; run < 3; ++run) {
+    std::vector<float> out(R * C, -1.0f);
+    launch({.blocks = 1}, copy_kernel, out.data(), in.data(), false);
+    // TMOV starts while the 280-cycle TLOAD is still running, so it copies the zeroed UB.
+    for (float v : out) BOOST_TEST_REQUIRE(v == 0.0f);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_same_kernel_with_its_flag_is_correct) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C, -1.0f);
+  launch({.blocks = 1}, copy_kernel, out.data(), in.data(), true);
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(auto_mode_orders_by_bytes_without_any_flag) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C, -1.0f);
+  launch({.blocks = 1, .mode = Mode::Auto}, copy_kernel, out.data(), in.data(), false);
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(auto_mode_places_tiles_without_tassign) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C, -1.0f);
+  auto kernel = [](float* o, float* i) -> Kernel {
+    TileF a, b;  // never TASSIGNed: auto mode places them
+    GmF src(i), dst(o);
+    co_await TLOAD(a, src);
+    co_await TMOV(b, a);
+    co_await TSTORE(dst, b);
+  };
+  launch({.blocks = 1, .mode = Mode::Auto}, kernel, out.data(), in.data());
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(record_events_order_a_coroutine_kernel) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C, -1.0f);
+  auto kernel = [](float* o, float* i) -> Kernel {
+    TileF a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x10000);
+    GmF src(i), dst(o);
+    RecordEvent l = co_await TLOAD(a, src);
+    RecordEvent m = co_await TMOV(b, a, l);
+    co_await TSTORE(dst, b, m);
+  };
+  LaunchReport rep = launch({.blocks = 1}, kernel, out.data(), in.data());
+  BOOST_TEST(out == in);
+  // Modeled: TLOAD 16 KiB = ceil(16384 / 58.6) = 280; TMOV 12 + 2 * 64 rows = 140; TSTORE ceil(16384 / 109.4) = 150.
+  BOOST_TEST(rep.cycles == 280u + 140u + 150u);
+  BOOST_TEST(rep.cores[0].pipes[PIPE_MTE2].busy_cycles == 280u);
+  BOOST_TEST(rep.cores[0].pipes[PIPE_V].busy_cycles == 140u);
+  BOOST_TEST(rep.cores[0].pipes[PIPE_MTE3].busy_cycles == 150u);
+}
+
+BOOST_AUTO_TEST_CASE(typed_events_order_a_plain_kernel) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C, -1.0f);
+  auto kernel = [](float* o, float* i) {
+    TileF a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x10000);
+    GmF src(i), dst(o);
+    Event<Op::TLOAD, Op::TMOV_V2V> loaded = TLOAD(a, src);
+    Event<Op::TMOV_V2V, Op::TSTORE_VEC> moved = TMOV(b, a, loaded);
+    TSTORE(dst, b, moved);
+  };
+  launch({.blocks = 1}, kernel, out.data(), in.data());
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(a_pipe_runs_its_queue_in_order) {
+  // Two loads into the same tile on MTE2: the second wins, whatever their sizes.
+  auto first = iota_data(R * C, 1.0f), second = iota_data(R * C, 1000.0f);
+  std::vector<float> out(R * C);
+  auto kernel = [](float* o, float* x, float* y) -> Kernel {
+    TileF a;
+    TASSIGN(a, 0);
+    GmF gx(x), gy(y), dst(o);
+    co_await TLOAD(a, gx);
+    RecordEvent l = co_await TLOAD(a, gy);
+    co_await TSTORE(dst, a, l);
+  };
+  launch({.blocks = 1}, kernel, out.data(), first.data(), second.data());
+  BOOST_TEST(out == second);
+}
+
+BOOST_AUTO_TEST_CASE(a_store_reads_its_tile_when_it_starts) {
+  // WAR without a flag: TSTORE (MTE3) starts before the TLOAD that overwrites its tile ends,
+  // so it stores the old contents - the hardware's DMA does the same.
+  auto older = iota_data(R * C, 5.0f), newer = iota_data(R * C, 9000.0f);
+  std::vector<float> out(R * C);
+  auto kernel = [](float* o, float* x, float* y) -> Kernel {
+    TileF a;
+    TASSIGN(a, 0);
+    GmF gx(x), gy(y), dst(o);
+    RecordEvent l = co_await TLOAD(a, gx);
+    co_await TSTORE(dst, a, l);  // starts at 280
+    co_await TLOAD(a, gy);       // MTE2 free at 280 too: its writes land at 560
+  };
+  launch({.blocks = 1}, kernel, out.data(), older.data(), newer.data());
+  BOOST_TEST(out == older);
+}
+
+namespace {
+// Double-buffered stream: tile t uses buffer t % 2; loads wait for the store that last used the buffer.
+Kernel stream(float* out, float* in, int tiles) {
+  TileF buf[2], mid[2];
+  for (int b = 0; b < 2; ++b) {
+    TASSIGN(buf[b], b * 0x4000);
+    TASSIGN(mid[b], 0x8000 + b * 0x4000);
+  }
+  RecordEvent stored[2];
+  for (int t = 0; t < tiles; ++t) {
+    const int b = t % 2;
+    const long base = (get_block_idx() * tiles + t) * long(R * C);
+    GmF src(in + base), dst(out + base);
+    RecordEvent l = co_await TLOAD(buf[b], src, stored[b]);
+    RecordEvent m = co_await TMOV(mid[b], buf[b], l, stored[b]);
+    stored[b] = co_await TSTORE(dst, mid[b], m);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(deterministic_and_concurrent_policies_agree) {
+  const int cores = 4, tiles = 6;
+  auto in = iota_data(std::size_t(cores) * tiles * R * C);
+  std::vector<float> out_d(in.size(), -1.0f), out_c(in.size(), -2.0f);
+  LaunchReport d = launch({.blocks = cores, .policy = Policy::Deterministic}, stream, out_d.data(), in.data(), tiles);
+  LaunchReport c = launch({.blocks = cores, .policy = Policy::Concurrent, .host_threads = 2}, stream, out_c.data(),
+                          in.data(), tiles);
+  BOOST_TEST(out_d == in);
+  BOOST_TEST(out_c == in);
+  BOOST_TEST(d.cycles == c.cycles);  // the modeled clock never depends on the host
+  for (int k = 0; k < cores; ++k)
+    for (int p = 0; p < kNumPipeIds; ++p)
+      BOOST_TEST_REQUIRE(d.cores[k].pipes[p].busy_cycles == c.cores[k].pipes[p].busy_cycles);
+}
+
+BOOST_AUTO_TEST_CASE(modeled_figures_are_identical_across_runs_and_thread_counts) {
+  auto in = iota_data(std::size_t(8) * 4 * R * C);
+  std::vector<float> out(in.size());
+  LaunchReport a = launch({.blocks = 8, .host_threads = 1}, stream, out.data(), in.data(), 4);
+  LaunchReport b = launch({.blocks = 8, .host_threads = 2}, stream, out.data(), in.data(), 4);
+  BOOST_TEST(a.cycles == b.cycles);
+  for (int k = 0; k < 8; ++k) BOOST_TEST(a.cores[k].cycles == b.cores[k].cycles);
+  // Cores that do not interact finish at the same modeled time.
+  for (int k = 1; k < 8; ++k) BOOST_TEST(a.cores[k].cycles == a.cores[0].cycles);
+}
+
+BOOST_AUTO_TEST_CASE(sixty_four_cores_on_two_host_threads) {
+  for (Policy policy : {Policy::Deterministic, Policy::Concurrent}) {
+    std::vector<float> out(std::size_t(64) * 16 * 16, -1.0f);
+    auto kernel = [](float* o) -> Kernel {
+      using T = Tile<TileType::Vec, float, 16, 16>;
+      using G = GlobalTensor<float, Shape<1, 1, 1, 16, 16>, pto::Stride<1, 1, 1, 16, 1>>;
+      T t;
+      TASSIGN(t, 0);
+      RecordEvent f = co_await TEXPANDS(t, float(get_block_idx() * 10 + get_block_num()));
+      G g(o + get_block_idx() * 256);
+      co_await TSTORE(g, t, f);
+    };
+    LaunchReport rep = launch({.blocks = 64, .policy = policy, .host_threads = 2}, kernel, out.data());
+    BOOST_TEST(rep.cores.size() == 64u);
+    for (int b = 0; b < 64; ++b)
+      for (int i = 0; i < 256; ++i) BOOST_TEST_REQUIRE(out[std::size_t(b) * 256 + i] == float(b * 10 + 64));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_million_instruction_kernel_does_not_grow_the_stack) {
+  auto kernel = [](float* o, int n) -> Kernel {
+    using T = Tile<TileType::Vec, float, 1, 8>;
+    using G = GlobalTensor<float, Shape<1, 1, 1, 1, 8>, pto::Stride<1, 1, 1, 8, 1>>;
+    T t;
+    TASSIGN(t, 0);
+    RecordEvent e;
+    for (int i = 0; i < n; ++i) e = co_await TEXPANDS(t, float(i));  // V queue fills: the kernel suspends often
+    G g(o);
+    co_await TSTORE(g, t, e);
+  };
+  std::vector<float> out(8);
+  LaunchReport rep = launch({.blocks = 1}, kernel, out.data(), 1000000);
+  BOOST_TEST(rep.cores[0].instructions == 1000001u);
+  for (float v : out) BOOST_TEST(v == 999999.0f);
+}
+
+BOOST_AUTO_TEST_CASE(nested_kernels_share_the_core) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C);
+  struct K {
+    static Kernel load(TileF& t, float* i, RecordEvent& e) {
+      GmF src(i);
+      e = co_await TLOAD(t, src);
+    }
+    static Kernel top(float* o, float* i) {
+      TileF t;
+      TASSIGN(t, 0);
+      RecordEvent e;
+      co_await load(t, i, e);
+      GmF dst(o);
+      co_await TSTORE(dst, t, e);
+    }
+  };
+  launch({.blocks = 1}, K::top, out.data(), in.data());
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(scalar_waits_on_mte3_then_barrier) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C);
+  auto kernel = [](float* o, float* i) -> Kernel {
+    TileF t;
+    TASSIGN(t, 0);
+    GmF src(i), dst(o);
+    co_await TLOAD(t, src);
+    co_await set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID3);
+    co_await wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID3);
+    co_await TSTORE(dst, t);
+    co_await set_flag(PIPE_MTE3, PIPE_S, EVENT_ID0);
+    co_await wait_flag(PIPE_MTE3, PIPE_S, EVENT_ID0);  // the kernel itself waits for the store
+    co_await pipe_barrier(PIPE_ALL);
+  };
+  LaunchReport rep = launch({.blocks = 1}, kernel, out.data(), in.data());
+  BOOST_TEST(out == in);
+  // The store ends at 280 + 150; the scalar pipe, released then, pays one issue cycle for the barrier.
+  BOOST_TEST(rep.cycles == 280u + 150u + 1u);
+}
+
+// ---- deadlocks and failures: errors, never hangs -------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(an_unsatisfiable_wait_flag_is_reported_not_hung) {
+  auto kernel = []() {
+    Tile<TileType::Vec, float, 8, 8> t;
+    TASSIGN(t, 0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);
+    TEXPANDS(t, 1.0f);
+    pipe_barrier(PIPE_ALL);
+  };
+  for (Policy policy : {Policy::Deterministic, Policy::Concurrent}) {
+    BOOST_CHECK_EXCEPTION(launch({.blocks = 2, .policy = policy}, kernel), Error, [](const Error& e) {
+      const std::string m = e.what();
+      BOOST_TEST_MESSAGE(m);
+      return m.find("core 0: deadlock on core 0: the scalar pipe waits at pipe_barrier(PIPE_ALL)") == 0 &&
+             m.find("PIPE_V is stuck at wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID2)") != std::string::npos &&
+             m.find("no set_flag(PIPE_MTE2, PIPE_V, EVENT_ID2) issued so far can satisfy") != std::string::npos;
+    });
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_scalar_wait_without_set_is_reported) {
+  auto kernel = []() -> Kernel { co_await wait_flag(PIPE_MTE3, PIPE_S, EVENT_ID1); };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 1}, kernel), Error, [](const Error& e) {
+    return std::string(e.what()).find("the scalar pipe waits at wait_flag(PIPE_MTE3, PIPE_S, EVENT_ID1)") !=
+           std::string::npos;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(a_stuck_pipe_at_kernel_end_is_reported) {
+  auto kernel = []() { wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0); };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 1}, kernel), Error, [](const Error& e) {
+    const std::string m = e.what();
+    return m.find("the end of the kernel") != std::string::npos &&
+           m.find("PIPE_MTE3 is stuck at wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0)") != std::string::npos;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(the_first_core_error_is_rethrown_with_its_core) {
+  auto kernel = []() -> Kernel {
+    if (get_block_idx() == 3) throw std::runtime_error("user failure");
+    if (get_block_idx() == 5) {
+      Tile<TileType::Vec, float, 8, 8> t;
+      TASSIGN(t, 0x30001);  // misaligned
+    }
+    co_return;
+  };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 8}, kernel), std::runtime_error,
+                        [](const std::runtime_error& e) { return std::string(e.what()) == "user failure"; });
+  auto only5 = []() -> Kernel {
+    if (get_block_idx() == 5) {
+      Tile<TileType::Vec, float, 8, 8> t;
+      TASSIGN(t, 0x20);
+      TASSIGN(t, 0x30001);
+    }
+    co_return;
+  };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 8}, only5), Error, [](const Error& e) {
+    return std::string(e.what()).rfind("core 5: TASSIGN", 0) == 0;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(suspending_on_a_foreign_awaitable_is_an_error) {
+  auto kernel = []() -> Kernel { co_await std::suspend_always{}; };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 1}, kernel), Error, [](const Error& e) {
+    return std::string(e.what()).find("suspended on an awaitable that is not a PTO instruction") != std::string::npos;
+  });
+}
