@@ -46,7 +46,6 @@ bool any_overlap(const ByteRange* a, int na, const ByteRange* b, int nb) {
 // ---------------------------------------------------------------------------------------------------
 Core::Core(const CoreOptions& opt)
     : opt_(opt), run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
-  if (opt_.queue_depth < 1) fail("pto::launch: queue_depth ", opt_.queue_depth, " must be at least 1");
   ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
   ub_base_ = align_up(ub_storage_.data(), 64);

@@ -62,6 +62,7 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
 
 LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state) {
   if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
+  if (cfg.queue_depth < 1) fail("pto::launch: queue_depth ", cfg.queue_depth, " must be at least 1");
   if (cfg.host_threads < 0) fail("pto::launch: host_threads = ", cfg.host_threads, " must be >= 0 (0 = all)");
   const auto t0 = std::chrono::steady_clock::now();
   int threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
