@@ -221,7 +221,13 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   last_end_ = std::max(last_end_, t);
   p.stats.busy_cycles += s.end - s.start;
   ++p.stats.instructions;
-  p.last_retired = describe(s.rec);
+  // Only what a message needs: copying the operands too would cost every instruction for a rare error.
+  p.last_retired.desc = s.rec.desc;
+  p.last_retired.kind = s.rec.kind;
+  p.last_retired.flag_src = s.rec.flag_src;
+  p.last_retired.flag_dst = s.rec.flag_dst;
+  p.last_retired.flag_id = s.rec.flag_id;
+  p.retired_any = true;
   p.queue.pop_front();
 }
 
@@ -348,7 +354,7 @@ void Core::deadlock(const std::string& scalar_waits_at) const {
     else
       for (int i = 0; i < head.rec.nwaits; ++i)
         if (end_times_[head.rec.waits[i] - 1] == kNotDone) os << ", waiting on instruction #" << head.rec.waits[i];
-    os << " (last completed there: " << ps.last_retired << ')';
+    os << " (last completed there: " << (ps.retired_any ? describe(ps.last_retired) : "nothing yet") << ')';
   }
   fail(os.str());
 }

@@ -87,7 +87,8 @@ private:
     std::deque<Slot> queue;  // front is running or next to run
     std::uint64_t free_at = 0;
     PipeStats stats;
-    std::string last_retired = "nothing yet";
+    InstrRecord last_retired{};  // for deadlock messages; desc == nullptr and kind Compute: nothing yet
+    bool retired_any = false;
   };
   struct Candidate {
     std::uint64_t time = std::numeric_limits<std::uint64_t>::max();

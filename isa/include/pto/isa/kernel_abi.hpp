@@ -17,8 +17,11 @@ struct Operand {
   enum class Kind : std::uint8_t { None, Tile, Gm };
   Kind kind = Kind::None;
   Role role = Role::Read;
-  TileView tile{};
-  GmView gm{};
+  union {  // `kind` says which; a union keeps records small (they are copied on every issue)
+    TileView tile;
+    GmView gm;
+  };
+  Operand() : tile() {}
 
   ByteRange footprint() const { return kind == Kind::Tile ? tile.footprint() : kind == Kind::Gm ? gm.footprint() : ByteRange{}; }
   bool reads() const { return role != Role::Write; }

@@ -17,7 +17,7 @@ enum class RecordKind : std::uint8_t {
   Nop          // pipe_barrier(p) on one pipe, or a wait on events alone
 };
 
-inline constexpr int kMaxWaits = 16;
+inline constexpr int kMaxWaits = 8;
 
 struct InstrRecord {
   const InstrDesc* desc = nullptr;
