@@ -2,6 +2,7 @@
 // dependencies), the cost model, the trace and (later) the checker and assembler read these.
 #pragma once
 #include <array>
+#include <iterator>
 #include <cstdint>
 
 #include <pto/isa/op.hpp>
@@ -36,16 +37,23 @@ inline constexpr InstrDesc kInstrTable[] = {
     {Op::WAIT_EVENT, "TSYNC", PIPE_ALL, {}, 0},
 };
 
+// Index of op's descriptor in kInstrTable, or -1 (an index, not a pointer, so it is a constant
+// expression under the sanitizers too).
+constexpr int desc_index(Op op) {
+  for (int i = 0; i < int(std::size(kInstrTable)); ++i)
+    if (kInstrTable[i].op == op) return i;
+  return -1;
+}
+
 constexpr const InstrDesc* find_desc(Op op) {
-  for (const auto& d : kInstrTable)
-    if (d.op == op) return &d;
-  return nullptr;
+  const int i = desc_index(op);
+  return i < 0 ? nullptr : &kInstrTable[i];
 }
 
 template <Op O>
 constexpr const InstrDesc& desc_of() {
-  static_assert(find_desc(O) != nullptr, "desc_of<Op>: this Op has no descriptor in isa/instr_desc.hpp yet");
-  return *find_desc(O);
+  static_assert(desc_index(O) >= 0, "desc_of<Op>: this Op has no descriptor in isa/instr_desc.hpp yet");
+  return kInstrTable[desc_index(O)];
 }
 
 }  // namespace pto
