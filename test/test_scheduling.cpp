@@ -342,3 +342,42 @@ BOOST_AUTO_TEST_CASE(suspending_on_a_foreign_awaitable_is_an_error) {
     return std::string(e.what()).find("suspended on an awaitable that is not a PTO instruction") != std::string::npos;
   });
 }
+
+BOOST_AUTO_TEST_CASE(tsync_waits_for_events_on_their_destination_pipe) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C, -1.0f);
+  auto kernel = [](float* o, float* i) {
+    TileF t;
+    TASSIGN(t, 0);
+    GmF src(i), dst(o);
+    Event<Op::TLOAD, Op::TSTORE_VEC> loaded = TLOAD(t, src);
+    TSYNC(loaded);  // MTE3 waits for the load: the store below is ordered without a flag
+    TSTORE(dst, t);
+  };
+  LaunchReport rep = launch({.blocks = 1}, kernel, out.data(), in.data());
+  BOOST_TEST(out == in);
+  BOOST_TEST(rep.cycles == 280u + 150u);
+}
+
+BOOST_AUTO_TEST_CASE(tsync_on_a_record_event_stalls_the_scalar_pipe) {
+  auto kernel = []() -> Kernel {
+    TileF t;
+    TASSIGN(t, 0);
+    RecordEvent e = co_await TEXPANDS(t, 3.0f);  // V: 12 + 2 * 64 = 140 cycles
+    TSYNC(e);
+    co_await pipe_barrier(PIPE_V);  // issued at 140: the scalar clock moved to the event's end
+  };
+  LaunchReport rep = launch({.blocks = 1}, kernel);
+  BOOST_TEST(rep.cycles == 141u);  // the barrier's issue cycle after the wait
+}
+
+BOOST_AUTO_TEST_CASE(tsync_op_is_a_pipe_barrier) {
+  auto kernel = []() {
+    TileF t;
+    TASSIGN(t, 0);
+    TEXPANDS(t, 1.0f);
+    TSYNC<Op::TEXPANDS>();
+  };
+  LaunchReport rep = launch({.blocks = 1}, kernel);
+  BOOST_TEST(rep.cores[0].pipes[PIPE_V].instructions == 2u);
+}
