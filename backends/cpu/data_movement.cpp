@@ -19,27 +19,30 @@ Lines lines_of(const TileView& t) {
   return t.row_major ? Lines{t.valid_rows, t.valid_cols, t.row_stride} : Lines{t.valid_cols, t.valid_rows, t.col_stride};
 }
 
-// GM -> staging, in line order. GM may be strided arbitrarily, so element by element through map().
-void tload_start(ExecContext& ctx) {
-  const TileView& t = ctx.ops[0].tile;
-  const GmView& g = ctx.ops[1].gm;
+// Copies the tile-shaped window of `g` between GM and a dense staging buffer holding the lines in order.
+// A line whose elements are consecutive in GM (innermost stride 1) moves with one memcpy.
+enum class Dir { GmToStaging, StagingToGm };
+void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* staging) {
   const std::size_t eb = t.elem_bytes();
-  ctx.staging->resize(std::size_t(t.valid_rows) * t.valid_cols * eb);
-  std::byte* out = ctx.staging->data();
   Lines l = lines_of(t);
+  auto gm_at = [&](int a, int b) { return g.base + (t.row_major ? g.map(a, b) : g.map(b, a)) * std::int64_t(eb); };
+  if (l.length == 0) return;
   for (int a = 0; a < l.count; ++a) {
-    // Consecutive tile elements along a line are consecutive in GM when the innermost stride is 1.
-    int r0 = t.row_major ? a : 0, c0 = t.row_major ? 0 : a;
-    const std::int64_t first = g.map(r0, c0);
-    const std::int64_t last = t.row_major ? g.map(r0, l.length - 1) : g.map(l.length - 1, c0);
-    if (last - first == l.length - 1) {
-      std::memcpy(out, g.base + first * eb, std::size_t(l.length) * eb);
-      out += std::size_t(l.length) * eb;
-    } else {
-      for (int b = 0; b < l.length; ++b, out += eb)
-        std::memcpy(out, g.base + (t.row_major ? g.map(a, b) : g.map(b, a)) * eb, eb);
+    const bool contiguous = gm_at(a, l.length - 1) - gm_at(a, 0) == std::ptrdiff_t((l.length - 1) * eb);
+    const int pieces = contiguous ? 1 : l.length;
+    const std::size_t piece = contiguous ? std::size_t(l.length) * eb : eb;
+    for (int b = 0; b < pieces; ++b, staging += piece) {
+      std::byte* gm = gm_at(a, b);
+      if (dir == Dir::GmToStaging) std::memcpy(staging, gm, piece);
+      else std::memcpy(gm, staging, piece);
     }
   }
+}
+
+void tload_start(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  ctx.staging->resize(std::size_t(t.valid_rows) * t.valid_cols * t.elem_bytes());
+  gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, ctx.staging->data());
 }
 
 // staging -> tile, then pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
@@ -74,25 +77,7 @@ void tstore_start(ExecContext& ctx) {
     std::memcpy(out, t.base + std::ptrdiff_t(a) * l.line_step * std::ptrdiff_t(eb), std::size_t(l.length) * eb);
 }
 
-void tstore_finish(ExecContext& ctx) {
-  const GmView& g = ctx.ops[0].gm;
-  const TileView& t = ctx.ops[1].tile;
-  const std::size_t eb = t.elem_bytes();
-  const std::byte* in = ctx.staging->data();
-  Lines l = lines_of(t);
-  for (int a = 0; a < l.count; ++a) {
-    int r0 = t.row_major ? a : 0, c0 = t.row_major ? 0 : a;
-    const std::int64_t first = g.map(r0, c0);
-    const std::int64_t last = t.row_major ? g.map(r0, l.length - 1) : g.map(l.length - 1, c0);
-    if (last - first == l.length - 1) {
-      std::memcpy(g.base + first * eb, in, std::size_t(l.length) * eb);
-      in += std::size_t(l.length) * eb;
-    } else {
-      for (int b = 0; b < l.length; ++b, in += eb)
-        std::memcpy(g.base + (t.row_major ? g.map(a, b) : g.map(b, a)) * eb, in, eb);
-    }
-  }
-}
+void tstore_finish(ExecContext& ctx) { gm_window(Dir::StagingToGm, ctx.ops[1].tile, ctx.ops[0].gm, ctx.staging->data()); }
 
 // dst valid region <- src, element (r, c) to (r, c); layouts may differ.
 void tmov_finish(ExecContext& ctx) {
