@@ -381,3 +381,110 @@ BOOST_AUTO_TEST_CASE(tsync_op_is_a_pipe_barrier) {
   LaunchReport rep = launch({.blocks = 1}, kernel);
   BOOST_TEST(rep.cores[0].pipes[PIPE_V].instructions == 2u);
 }
+
+// ---- regressions ----------------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(auto_mode_under_the_concurrent_policy_waits_for_real_execution) {
+  // The model may retire TEXPANDS (cheap) long before the host runs it; the store of x must still wait.
+  for (int run = 0; run < 20; ++run) {
+    std::vector<float> big(R * C, 1.0f), out(R * C, 0.0f);
+    auto kernel = [](float* o, float* b) -> Kernel {
+      TileF x, a;
+      GmF gb(b), go(o);
+      co_await TEXPANDS(x, 5.0f);
+      RecordEvent l = co_await TLOAD(a, gb);
+      TSYNC(l);
+      co_await TSTORE(go, x);
+    };
+    launch({.blocks = 4, .mode = Mode::Auto, .policy = Policy::Concurrent, .host_threads = 2}, kernel, out.data(), big.data());
+    for (float v : out) BOOST_TEST_REQUIRE(v == 5.0f);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(snapshots_restore_only_the_readers_own_lines) {
+  // L (valid 16x8 of a 16x16 float tile) and R (same shape, 32 bytes further) interleave row by row.
+  // TLOAD R ends while TADDS(L) runs: restoring L's start-time bytes must not revert R.
+  std::vector<float> in(16 * 8, 7.0f), out_l(16 * 8), out_r(16 * 8);
+  auto kernel = [](float* ol, float* orr, float* i) -> Kernel {
+    using T = Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1>;
+    using G = GlobalTensor<float, Shape<1, 1, 1, 16, 8>, pto::Stride<1, 1, 1, 8, 1>>;
+    T l(16, 8), r(16, 8);
+    TASSIGN(l, 0);
+    TASSIGN(r, 32);
+    G gi(i), gl(ol), gr(orr);
+    RecordEvent fill = co_await TEXPANDS(l, 1.0f);
+    RecordEvent loaded = co_await TLOAD(r, gi, fill);  // ends at 140 + 9, during the TADDS below
+    RecordEvent add = co_await TADDS(l, l, 1.0f, fill);
+    co_await TSTORE(gl, l, add);
+    co_await TSTORE(gr, r, loaded, add);
+  };
+  launch({.blocks = 1}, kernel, out_l.data(), out_r.data(), in.data());
+  for (float v : out_l) BOOST_TEST_REQUIRE(v == 2.0f);
+  for (float v : out_r) BOOST_TEST_REQUIRE(v == 7.0f);
+}
+
+BOOST_AUTO_TEST_CASE(coroutine_kernels_may_take_arguments_by_reference) {
+  auto in = iota_data(R * C);
+  std::vector<float> out(R * C);
+  struct K {
+    static Kernel k(const GmF& src, const GmF& dst) {
+      TileF t;
+      TASSIGN(t, 0);
+      RecordEvent l = co_await TLOAD(t, src);
+      co_await TSTORE(const_cast<GmF&>(dst), t, l);
+    }
+  };
+  GmF src(in.data()), dst(out.data());
+  launch({.blocks = 2}, K::k, src, dst);
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(a_full_issue_queue_stalls_the_scalar_clock) {
+  auto kernel = [](float* i) -> Kernel {
+    TileF a;
+    TASSIGN(a, 0);
+    Tile<TileType::Vec, float, 64, 256> big;
+    TASSIGN(big, 0x4000);
+    GmF g(i);
+    for (int k = 0; k < 3; ++k) co_await TLOAD(a, g);  // depth 1: the 2nd and 3rd wait for a free slot
+    co_await TEXPANDS(big, 1.0f);                       // issued at 561 (after two 280-cycle stalls)
+  };
+  std::vector<float> in(R * C);
+  LaunchReport rep = launch({.blocks = 1, .queue_depth = 1}, kernel, in.data());
+  BOOST_TEST(rep.cycles == 561u + 12u + 2u * 64u * 4u);
+}
+
+BOOST_AUTO_TEST_CASE(a_kernel_local_gm_buffer_is_safe_behind_a_barrier) {
+  // A kernel's locals die when its body ends, before the core drains: storing into one needs the
+  // kernel's own barrier first (as on the device). Under AddressSanitizer this checks the order.
+  auto kernel = [](float* o) -> Kernel {
+    std::vector<float> local(R * C);
+    TileF t;
+    TASSIGN(t, 0);
+    GmF g(local.data());
+    RecordEvent f = co_await TEXPANDS(t, 3.0f);
+    co_await TSTORE(g, t, f);
+    co_await pipe_barrier(PIPE_ALL);
+    o[get_block_idx()] = local[17];
+  };
+  std::vector<float> out(2);
+  launch({.blocks = 2}, kernel, out.data());
+  launch({.blocks = 2, .policy = Policy::Concurrent}, kernel, out.data());
+  BOOST_TEST(out[1] == 3.0f);
+}
+
+BOOST_AUTO_TEST_CASE(a_direct_call_with_a_wait_before_its_set_is_an_error) {
+  auto kernel = []() {
+    TileF t;
+    TASSIGN(t, 0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID5);
+  };
+  BOOST_CHECK_EXCEPTION(kernel(), Error, [](const Error& e) {
+    return std::string(e.what()).find("wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID5) on PIPE_V: in a direct call") == 0;
+  });
+  // The implicit core is usable again afterwards.
+  TileF t;
+  TASSIGN(t, 0);
+  TEXPANDS(t, 4.0f);
+  BOOST_TEST(t.data()[5] == 4.0f);
+}

@@ -117,7 +117,7 @@ constexpr BackendKernel kTExpandS{nullptr, texpands_finish, false};
 
 }  // namespace
 
-const BackendKernel* kernel_for(Op op) {
+const BackendKernel* data_movement_kernel(Op op) {
   switch (op) {
     case Op::TLOAD: return &kTLoad;
     case Op::TSTORE_VEC: return &kTStore;
@@ -125,6 +125,12 @@ const BackendKernel* kernel_for(Op op) {
     case Op::TEXPANDS: return &kTExpandS;
     default: return nullptr;
   }
+}
+
+const BackendKernel* kernel_for(Op op) {
+  if (const BackendKernel* k = data_movement_kernel(op)) return k;
+  if (const BackendKernel* k = broadcast_kernel(op)) return k;
+  return tile_scalar_kernel(op);
 }
 
 }  // namespace pto::cpu

@@ -35,7 +35,7 @@ public:
     std::unique_lock lock(m_);
     if (done_.size() < seq) done_.resize(seq, 0);
     if (rec.pipe == PIPE_S) {  // the model already ran it on the scalar pipe; only a set_flag matters here
-      if (rec.kind == RecordKind::SetFlag) ++count(rec);
+      if (rec.kind == RecordKind::SetFlag) ++count(rec);  // set_flag(PIPE_S, X, id): a token for X
       complete_locked(seq);
       return;
     }
@@ -55,6 +55,11 @@ public:
     std::unique_lock lock(m_);
     cv_.wait(lock, [&] { return error_ || pending_ == 0; });
     if (error_) std::rethrow_exception(error_);
+  }
+
+  bool is_done(std::uint64_t seq) override {
+    std::lock_guard lock(m_);
+    return seq <= done_.size() && done_[seq - 1];
   }
 
   void abandon() noexcept override {
@@ -117,7 +122,7 @@ private:
       if (it.kernel) {
         try {
           std::vector<std::byte> staging;
-          ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, target_, &staging};
+          ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &staging};
           if (it.kernel->start) it.kernel->start(ctx);
           it.kernel->finish(ctx);
         } catch (...) {
@@ -126,7 +131,7 @@ private:
       }
       lock.lock();
       if (failure && !error_) error_ = failure;
-      if (it.rec.kind == RecordKind::SetFlag) ++count(it.rec);
+      if (it.rec.kind == RecordKind::SetFlag && it.rec.flag_dst != PIPE_S) ++count(it.rec);  // S waits via wait_done
       --pending_;
       complete_locked(it.seq);
     }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <sstream>
 
+#include <pto/common/constants.hpp>
 #include <pto/isa/buffers.hpp>
 #include <pto/isa/error.hpp>
 
@@ -25,21 +26,59 @@ std::byte* align_up(std::byte* p, std::size_t a) {
   return reinterpret_cast<std::byte*>((v + a - 1) / a * a);
 }
 
-// The byte ranges a record reads or writes, for snapshots and auto-mode dependencies.
+// Bounding boxes of what a record reads or writes: conservative, for overlap tests and auto mode.
 template <class Pred>
-int ranges_of(const InstrRecord& rec, Pred pred, ByteRange* out) {
+int boxes_of(const InstrRecord& rec, bool write, Pred pred, ByteRange* out) {
   int n = 0;
   for (int i = 0; i < rec.nops; ++i)
-    if (pred(rec.ops[i])) out[n++] = rec.ops[i].footprint();
+    if (pred(rec.ops[i])) out[n++] = rec.ops[i].footprint(write);
   return n;
 }
-int reads_of(const InstrRecord& r, ByteRange* out) { return ranges_of(r, [](const Operand& o) { return o.reads(); }, out); }
-int writes_of(const InstrRecord& r, ByteRange* out) { return ranges_of(r, [](const Operand& o) { return o.writes(); }, out); }
+int reads_of(const InstrRecord& r, ByteRange* out) { return boxes_of(r, false, [](const Operand& o) { return o.reads(); }, out); }
+int writes_of(const InstrRecord& r, ByteRange* out) { return boxes_of(r, true, [](const Operand& o) { return o.writes(); }, out); }
 bool any_overlap(const ByteRange* a, int na, const ByteRange* b, int nb) {
   for (int i = 0; i < na; ++i)
     for (int j = 0; j < nb; ++j)
       if (a[i].overlaps(b[j])) return true;
   return false;
+}
+
+// The exact contiguous spans (one per valid line of a tile) a record reads or writes, for snapshots:
+// restoring a bounding box would also restore bytes of other tiles interleaved with this one.
+template <class F>
+void for_each_span(const InstrRecord& rec, bool write, F&& f) {
+  for (int i = 0; i < rec.nops; ++i) {
+    const Operand& o = rec.ops[i];
+    if (write ? !o.writes() : !o.reads()) continue;
+    if (o.kind == Operand::Kind::Gm) {
+      f(o.gm.footprint());  // GM is staged by the DMA kernels; never snapshotted in practice
+      continue;
+    }
+    if (o.kind != Operand::Kind::Tile) continue;
+    const TileView& t = o.tile;
+    const std::size_t eb = t.elem_bytes();
+    const int lines = t.row_major ? t.valid_rows : t.valid_cols;
+    const std::size_t len = std::size_t(t.row_major ? t.valid_cols : t.valid_rows) * eb + (write ? o.write_tail_bytes : 0);
+    const std::size_t step = std::size_t(t.row_major ? t.row_stride : t.col_stride) * eb;
+    if (len == 0) continue;
+    for (int a = 0; a < lines; ++a) {
+      const auto lo = reinterpret_cast<std::uintptr_t>(t.base) + a * step;
+      f(ByteRange{lo, lo + len});
+    }
+  }
+}
+void save_spans(const InstrRecord& rec, bool write, std::vector<std::byte>& into) {
+  for_each_span(rec, write, [&](ByteRange r) {
+    const auto* b = reinterpret_cast<const std::byte*>(r.lo);
+    into.insert(into.end(), b, b + r.size());
+  });
+}
+void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>& from) {
+  std::size_t off = 0;
+  for_each_span(rec, write, [&](ByteRange r) {
+    std::memcpy(reinterpret_cast<std::byte*>(r.lo), from.data() + off, r.size());
+    off += r.size();
+  });
 }
 }  // namespace
 
@@ -59,6 +98,26 @@ std::byte* Core::auto_place(std::size_t bytes) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The A2/A3 implicit scratch: UB [TMP_UB_OFFSET, TMP_UB_OFFSET + TMP_UB_SIZE).
+
+void Core::note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
+  if (opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
+  if (scratch_user_)
+    fail("TASSIGN: operand tile ", tile, " overlaps UB [184 KiB, 192 KiB), which ", scratch_user_,
+         " (3-argument form, ColMajor expand operand) uses as scratch on A2A3 in this kernel; place the tile below "
+         "184 KiB or give that instruction a tmp tile");
+  if (scratch_tile_.empty()) scratch_tile_ = tile;
+}
+
+void Core::claim_a2a3_scratch(const char* instruction) {
+  if (!scratch_tile_.empty())
+    fail(instruction, ": the 3-argument form with a ColMajor expand operand uses UB [184 KiB, 192 KiB) as scratch on "
+         "A2A3, but tile ", scratch_tile_, " was placed there in this kernel and would be overwritten; place that tile "
+         "below 184 KiB or pass a tmp tile (4-argument form)");
+  if (!scratch_user_) scratch_user_ = instruction;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Issue side (the scalar pipe).
 
 bool Core::can_issue(const InstrRecord& rec) const {
@@ -69,17 +128,21 @@ bool Core::can_issue(const InstrRecord& rec) const {
       return std::all_of(std::begin(kQueuedPipes), std::end(kQueuedPipes), [&](int p) { return pipes_[p].queue.empty(); });
     default:
       for (int i = 0; i < rec.nwaits; ++i)
-        if (end_times_[rec.waits[i] - 1] == kNotDone) return false;
+        if (end_time(rec.waits[i]) == kNotDone) return false;
       return true;
   }
 }
 
-RecordEvent Core::issue(InstrRecord& rec) {
+void Core::validate(const InstrRecord& rec) const {
   for (int i = 0; i < rec.nwaits; ++i)
     if (rec.waits[i] == 0 || rec.waits[i] > issued_)
       fail(rec.desc ? rec.desc->name : "instruction", ": a wait event does not name an instruction issued on this core");
+}
+
+RecordEvent Core::issue(InstrRecord& rec) {
   const std::uint64_t seq = ++issued_;
   end_times_.push_back(kNotDone);
+  if ((seq & 0xfffff) == 0) compact_end_times();
   if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
   const std::uint64_t issue_time = s_time_;
   s_time_ += cost_table(opt_.target).scalar_issue_cycles;
@@ -99,7 +162,20 @@ RecordEvent Core::issue(InstrRecord& rec) {
     s.kernel = kernel;
     if (opt_.executor) opt_.executor->submit(seq, rec, kernel);
   }
-  if (opt_.synchronous) pump_quiescent();
+  if (opt_.synchronous) {
+    pump_quiescent();
+    s_time_ = std::max(s_time_, now_);
+    // A direct call runs in program order: a pipe still blocked now waits for a set_flag that was not
+    // issued before it, which the CPU simulator's program order could never satisfy either.
+    for (int p : kQueuedPipes)
+      if (!pipes_[p].queue.empty()) {
+        const std::string stuck = describe(pipes_[p].queue.front().rec);
+        for (int q : kQueuedPipes) pipes_[q].queue.clear();
+        fail(stuck, " on ", pipe_name(p), ": in a direct call (the implicit core runs each instruction as it is "
+             "issued) no earlier set_flag satisfies it; issue the matching set_flag first, or run the kernel "
+             "through pto::launch");
+      }
+  }
   return {run_id_, seq};
 }
 
@@ -120,12 +196,12 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       break;
     default:
       for (int i = 0; i < rec.nwaits; ++i) {
-        s_time_ = std::max(s_time_, end_times_[rec.waits[i] - 1]);
+        s_time_ = std::max(s_time_, end_time(rec.waits[i]));
         if (opt_.executor) opt_.executor->wait_done(rec.waits[i]);
       }
       break;
   }
-  end_times_[seq - 1] = s_time_;
+  end_times_[seq - dropped_ - 1] = s_time_;
   last_end_ = std::max(last_end_, s_time_);
 }
 
@@ -162,7 +238,7 @@ void Core::drive(Kernel::Handle top) {
 bool Core::ready_time(const Slot& s, std::uint64_t& t) const {
   t = std::max(pipes_[s.rec.pipe].free_at, s.issue_time);
   for (int i = 0; i < s.rec.nwaits; ++i) {
-    const std::uint64_t e = end_times_[s.rec.waits[i] - 1];
+    const std::uint64_t e = end_time(s.rec.waits[i]);
     if (e == kNotDone) return false;
     t = std::max(t, e);
   }
@@ -192,6 +268,7 @@ bool Core::step() {
     if (c.time < best.time || (c.time == best.time && c.phase < best.phase)) best = c;
   }
   if (best.pipe < 0) return false;
+  now_ = best.time;
   PipeState& ps = pipes_[best.pipe];
   if (best.phase == 1) start(ps, ps.queue.front(), best.time);
   else end(ps, ps.queue.front(), best.time);
@@ -205,7 +282,7 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
   if (s.rec.kind == RecordKind::WaitFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).pop_front();
   s.end = t + cost_cycles(s.rec, opt_.target);
   if (!opt_.executor && s.kernel && s.kernel->start) {
-    ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, opt_.target, &s.staging};
+    ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, &s.staging};
     s.kernel->start(ctx);
   }
 }
@@ -216,7 +293,9 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     run_finish(s);
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
-  end_times_[s.seq - 1] = t;
+  end_times_[s.seq - dropped_ - 1] = t;
+  if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
+    p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;
   last_end_ = std::max(last_end_, t);
   p.stats.busy_cycles += s.end - s.start;
@@ -244,65 +323,83 @@ void Core::snapshot_readers_of(const Slot& writer) {
     ByteRange rr[kMaxOperands];
     const int nr = reads_of(r.rec, rr);
     if (!any_overlap(rr, nr, w, nw)) continue;
-    for (int i = 0; i < nr; ++i) {
-      const auto* b = reinterpret_cast<const std::byte*>(rr[i].lo);
-      r.snapshot.insert(r.snapshot.end(), b, b + rr[i].size());
-    }
+    save_spans(r.rec, false, r.snapshot);
     r.snapshotted = true;
   }
 }
 
 void Core::run_finish(Slot& s) {
-  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, opt_.target, &s.staging};
+  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, &s.staging};
   if (!s.snapshotted) {
     s.kernel->finish(ctx);
     return;
   }
   // Run against the start-time bytes, then put back what others wrote meanwhile, then our results.
-  ByteRange rr[kMaxOperands], ww[kMaxOperands];
-  const int nr = reads_of(s.rec, rr), nw = writes_of(s.rec, ww);
-  auto copy_ranges = [](const ByteRange* rs, int n, const std::byte* from, bool to_memory, std::vector<std::byte>* into) {
-    std::size_t off = 0;
-    for (int i = 0; i < n; ++i) {
-      auto* mem = reinterpret_cast<std::byte*>(rs[i].lo);
-      if (to_memory) std::memcpy(mem, from + off, rs[i].size());
-      else into->insert(into->end(), mem, mem + rs[i].size());
-      off += rs[i].size();
-    }
-  };
   std::vector<std::byte> current, results;
-  copy_ranges(rr, nr, nullptr, false, &current);
-  copy_ranges(rr, nr, s.snapshot.data(), true, nullptr);
+  save_spans(s.rec, false, current);
+  load_spans(s.rec, false, s.snapshot);
   s.kernel->finish(ctx);
-  copy_ranges(ww, nw, nullptr, false, &results);
-  copy_ranges(rr, nr, current.data(), true, nullptr);
-  copy_ranges(ww, nw, results.data(), true, nullptr);
+  save_spans(s.rec, true, results);
+  load_spans(s.rec, false, current);
+  load_spans(s.rec, true, results);
 }
 
 // Auto mode: wait for the latest in-flight instruction on each other pipe whose bytes conflict
 // (RAW: we read what it writes; WAR: we write what it reads; WAW: both write). Same-pipe order is free.
-void Core::add_auto_dependencies(InstrRecord& rec) const {
+void Core::add_auto_dependencies(InstrRecord& rec) {
   ByteRange r[kMaxOperands], w[kMaxOperands];
   const int nr = reads_of(rec, r), nw = writes_of(rec, w);
+  auto conflicts = [&](const InstrRecord& x) {
+    if (x.kind != RecordKind::Compute) return false;
+    ByteRange xr[kMaxOperands], xw[kMaxOperands];
+    const int nxr = reads_of(x, xr), nxw = writes_of(x, xw);
+    return any_overlap(r, nr, xw, nxw) || any_overlap(w, nw, xr, nxr) || any_overlap(w, nw, xw, nxw);
+  };
+  auto depend_on = [&](std::uint64_t seq) {
+    if (rec.nwaits == kMaxWaits) fail(rec.desc->name, ": more than ", kMaxWaits, " wait events");
+    rec.waits[rec.nwaits++] = seq;
+  };
   for (int p : kQueuedPipes) {
     if (p == rec.pipe) continue;
     const auto& q = pipes_[p].queue;
-    for (auto it = q.rbegin(); it != q.rend(); ++it) {
-      if (it->rec.kind != RecordKind::Compute) continue;
-      ByteRange xr[kMaxOperands], xw[kMaxOperands];
-      const int nxr = reads_of(it->rec, xr), nxw = writes_of(it->rec, xw);
-      if (any_overlap(r, nr, xw, nxw) || any_overlap(w, nw, xr, nxr) || any_overlap(w, nw, xw, nxw)) {
-        if (rec.nwaits == kMaxWaits) fail(rec.desc->name, ": more than ", kMaxWaits, " wait events");
-        rec.waits[rec.nwaits++] = it->seq;
-        break;
-      }
+    auto it = std::find_if(q.rbegin(), q.rend(), [&](const Slot& x) { return conflicts(x.rec); });
+    if (it != q.rend()) {
+      depend_on(it->seq);
+      continue;
     }
+    // Concurrent policy: retired in the model is not yet executed on the host.
+    auto& u = pipes_[p].unconfirmed;
+    while (!u.empty() && opt_.executor->is_done(u.front().seq)) u.pop_front();
+    auto jt = std::find_if(u.rbegin(), u.rend(), [&](const Unconfirmed& x) { return conflicts(x.rec); });
+    if (jt != u.rend()) depend_on(jt->seq);
   }
 }
 
 void Core::pump_until_can_issue(const InstrRecord& rec) {
-  while (!can_issue(rec))
+  validate(rec);
+  if (can_issue(rec)) return;
+  do {
     if (!step()) deadlock(describe(rec));
+  } while (!can_issue(rec));
+  // A full queue stalled the scalar pipe until a slot freed; its own waits (scalar-pipe records) take
+  // their time in execute_scalar.
+  if (rec.pipe != PIPE_S) s_time_ = std::max(s_time_, now_);
+}
+
+// Drops the end times of instructions older than every unretired one (they are only ever read as
+// "done"; the largest of them bounds the time such a stale event can contribute).
+void Core::compact_end_times() {
+  std::uint64_t oldest = issued_ + 1;
+  for (int p : kQueuedPipes)
+    for (const Slot& q : pipes_[p].queue) {  // nothing still queued may refer to a dropped end time
+      oldest = std::min(oldest, q.seq);
+      for (int i = 0; i < q.rec.nwaits; ++i) oldest = std::min(oldest, q.rec.waits[i]);
+    }
+  while (dropped_ + 1 < oldest && !end_times_.empty() && end_times_.front() != kNotDone) {
+    dropped_max_end_ = std::max(dropped_max_end_, end_times_.front());
+    end_times_.pop_front();
+    ++dropped_;
+  }
 }
 
 void Core::pump_quiescent() {
@@ -339,7 +436,12 @@ std::string Core::describe(const InstrRecord& rec) const {
   return os.str();
 }
 
-void Core::deadlock(const std::string& scalar_waits_at) const {
+void Core::abandon() noexcept {
+  if (opt_.executor) opt_.executor->abandon();
+}
+
+void Core::deadlock(const std::string& scalar_waits_at) {
+  abandon();
   std::ostringstream os;
   os << "deadlock on core " << opt_.block_idx << ": the scalar pipe waits at " << scalar_waits_at
      << " and no pipe can make progress";
@@ -353,7 +455,7 @@ void Core::deadlock(const std::string& scalar_waits_at) const {
          << ", EVENT_ID" << head.rec.flag_id << ") issued so far can satisfy";
     else
       for (int i = 0; i < head.rec.nwaits; ++i)
-        if (end_times_[head.rec.waits[i] - 1] == kNotDone) os << ", waiting on instruction #" << head.rec.waits[i];
+        if (end_time(head.rec.waits[i]) == kNotDone) os << ", waiting on instruction #" << head.rec.waits[i];
     os << " (last completed there: " << (ps.retired_any ? describe(ps.last_retired) : "nothing yet") << ')';
   }
   fail(os.str());
@@ -395,6 +497,7 @@ int core_block_idx(const Core& c) { return c.options().block_idx; }
 int core_block_num(const Core& c) { return c.options().block_num; }
 
 bool try_issue(Core& c, InstrRecord& rec, RecordEvent& out) {
+  c.validate(rec);
   if (!c.can_issue(rec)) return false;
   out = c.issue(rec);
   return true;
@@ -402,8 +505,17 @@ bool try_issue(Core& c, InstrRecord& rec, RecordEvent& out) {
 RecordEvent issue_blocking(Core& c, InstrRecord& rec) { return c.issue_blocking(rec); }
 void park(Core& c, InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) { c.park(rec, out, k); }
 
+void kernel_ends() { current_core().finish(); }
+void kernel_fails() noexcept {
+  if (t_current) t_current->abandon();
+}
+
 std::byte* buffer_base(Core& c, TileType loc) { return loc == TileType::Vec ? c.ub() : nullptr; }
 std::size_t buffer_bytes(const Core& c, TileType loc) { return loc == TileType::Vec ? c.ub_bytes() : 0; }
 std::byte* auto_place(Core& c, std::size_t bytes) { return c.auto_place(bytes); }
+void note_tassign(Core& c, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
+  c.note_tassign(offset, bytes, tile);
+}
+void claim_a2a3_scratch(Core& c, const char* instruction) { c.claim_a2a3_scratch(instruction); }
 
 }  // namespace pto::detail

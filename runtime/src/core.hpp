@@ -35,6 +35,8 @@ public:
   virtual void wait_all() = 0;
   // The core failed: drop what has not started and wait for what is running (never blocks on flags).
   virtual void abandon() noexcept = 0;
+  // Whether instruction `seq` has really executed (non-blocking).
+  virtual bool is_done(std::uint64_t seq) = 0;
 };
 
 struct CoreOptions {
@@ -60,8 +62,13 @@ public:
   std::size_t ub_bytes() const { return ub_bytes_; }
   std::byte* auto_place(std::size_t bytes);
 
-  bool can_issue(const InstrRecord& rec) const;
-  RecordEvent issue(InstrRecord& rec);  // precondition: can_issue(rec)
+  // A2/A3 implicit scratch bookkeeping (core_api.hpp).
+  void note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
+  void claim_a2a3_scratch(const char* instruction);
+
+  void validate(const InstrRecord& rec) const;  // waits name instructions of this core
+  bool can_issue(const InstrRecord& rec) const;  // precondition: validate(rec)
+  RecordEvent issue(InstrRecord& rec);           // precondition: can_issue(rec)
   RecordEvent issue_blocking(InstrRecord& rec);
 
   // Coroutine kernels.
@@ -70,6 +77,8 @@ public:
 
   // End of kernel: wait for every pipe to drain (an implicit pipe_barrier(PIPE_ALL)).
   void finish();
+  // A failure is unwinding the kernel: stop the executor before the kernel's memory goes away.
+  void abandon() noexcept;
   CoreReport report() const;
 
 private:
@@ -83,8 +92,15 @@ private:
     std::vector<std::byte> staging;   // what `start` captured
     std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
   };
+  // Concurrent policy: an instruction the model has retired but the executor may not have run yet;
+  // auto-mode dependencies must still see it.
+  struct Unconfirmed {
+    std::uint64_t seq;
+    InstrRecord rec;
+  };
   struct PipeState {
     std::deque<Slot> queue;  // front is running or next to run
+    std::deque<Unconfirmed> unconfirmed;
     std::uint64_t free_at = 0;
     PipeStats stats;
     InstrRecord last_retired{};  // for deadlock messages; desc == nullptr and kind Compute: nothing yet
@@ -97,16 +113,20 @@ private:
   };
 
   bool step();                      // process the next event; false if nothing can happen
+  std::uint64_t end_time(std::uint64_t seq) const {
+    return seq <= dropped_ ? dropped_max_end_ : end_times_[seq - dropped_ - 1];
+  }
+  void compact_end_times();
   void pump_until_can_issue(const InstrRecord& rec);
   void pump_quiescent();
   bool ready_time(const Slot& s, std::uint64_t& t) const;
   void start(PipeState& p, Slot& s, std::uint64_t t);
   void end(PipeState& p, Slot& s, std::uint64_t t);
   void execute_scalar(InstrRecord& rec, std::uint64_t seq);
-  void add_auto_dependencies(InstrRecord& rec) const;
+  void add_auto_dependencies(InstrRecord& rec);
   void snapshot_readers_of(const Slot& writer);
   void run_finish(Slot& s);
-  [[noreturn]] void deadlock(const std::string& scalar_waits_at) const;
+  [[noreturn]] void deadlock(const std::string& scalar_waits_at);
   std::string describe(const InstrRecord& rec) const;
   struct Token {
     std::uint64_t time;  // modeled cycle the set_flag completed
@@ -124,7 +144,10 @@ private:
   std::vector<std::vector<std::byte>> auto_storage_;
   std::array<PipeState, kNumPipeIds> pipes_;
   std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)
-  std::vector<std::uint64_t> end_times_;          // by seq - 1; kNotDone until retired
+  std::deque<std::uint64_t> end_times_;           // by seq - dropped_ - 1; kNotDone until retired
+  std::uint64_t dropped_ = 0;                     // end times of seqs <= dropped_ were compacted away
+  std::uint64_t dropped_max_end_ = 0;             // ... and this bounds them (all retired)
+  std::uint64_t now_ = 0;                         // time of the last event the model processed
   std::uint64_t s_time_ = 0;                      // the scalar pipe's modeled clock
   std::uint64_t last_end_ = 0;
   std::uint64_t issued_ = 0;
@@ -134,6 +157,8 @@ private:
   RecordEvent* parked_out_ = nullptr;
   std::coroutine_handle<> parked_k_;
   bool finished_ = false;
+  std::string scratch_tile_;               // first tile TASSIGNed over the A2/A3 scratch, if any
+  const char* scratch_user_ = nullptr;     // first instruction that used the scratch, if any
 };
 
 // Installs `core` as the calling thread's current core for the lifetime of the guard.

@@ -32,18 +32,22 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {
-    Kernel::Handle h = start(state);
+    std::shared_ptr<void> args;  // declared before the frame's owner: the frame may refer to the arguments
+    Kernel::Handle h = start(state, args);
     if (h) {
       struct Destroy {
         Kernel::Handle h;
-        ~Destroy() { h.destroy(); }
-      } destroy{h};
+        Core& core;
+        ~Destroy() {
+          if (std::uncaught_exceptions()) core.abandon();  // host executors stop before the frame goes
+          h.destroy();
+        }
+      } destroy{h, core};
       core.drive(h);
     }
     core.finish();
   } catch (...) {
-    // Let the executor's work end before the core's UB goes away.
-    if (executor) executor->abandon();
+    core.abandon();  // the executor's work ends before the core's UB goes away
     throw;
   }
   report = core.report();

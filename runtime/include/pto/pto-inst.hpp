@@ -5,6 +5,7 @@
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/block.hpp>
+#include <pto/runtime/broadcast.hpp>
 #include <pto/runtime/data_movement.hpp>
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/kernel.hpp>
@@ -12,3 +13,4 @@
 #include <pto/runtime/qualifiers.hpp>
 #include <pto/runtime/sync.hpp>
 #include <pto/runtime/tassign.hpp>
+#include <pto/runtime/tile_scalar.hpp>

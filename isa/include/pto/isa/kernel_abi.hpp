@@ -21,9 +21,17 @@ struct Operand {
     TileView tile;
     GmView gm;
   };
+  std::uint32_t write_tail_bytes = 0;  // bytes written past the end of each valid line (TLOAD's pad)
   Operand() : tile() {}
 
-  ByteRange footprint() const { return kind == Kind::Tile ? tile.footprint() : kind == Kind::Gm ? gm.footprint() : ByteRange{}; }
+  // Bounding box of the bytes the operand reads (write = false) or writes (write = true).
+  ByteRange footprint(bool write = false) const {
+    if (kind == Kind::Gm) return gm.footprint();
+    if (kind != Kind::Tile) return {};
+    ByteRange r = tile.footprint();
+    if (write && !r.empty()) r.hi += write_tail_bytes;
+    return r;
+  }
   bool reads() const { return role != Role::Write; }
   bool writes() const { return role != Role::Read; }
 };
@@ -43,12 +51,18 @@ struct ScalarValue {
   }
 };
 
-inline constexpr int kMaxOperands = 3;
+inline constexpr int kMaxOperands = 4;
+
+// Form bits an instruction's record carries to its backend (ExecContext::variant).
+inline constexpr std::uint8_t kVariantSwap = 1;         // the broadcast / expand operand is src0, not src1
+inline constexpr std::uint8_t kVariantMode2 = 2;        // row expansion by one 32-byte block per row
+inline constexpr std::uint8_t kVariantScalarFirst = 4;  // scalar op tile (TDIVS(dst, scalar, src))
 
 struct ExecContext {
   const Operand* ops = nullptr;
   int nops = 0;
   ScalarValue scalar{};
+  std::uint8_t variant = 0;
   Target target = Target::A2A3;
   std::vector<std::byte>* staging = nullptr;  // owned by the runtime, alive from start to finish
 };

@@ -5,6 +5,7 @@
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <pto/isa/enums.hpp>
 #include <pto/runtime/event.hpp>
@@ -32,10 +33,24 @@ RecordEvent issue_blocking(Core&, InstrRecord&);
 // Coroutine kernels: the kernel suspends; the core's driver issues `rec` when it can and resumes `k`.
 void park(Core&, InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k);
 
+// The calling kernel has ended: drain the core (the implicit pipe_barrier(PIPE_ALL) of a kernel's end)
+// while everything the kernel owns is still alive.
+void kernel_ends();
+// The calling kernel is failing: stop any host executor before the kernel's memory is unwound.
+void kernel_fails() noexcept;
+
 // Base of the buffer behind a TileType on this core and its capacity (UB for Vec).
 std::byte* buffer_base(Core&, TileType);
 std::size_t buffer_bytes(const Core&, TileType);
 // Auto mode: storage for a tile the kernel never TASSIGNed (outside UB, alive until the core ends).
 std::byte* auto_place(Core&, std::size_t bytes);
 
+}  // namespace pto::detail
+
+namespace pto::detail {
+// The A2/A3 implicit scratch UB [TMP_UB_OFFSET, +8 KiB): the 3-argument mode-1 TROWEXPAND* clobber it
+// on the chip. Each core remembers the first tile TASSIGNed over it and the first instruction that
+// used it; having both in one kernel is an error (the chip would corrupt that tile silently).
+void note_tassign(Core&, std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
+void claim_a2a3_scratch(Core&, const char* instruction);
 }  // namespace pto::detail

@@ -1,6 +1,7 @@
 // TLOAD, TSTORE, TMOV (Vec -> Vec) and TEXPANDS: the instructions the foundation implements.
 // Each: compile-time rules as static_asserts, runtime rules as pto::Error, then one record issued.
 #pragma once
+#include <algorithm>
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/tile.hpp>
@@ -53,6 +54,12 @@ detail::Issue TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
   if (core_target(core) == Target::A5 && sizeof(typename TileData::DType) == 8 && TileData::PadVal != PadValue::Null &&
       TileData::PadVal != PadValue::Zero)
     fail("TLOAD: operand dst ", rec.ops[0].tile, ": on A5 a 64-bit tile may only pad with PadValue::Null or Zero");
+  if constexpr (TileData::PadVal != PadValue::Null) {  // the pad completes each line's last 32-byte block
+    const TileView& t = rec.ops[0].tile;
+    const int len = t.row_major ? t.valid_cols : t.valid_rows, cap = t.row_major ? t.cols : t.rows;
+    const int block = int(32 / sizeof(typename TileData::DType));
+    rec.ops[0].write_tail_bytes = std::uint32_t((std::min(cap, (len + block - 1) / block * block) - len) * t.elem_bytes());
+  }
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -8,6 +8,10 @@
 
 namespace pto {
 
+namespace detail {
+void kernel_fails() noexcept;
+}  // namespace detail
+
 class [[nodiscard("a pto::Kernel does nothing until pto::launch runs it")]] Kernel {
 public:
   struct promise_type {
@@ -25,8 +29,13 @@ public:
       void await_resume() const noexcept {}
     };
     FinalAwaiter final_suspend() noexcept { return {}; }
+    // Nothing to do here: flowing off the end destroys the body's locals before return_void runs, so
+    // the core drains after the body (a kernel that stores into its own locals ends with a barrier).
     void return_void() noexcept {}
-    void unhandled_exception() noexcept { error = std::current_exception(); }
+    void unhandled_exception() noexcept {  // stop host executors early; the launch reports the error
+      error = std::current_exception();
+      if (!continuation) detail::kernel_fails();
+    }
   };
   using Handle = std::coroutine_handle<promise_type>;
 

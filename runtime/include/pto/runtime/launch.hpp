@@ -3,11 +3,13 @@
 #pragma once
 #include <coroutine>
 #include <functional>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include <pto/isa/enums.hpp>
+#include <pto/runtime/core_api.hpp>
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/report.hpp>
 
@@ -23,9 +25,10 @@ struct LaunchConfig {
 };
 
 namespace detail {
-// Starts block `block`'s kernel on the calling thread's current core: a plain kernel runs to its end
-// and yields no handle; a coroutine kernel yields its suspended handle (ownership passes to the caller).
-using KernelStart = Kernel::Handle (*)(const void* state);
+// Starts the kernel on the calling thread's current core with a fresh copy of the arguments: a plain
+// kernel runs to its end (its core drained) and yields no handle; a coroutine kernel yields its
+// suspended handle (ownership passes to the caller) and `args` keeps the argument copy alive until then.
+using KernelStart = Kernel::Handle (*)(const void* state, std::shared_ptr<void>& args);
 LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state);
 }  // namespace detail
 
@@ -39,13 +42,20 @@ LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
     std::decay_t<F> fn;
     std::tuple<std::decay_t<Args>...> args;
   } state{std::forward<F>(kernel), {std::forward<Args>(args)...}};
-  detail::KernelStart start = [](const void* p) -> Kernel::Handle {
+  detail::KernelStart start = [](const void* p, std::shared_ptr<void>& keep) -> Kernel::Handle {
     auto& s = *static_cast<State*>(const_cast<void*>(p));
-    auto args_copy = s.args;
+    auto args = std::make_shared<decltype(s.args)>(s.args);
+    keep = args;
     if constexpr (std::is_same_v<Result, Kernel>) {
-      return std::apply(s.fn, std::move(args_copy)).release();
+      return std::apply(s.fn, *args).release();
     } else {
-      std::apply(s.fn, std::move(args_copy));
+      try {
+        std::apply(s.fn, *args);
+      } catch (...) {
+        detail::kernel_fails();
+        throw;
+      }
+      detail::kernel_ends();
       return {};
     }
   };

@@ -95,4 +95,22 @@ inline void check_dtype(const InstrDesc& d, const char* operand, DType t, Target
        where.empty() ? std::string("no target supports it") : "supported on: " + where, ")");
 }
 
+inline bool same_valid(const TileView& a, const TileView& b) {
+  return a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;
+}
+
+// RA "valid shapes equal" of the element-wise families.
+inline void check_same_valid(const InstrDesc& d, const char* a_name, const TileView& a, const char* b_name,
+                             const TileView& b) {
+  if (!same_valid(a, b))
+    fail(d.name, ": operand ", b_name, " ", b, " must have the same valid shape as operand ", a_name, " ", a);
+}
+
+// Element-size rules (pure broadcasts: A2A3 moves 1/2/4-byte elements, A5 also 8-byte ones).
+inline void check_elem_bytes(const InstrDesc& d, const char* operand, DType t, Target target) {
+  if (size_of(t) == 8 && target == Target::A2A3)
+    fail(d.name, ": operand ", operand, " dtype ", name_of(t),
+         " is not supported on A2A3 (allowed there: 1-, 2- and 4-byte elements; supported on: A5)");
+}
+
 }  // namespace pto::detail

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <sstream>
 #include <type_traits>
 
 #include <pto/isa/buffers.hpp>
@@ -29,6 +30,11 @@ void tassign_tile(T& tile, std::uint64_t addr) {
     fail("TASSIGN: operand tile ", tile.view(), ": bytes [0x", std::hex, addr, ", 0x", addr + T::GetSizeInBytes(),
          ") exceed the ", std::dec, capacity / 1024, " KiB UB of ", name_of(target), " (tile size ",
          T::GetSizeInBytes(), " bytes at offset ", addr, ")");
+  {
+    std::ostringstream what;
+    what << tile.view() << " at 0x" << std::hex << addr;
+    note_tassign(core, addr, T::GetSizeInBytes(), what.str());
+  }
   tile.addr_ = buffer_base(core, T::Loc) + addr;
   tile.offset_ = static_cast<std::uint32_t>(addr);
   tile.owner_ = core_run_id(core);

@@ -1,0 +1,150 @@
+// The column-broadcast (TCOLEXPAND*) and row-broadcast (TROWEXPAND*) families: one driver each,
+// instantiated per operation. Role selection happened at issue; the record says which operand is the
+// broadcast one (kVariantSwap) and, for rows, how it repeats (kVariantMode2).
+#include <cstring>
+#include <vector>
+
+#include "cpu_backend.hpp"
+#include "elementwise.hpp"
+
+namespace pto::cpu {
+namespace {
+
+template <class T> T* row(const TileView& t, int r) { return t.ptr<T>(r, 0); }
+
+// TCOLEXPAND: dst[i][j] = src[0][j].
+void colexpand(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
+  // Row 0 may be dst's own row 0 (in place): copy it first so every row reads the original.
+  std::vector<std::byte> v(s.base, s.base + bytes);
+  for (int i = 0; i < d.valid_rows; ++i) std::memcpy(d.base + d.elem_offset(i, 0) * std::ptrdiff_t(d.elem_bytes()), v.data(), bytes);
+}
+
+// TCOLEXPAND<op>: F is the full operand, v_j = V[0][j]; math order is always src0 O src1.
+template <BinOp O, Op Name>
+void colexpand_op(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const TileView& F = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& V = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (O == BinOp::ExpDif && !is_float(dtype_v<T>)) {
+      return;  // rejected at issue
+    } else {
+      // The vector row may alias dst row 0 (in place): keep a copy.
+      std::vector<T> vrow(row<T>(V, 0), row<T>(V, 0) + d.valid_cols);
+      if constexpr (O == BinOp::Div) {
+        if (!swap) check_divisor_row(Name, vrow.data(), d.valid_cols, 0, 0);
+        else
+          for (int i = 0; i < d.valid_rows; ++i) check_divisor_row(Name, row<T>(F, i), d.valid_cols, i, 0);
+      }
+      for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
+        for (int i = r0; i < r1; ++i) {
+          Ptr<T> f{row<T>(F, i) + c0}, v{vrow.data() + c0};
+          if (swap) bin_row<O>(row<T>(d, i) + c0, v, f, c1 - c0);
+          else bin_row<O>(row<T>(d, i) + c0, f, v, c1 - c0);
+        }
+      });
+    }
+  });
+}
+
+// TROWEXPAND: dst[i][j] = src[i][0].
+void rowexpand(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> col(std::size_t(d.valid_rows));
+    for (int i = 0; i < d.valid_rows; ++i) col[std::size_t(i)] = *s.ptr<T>(i, 0);
+    for (int i = 0; i < d.valid_rows; ++i) std::fill_n(row<T>(d, i), d.valid_cols, col[std::size_t(i)]);
+  });
+}
+
+// TROWEXPAND<op>: E contributes s_i = E[i][0] (mode 1) or E[i][j mod BE] (mode 2, one 32-byte block per
+// row, read through E's own row stride as the CPU simulator does).
+template <BinOp O, Op Name>
+void rowexpand_op(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const bool mode2 = ctx.variant & kVariantMode2;
+  const TileView& F = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& E = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (O == BinOp::ExpDif && !is_float(dtype_v<T>)) {
+      return;
+    } else {
+      const int R = d.valid_rows, C = d.valid_cols, period = int(32 / sizeof(T));
+      // Copy E first: it may share bytes with dst (in place), and mode 2 becomes one dense row per row.
+      const int ew = mode2 ? period : 1;
+      std::vector<T> e(std::size_t(R) * ew);
+      for (int i = 0; i < R; ++i)
+        for (int k = 0; k < ew; ++k) e[std::size_t(i) * ew + k] = *E.ptr<T>(i, k);
+      if constexpr (O == BinOp::Div) {
+        if (!swap) check_divisor_row(Name, e.data(), int(e.size()), 0, 0);
+        else
+          for (int i = 0; i < R; ++i) check_divisor_row(Name, row<T>(F, i), C, i, 0);
+      }
+      for_each_block(R, C, [&](int r0, int r1, int c0, int c1) {
+        std::vector<T> blk;
+        if (mode2) blk.resize(std::size_t(c1 - c0));
+        for (int i = r0; i < r1; ++i) {
+          T* out = row<T>(d, i) + c0;
+          Ptr<T> f{row<T>(F, i) + c0};
+          if (mode2) {
+            for (int j = c0; j < c1; ++j) blk[std::size_t(j - c0)] = e[std::size_t(i) * ew + std::size_t(j % period)];
+            Ptr<T> b{blk.data()};
+            if (swap) bin_row<O>(out, b, f, c1 - c0);
+            else bin_row<O>(out, f, b, c1 - c0);
+          } else {
+            Splat<T> s{e[std::size_t(i)]};
+            if (swap) bin_row<O>(out, s, f, c1 - c0);
+            else bin_row<O>(out, f, s, c1 - c0);
+          }
+        }
+      });
+    }
+  });
+}
+
+constexpr BackendKernel kColExpand{nullptr, colexpand, false};
+constexpr BackendKernel kRowExpand{nullptr, rowexpand, false};
+#define PTO_BCAST(name, fn, op) constexpr BackendKernel k##name{nullptr, fn<BinOp::op, Op::name>, false};
+PTO_BCAST(TCOLEXPANDADD, colexpand_op, Add)
+PTO_BCAST(TCOLEXPANDSUB, colexpand_op, Sub)
+PTO_BCAST(TCOLEXPANDMUL, colexpand_op, Mul)
+PTO_BCAST(TCOLEXPANDDIV, colexpand_op, Div)
+PTO_BCAST(TCOLEXPANDMAX, colexpand_op, Max)
+PTO_BCAST(TCOLEXPANDMIN, colexpand_op, Min)
+PTO_BCAST(TCOLEXPANDEXPDIF, colexpand_op, ExpDif)
+PTO_BCAST(TROWEXPANDADD, rowexpand_op, Add)
+PTO_BCAST(TROWEXPANDSUB, rowexpand_op, Sub)
+PTO_BCAST(TROWEXPANDMUL, rowexpand_op, Mul)
+PTO_BCAST(TROWEXPANDDIV, rowexpand_op, Div)
+PTO_BCAST(TROWEXPANDMAX, rowexpand_op, Max)
+PTO_BCAST(TROWEXPANDMIN, rowexpand_op, Min)
+PTO_BCAST(TROWEXPANDEXPDIF, rowexpand_op, ExpDif)
+#undef PTO_BCAST
+
+}  // namespace
+
+const BackendKernel* broadcast_kernel(Op op) {
+  switch (op) {
+    case Op::TCOLEXPAND: return &kColExpand;
+    case Op::TROWEXPAND: return &kRowExpand;
+#define PTO_CASE(name) \
+  case Op::name: return &k##name;
+    PTO_CASE(TCOLEXPANDADD) PTO_CASE(TCOLEXPANDSUB) PTO_CASE(TCOLEXPANDMUL) PTO_CASE(TCOLEXPANDDIV)
+    PTO_CASE(TCOLEXPANDMAX) PTO_CASE(TCOLEXPANDMIN) PTO_CASE(TCOLEXPANDEXPDIF)
+    PTO_CASE(TROWEXPANDADD) PTO_CASE(TROWEXPANDSUB) PTO_CASE(TROWEXPANDMUL) PTO_CASE(TROWEXPANDDIV)
+    PTO_CASE(TROWEXPANDMAX) PTO_CASE(TROWEXPANDMIN) PTO_CASE(TROWEXPANDEXPDIF)
+#undef PTO_CASE
+    default: return nullptr;
+  }
+}
+
+}  // namespace pto::cpu

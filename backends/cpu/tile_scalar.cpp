@@ -1,0 +1,135 @@
+// Tile-scalar arithmetic (TADDS, TSUBS, TMULS, TDIVS both ways, TMAXS, TMINS), TEXP and TAXPY.
+#include <utility>
+#include <vector>
+
+#include "cpu_backend.hpp"
+#include "elementwise.hpp"
+
+namespace pto::cpu {
+namespace {
+
+template <class T> T* row(const TileView& t, int r) { return t.ptr<T>(r, 0); }
+
+// An element-wise op does not care about order: a ColMajor tile is processed as a RowMajor one with
+// rows and columns exchanged, so every loop below walks contiguous lines.
+TileView as_rows(const TileView& t) {
+  if (t.row_major) return t;
+  TileView r = t;
+  std::swap(r.rows, r.cols);
+  std::swap(r.valid_rows, r.valid_cols);
+  r.row_stride = t.col_stride;
+  r.col_stride = 1;
+  r.row_major = true;
+  return r;
+}
+
+// dst = src O scalar, or scalar O src with kVariantScalarFirst.
+template <BinOp O, Op Name>
+void tile_scalar(ExecContext& ctx) {
+  const TileView d = as_rows(ctx.ops[0].tile);
+  const TileView s = as_rows(ctx.ops[1].tile);
+  const bool scalar_first = ctx.variant & kVariantScalarFirst;
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    const Splat<T> k{ctx.scalar.as<T>()};
+    if constexpr (O == BinOp::Div) {
+      if (!scalar_first) check_divisor_row(Name, &k.v, 1, 0, 0);
+      else
+        for (int i = 0; i < d.valid_rows; ++i) check_divisor_row(Name, row<T>(s, i), d.valid_cols, i, 0);
+    }
+    for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
+      for (int i = r0; i < r1; ++i) {
+        Ptr<T> x{row<T>(s, i) + c0};
+        if (scalar_first) bin_row<O>(row<T>(d, i) + c0, k, x, c1 - c0);
+        else bin_row<O>(row<T>(d, i) + c0, x, k, c1 - c0);
+      }
+    });
+  });
+}
+
+// TEXP: exp(x) = EXPDIF against 0 (the difference x - 0 is x exactly, so no extra rounding).
+void texp(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (is_float(dtype_v<T>)) {
+      for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
+        for (int i = r0; i < r1; ++i)
+          bin_row<BinOp::ExpDif>(row<T>(d, i) + c0, Ptr<T>{row<T>(s, i) + c0}, Splat<T>{T(0.0f)}, c1 - c0);
+      });
+    }
+  });
+}
+
+// TAXPY row: d = k * x + d.
+//  float/float: two float roundings (no fused multiply-add).
+//  half/half:   p = half(k * x), d = half(d + p): two half roundings, as the hardware.
+//  float<-half: the product and the sum in float from the exactly widened half.
+template <class D, class S>
+void axpy_row(D* d, const S* x, S k, int n) {
+  if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) {
+    for (int j = 0; j < n; ++j) d[j] = k * x[j] + d[j];
+  } else {
+    float fx[kChunk], fd[kChunk];
+    const float fk = float(k);
+    for (int j0 = 0; j0 < n; j0 += kChunk) {
+      const int m = std::min(kChunk, n - j0);
+      to_float(x + j0, fx, m);
+      if constexpr (std::is_same_v<D, float>) {
+        for (int j = 0; j < m; ++j) d[j0 + j] = fx[j] * fk + d[j0 + j];
+      } else {
+        to_float(d + j0, fd, m);
+        for (int j = 0; j < m; ++j) fx[j] *= fk;
+        round_trip<S>(fx, m);
+        for (int j = 0; j < m; ++j) fd[j] += fx[j];
+        from_float(fd, d + j0, m);
+      }
+    }
+  }
+}
+
+template <class D, class S>
+void axpy(const TileView& d, const TileView& s, S k) {
+  for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
+    for (int i = r0; i < r1; ++i) axpy_row<D, S>(row<D>(d, i) + c0, row<S>(s, i) + c0, k, c1 - c0);
+  });
+}
+
+void taxpy(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  if (d.dtype == DType::F32 && s.dtype == DType::F32) axpy<float, float>(d, s, ctx.scalar.as<float>());
+  else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<_Float16, _Float16>(d, s, ctx.scalar.as<_Float16>());
+  else if (d.dtype == DType::F32 && s.dtype == DType::F16) axpy<float, _Float16>(d, s, ctx.scalar.as<_Float16>());
+  // other combinations are rejected at compile time
+}
+
+#define PTO_SCALAR(name, op) constexpr BackendKernel k##name{nullptr, tile_scalar<BinOp::op, Op::name>, false};
+PTO_SCALAR(TADDS, Add)
+PTO_SCALAR(TSUBS, Sub)
+PTO_SCALAR(TMULS, Mul)
+PTO_SCALAR(TDIVS, Div)
+PTO_SCALAR(TMAXS, Max)
+PTO_SCALAR(TMINS, Min)
+#undef PTO_SCALAR
+constexpr BackendKernel kTEXP{nullptr, texp, false};
+constexpr BackendKernel kTAXPY{nullptr, taxpy, false};
+
+}  // namespace
+
+const BackendKernel* tile_scalar_kernel(Op op) {
+  switch (op) {
+    case Op::TADDS: return &kTADDS;
+    case Op::TSUBS: return &kTSUBS;
+    case Op::TMULS: return &kTMULS;
+    case Op::TDIVS: return &kTDIVS;
+    case Op::TMAXS: return &kTMAXS;
+    case Op::TMINS: return &kTMINS;
+    case Op::TEXP: return &kTEXP;
+    case Op::TAXPY: return &kTAXPY;
+    default: return nullptr;
+  }
+}
+
+}  // namespace pto::cpu

@@ -1,0 +1,229 @@
+// The TCOLEXPAND and TROWEXPAND families (spec §2.1, §2.2): compile-time rules, role selection by
+// valid shape, per-target dtype sets, then one record for the backend.
+#pragma once
+#include <type_traits>
+
+#include <pto/common/constants.hpp>
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+using D = DType;
+// Spec §2.1/§2.2 dtype tables (A2A3 and A5 columns). A5 TCOLEXPANDADD also takes int64/uint64 (seed 000).
+inline constexpr std::initializer_list<DType> kBcastA2A3 = {D::I32, D::I16, D::F16, D::F32};
+inline constexpr std::initializer_list<DType> kBcastA5 = {D::I32, D::U32, D::F32, D::I16, D::U16,
+                                                         D::F16, D::BF16, D::U8,  D::I8};
+inline constexpr std::initializer_list<DType> kBcastA5Add = {D::I32, D::U32, D::F32, D::I16, D::U16, D::F16,
+                                                            D::BF16, D::U8, D::I8, D::I64, D::U64};
+inline constexpr std::initializer_list<DType> kFloatsOnly = {D::F16, D::F32};
+
+inline void check_bcast_dtype(const InstrDesc& d, DType t, Target target) {
+  switch (d.op) {
+    case Op::TCOLEXPANDDIV:
+    case Op::TROWEXPANDDIV: check_dtype(d, "dst", t, target, kFloatsOnly, kBcastA5); break;
+    case Op::TCOLEXPANDEXPDIF:
+    case Op::TROWEXPANDEXPDIF: check_dtype(d, "dst", t, target, kFloatsOnly, kFloatsOnly); break;
+    case Op::TCOLEXPANDADD: check_dtype(d, "dst", t, target, kBcastA2A3, kBcastA5Add); break;
+    default: check_dtype(d, "dst", t, target, kBcastA2A3, kBcastA5); break;
+  }
+}
+
+template <class Dst, class... Srcs>
+constexpr void static_check_bcast() {
+  static_assert(((Dst::Loc == TileType::Vec) && ... && (Srcs::Loc == TileType::Vec)),
+                "TCOLEXPAND*/TROWEXPAND*: every operand must be a Vec tile");
+  static_assert((std::is_same_v<typename Dst::DType, typename Srcs::DType> && ...),
+                "TCOLEXPAND*/TROWEXPAND*: dst, src0 and src1 must have the same DType");
+  static_assert(Dst::isRowMajor && !Dst::isBoxedLayout, "TCOLEXPAND*/TROWEXPAND*: dst must be a RowMajor NoneBox tile");
+}
+
+// ---- column family ----
+template <Op O, class Dst, class S0, class S1, class... W>
+Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
+  static_check_bcast<Dst, S0, S1>();
+  static_assert(S0::isRowMajor && S1::isRowMajor && !S0::isBoxedLayout && !S1::isBoxedLayout,
+                "TCOLEXPAND*: src0 and src1 must be RowMajor NoneBox tiles (the per-column operand is read by rows)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  const InstrDesc& d = *rec.desc;
+  const TileView &tv = rec.ops[0].tile, &t0 = rec.ops[1].tile, &t1 = rec.ops[2].tile;
+  check_bcast_dtype(d, tv.dtype, core_target(core));
+  // Role selection (A2A3/A5 TCOLEXPANDOP_IMPL): src0 is the full operand iff its valid shape is dst's.
+  const bool src0_full = same_valid(t0, tv);
+  const TileView& full = src0_full ? t0 : t1;
+  const TileView& vec = src0_full ? t1 : t0;
+  if (!same_valid(full, tv))
+    fail(d.name, ": neither operand src0 ", t0, " nor operand src1 ", t1, " has dst's valid shape ", tv.valid_rows, 'x',
+         tv.valid_cols, "; one of them must be the full operand");
+  if (vec.valid_rows < 1 || vec.valid_cols < tv.valid_cols)
+    fail(d.name, ": operand ", src0_full ? "src1 " : "src0 ", vec, " must provide one value per column of dst (",
+         tv.valid_cols, " columns in row 0)");
+  if (!src0_full) rec.variant |= kVariantSwap;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// ---- row family ----
+// Bytes of the A2/A3 vbrcb scratch a mode-1 expansion of R rows uses (spec §2.2 tmp tile).
+constexpr std::size_t rowexpand_tmp_bytes(int rows) { return rows < 256 ? std::size_t((rows + 7) / 8) * 256 : 30 * 256; }
+
+template <Op O, bool HasTmp, class Dst, class S0, class S1, class Tmp, class... W>
+Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
+  static_check_bcast<Dst, S0, S1>();
+  static_assert(!S0::isBoxedLayout && !S1::isBoxedLayout, "TROWEXPAND*: src0 and src1 must be NoneBox tiles");
+  Core& core = current_core();
+  const Target target = core_target(core);
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  const InstrDesc& d = *rec.desc;
+  const TileView &tv = rec.ops[0].tile, &t0 = rec.ops[1].tile, &t1 = rec.ops[2].tile;
+  check_bcast_dtype(d, tv.dtype, target);
+  bool src0_full = same_valid(t0, tv);
+  const bool src1_full = same_valid(t1, tv);
+  // A2A3's 3-argument forms break a tie (C == 1 or C == 32/sizeof) by the larger static row stride.
+  if (src0_full && src1_full && !HasTmp && target == Target::A2A3) src0_full = S0::RowStride >= S1::RowStride;
+  if (!((src0_full && t0.row_major) || (!src0_full && src1_full && t1.row_major)))
+    fail(d.name, ": neither operand src0 ", t0, " nor operand src1 ", t1, " is a RowMajor tile with dst's valid shape ",
+         tv.valid_rows, 'x', tv.valid_cols, "; one of them must be the full operand");
+  const TileView& e = src0_full ? t1 : t0;
+  const char* e_name = src0_full ? "src1" : "src0";
+  const int block = int(32 / e.elem_bytes());
+  const bool mode2 = e.row_major;
+  if (e.valid_rows != tv.valid_rows || (mode2 ? e.valid_cols != block : e.valid_cols != 1))
+    fail(d.name, ": operand ", e_name, " ", e, " is the expand operand; it needs ", tv.valid_rows, " valid rows and ",
+         mode2 ? "one 32-byte block per row (valid cols " : "one value per row (ColMajor, valid cols ",
+         mode2 ? block : 1, ")");
+  if (!src0_full) rec.variant |= kVariantSwap;
+  if (mode2) rec.variant |= kVariantMode2;
+  if (target == Target::A2A3 && !mode2) {
+    if constexpr (HasTmp) {  // vbrcb writes ceil(R/8) 256-byte repeats (30 at most, reused) into tmp
+      const std::size_t need = rowexpand_tmp_bytes(tv.valid_rows);
+      TileView t = tmp->view();
+      if (t.base == nullptr)
+        fail(d.name, ": operand tmp ", t, ": the tile has no buffer address; call TASSIGN first");
+      if (Tmp::GetSizeInBytes() < need)
+        fail(d.name, ": operand tmp ", t, " holds ", Tmp::GetSizeInBytes(), " bytes; A2A3 needs ", need, " for ",
+             tv.valid_rows, " rows (ceil(R/8) * 256, or 7680 from 256 rows on)");
+      Operand& o = rec.ops[rec.nops++];
+      o.kind = Operand::Kind::Tile;
+      o.role = Role::Write;
+      o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null};
+    } else {
+      claim_a2a3_scratch(core, d.name);
+    }
+  } else if constexpr (HasTmp) {
+    if (target == Target::A2A3)
+      fail(d.name, ": operand ", e_name, " ", e, ": the tmp-tile form on A2A3 needs a ColMajor (mode 1) expand operand");
+  }
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+struct NoTmp {
+  static constexpr std::size_t GetSizeInBytes() { return 0; }
+  TileView view() const { return {}; }
+};
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------------
+// TCOLEXPAND(dst, src): dst[i][j] = src[0][j].
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src>
+detail::Issue TCOLEXPAND(Dst& dst, Src& src, W&... events) {
+  using namespace detail;
+  static_check_bcast<Dst, Src>();
+  static_assert(Src::isRowMajor && !Src::isBoxedLayout, "TCOLEXPAND: src must be a RowMajor NoneBox tile");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TCOLEXPAND>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  const TileView &d = rec.ops[0].tile, &s = rec.ops[1].tile;
+  check_elem_bytes(*rec.desc, "dst", d.dtype, core_target(core));
+  if (s.valid_rows < 1 || (core_target(core) == Target::A5 ? s.valid_cols != d.valid_cols : s.valid_cols < d.valid_cols))
+    fail("TCOLEXPAND: operand src ", s, " must have a valid row 0 ",
+         core_target(core) == Target::A5 ? "with exactly" : "covering", " dst's ", d.valid_cols, " valid columns");
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+#define PTO_COLEXPAND_OP(NAME)                                                                  \
+  template <class Dst, class S0, class S1, class... W>                                           \
+    requires TileLike<Dst> && TileLike<S0> && TileLike<S1>                                       \
+  detail::Issue NAME(Dst& dst, S0& src0, S1& src1, W&... events) {                               \
+    return detail::colexpand_op<Op::NAME>(dst, src0, src1, events...);                           \
+  }
+PTO_COLEXPAND_OP(TCOLEXPANDADD)
+PTO_COLEXPAND_OP(TCOLEXPANDSUB)
+PTO_COLEXPAND_OP(TCOLEXPANDMUL)
+PTO_COLEXPAND_OP(TCOLEXPANDMAX)
+PTO_COLEXPAND_OP(TCOLEXPANDMIN)
+PTO_COLEXPAND_OP(TCOLEXPANDEXPDIF)
+#undef PTO_COLEXPAND_OP
+
+// PrecisionType (DivAlgorithm) only changes the A5 device algorithm; every CPU result is IEEE division.
+template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class S0, class S1, class... W>
+  requires TileLike<Dst> && TileLike<S0> && TileLike<S1>
+detail::Issue TCOLEXPANDDIV(Dst& dst, S0& src0, S1& src1, W&... events) {
+  return detail::colexpand_op<Op::TCOLEXPANDDIV>(dst, src0, src1, events...);
+}
+
+// TROWEXPAND(dst, src): dst[i][j] = src[i][0].
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src>
+detail::Issue TROWEXPAND(Dst& dst, Src& src, W&... events) {
+  using namespace detail;
+  static_check_bcast<Dst, Src>();
+  static_assert(!Src::isBoxedLayout, "TROWEXPAND: src must be a NoneBox tile");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TROWEXPAND>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  const TileView &d = rec.ops[0].tile, &s = rec.ops[1].tile;
+  check_elem_bytes(*rec.desc, "dst", d.dtype, core_target(core));
+  if (s.valid_rows != d.valid_rows || d.valid_rows == 0 || d.valid_cols == 0 || s.valid_cols == 0)
+    fail("TROWEXPAND: operand src ", s, " must have dst's ", d.valid_rows,
+         " valid rows and a valid column 0, and dst's valid shape must not be empty (dst ", d, ")");
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+#define PTO_ROWEXPAND_OP(NAME)                                                                            \
+  template <class Dst, class S0, class S1, class... W>                                                     \
+    requires TileLike<Dst> && TileLike<S0> && TileLike<S1> && (!TileLike<W> && ...)                        \
+  detail::Issue NAME(Dst& dst, S0& src0, S1& src1, W&... events) {                                         \
+    return detail::rowexpand_op<Op::NAME, false>(dst, src0, src1, static_cast<detail::NoTmp*>(nullptr), events...); \
+  }                                                                                                        \
+  template <class Dst, class S0, class S1, class Tmp, class... W>                                          \
+    requires TileLike<Dst> && TileLike<S0> && TileLike<S1> && TileLike<Tmp>                                \
+  detail::Issue NAME(Dst& dst, S0& src0, S1& src1, Tmp& tmp, W&... events) {                               \
+    return detail::rowexpand_op<Op::NAME, true>(dst, src0, src1, &tmp, events...);                         \
+  }
+PTO_ROWEXPAND_OP(TROWEXPANDADD)
+PTO_ROWEXPAND_OP(TROWEXPANDSUB)
+PTO_ROWEXPAND_OP(TROWEXPANDMUL)
+PTO_ROWEXPAND_OP(TROWEXPANDMAX)
+PTO_ROWEXPAND_OP(TROWEXPANDMIN)
+PTO_ROWEXPAND_OP(TROWEXPANDEXPDIF)
+#undef PTO_ROWEXPAND_OP
+
+template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class S0, class S1, class... W>
+  requires TileLike<Dst> && TileLike<S0> && TileLike<S1> && (!TileLike<W> && ...)
+detail::Issue TROWEXPANDDIV(Dst& dst, S0& src0, S1& src1, W&... events) {
+  return detail::rowexpand_op<Op::TROWEXPANDDIV, false>(dst, src0, src1, static_cast<detail::NoTmp*>(nullptr), events...);
+}
+template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class S0, class S1, class Tmp, class... W>
+  requires TileLike<Dst> && TileLike<S0> && TileLike<S1> && TileLike<Tmp>
+detail::Issue TROWEXPANDDIV(Dst& dst, S0& src0, S1& src1, Tmp& tmp, W&... events) {
+  return detail::rowexpand_op<Op::TROWEXPANDDIV, true>(dst, src0, src1, &tmp, events...);
+}
+
+}  // namespace pto

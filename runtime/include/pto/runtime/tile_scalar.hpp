@@ -1,0 +1,121 @@
+// Tile-scalar arithmetic (spec §2.5), TEXP (§2.4) and TAXPY (§2.3).
+#pragma once
+#include <type_traits>
+
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+using D = DType;
+inline constexpr std::initializer_list<DType> kScalarA2A3 = {D::I32, D::I16, D::F16, D::F32};
+inline constexpr std::initializer_list<DType> kAddsA5 = {D::U8, D::I8, D::U16, D::I16, D::U32, D::I32,
+                                                         D::I64, D::U64, D::F16, D::F32, D::BF16};
+inline constexpr std::initializer_list<DType> kMulsA5 = {D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16};
+inline constexpr std::initializer_list<DType> kDivsA5 = {D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32};
+inline constexpr std::initializer_list<DType> kMaxsA5 = {D::I32, D::U32, D::I64, D::U64, D::F32, D::I16,
+                                                         D::U16, D::F16, D::BF16, D::U8, D::I8};
+
+inline std::initializer_list<DType> scalar_a5_set(Op op) {
+  switch (op) {
+    case Op::TMULS: return kMulsA5;
+    case Op::TDIVS: return kDivsA5;
+    case Op::TMAXS: return kMaxsA5;
+    default: return kAddsA5;  // TADDS, TSUBS, TMINS
+  }
+}
+
+template <Op O, class Dst, class Src, class... W>
+Issue tile_scalar(Dst& dst, Src& src, typename Src::DType scalar, bool scalar_first, W&... events) {
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must be Vec tiles");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
+                "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must have the same DType");
+  static_assert(Dst::isRowMajor == Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
+                "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must share one NoneBox layout (both RowMajor or both ColMajor)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  check_dtype(*rec.desc, "dst", rec.ops[0].tile.dtype, core_target(core), kScalarA2A3, scalar_a5_set(O));
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, rec.desc->operands[1].name, rec.ops[1].tile);
+  rec.scalar = ScalarValue::of(scalar);
+  if (scalar_first) rec.variant |= kVariantScalarFirst;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+}  // namespace detail
+
+#define PTO_TILE_SCALAR(NAME)                                                                 \
+  template <class Dst, class Src, class... W>                                                  \
+    requires TileLike<Dst> && TileLike<Src>                                                    \
+  detail::Issue NAME(Dst& dst, Src& src, typename Src::DType scalar, W&... events) {           \
+    return detail::tile_scalar<Op::NAME>(dst, src, scalar, false, events...);                  \
+  }
+PTO_TILE_SCALAR(TADDS)
+PTO_TILE_SCALAR(TSUBS)
+PTO_TILE_SCALAR(TMULS)
+PTO_TILE_SCALAR(TMAXS)
+PTO_TILE_SCALAR(TMINS)
+#undef PTO_TILE_SCALAR
+
+// TDIVS(dst, src, scalar) = src / scalar; TDIVS(dst, scalar, src) = scalar / src.
+template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src>
+detail::Issue TDIVS(Dst& dst, Src& src, typename Src::DType scalar, W&... events) {
+  return detail::tile_scalar<Op::TDIVS>(dst, src, scalar, false, events...);
+}
+template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src>
+detail::Issue TDIVS(Dst& dst, typename Dst::DType scalar, Src& src, W&... events) {
+  return detail::tile_scalar<Op::TDIVS>(dst, src, scalar, true, events...);
+}
+
+// TEXP(dst, src): dst = exp(src). ExpAlgorithm::HIGH_PRECISION only changes the A5 device algorithm.
+template <auto PrecisionType = ExpAlgorithm::DEFAULT, class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src>
+detail::Issue TEXP(Dst& dst, Src& src, W&... events) {
+  using namespace detail;
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TEXP: dst and src must be Vec tiles");
+  static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
+                "TEXP: dst and src must be RowMajor NoneBox tiles");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, "TEXP: dst and src must have the same DType");
+  static_assert(std::is_same_v<typename Dst::DType, half> || std::is_same_v<typename Dst::DType, float>,
+                "TEXP: DType must be half or float");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TEXP>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src", rec.ops[1].tile);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// TAXPY(dst, src0, scalar): dst = scalar * src0 + dst (dst is read, modified and written).
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src>
+detail::Issue TAXPY(Dst& dst, Src& src0, typename Src::DType scalar, W&... events) {
+  using namespace detail;
+  using DT = typename Dst::DType;
+  using ST = typename Src::DType;
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TAXPY: dst and src0 must be Vec tiles");
+  static_assert(std::is_same_v<DT, half> || std::is_same_v<DT, float>, "TAXPY: dst must be half or float");
+  static_assert(!(std::is_same_v<DT, half> && std::is_same_v<ST, float>),
+                "TAXPY: dst half with src0 float is not a legal combination (only half<-half, float<-float and float<-half widen)");
+  static_assert(std::is_same_v<DT, ST> || (std::is_same_v<DT, float> && std::is_same_v<ST, half>),
+                "TAXPY: src0 must have dst's DType, or be half with a float dst");
+  static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
+                "TAXPY: dst and src0 must be RowMajor NoneBox tiles");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TAXPY>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src0", rec.ops[1].tile);
+  rec.scalar = ScalarValue::of(scalar);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+}  // namespace pto
