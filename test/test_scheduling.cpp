@@ -488,3 +488,26 @@ BOOST_AUTO_TEST_CASE(a_direct_call_with_a_wait_before_its_set_is_an_error) {
   TEXPANDS(t, 4.0f);
   BOOST_TEST(t.data()[5] == 4.0f);
 }
+
+BOOST_AUTO_TEST_CASE(a_load_reads_gm_at_its_start_even_if_a_store_lands_meanwhile) {
+  // TLOAD x (280 cycles) starts at 0; an unsynchronised 8-row TSTORE into x starts at 1 and ends at 20:
+  // the load still delivers what GM held when it started (the runtime stages it on that overwrite).
+  auto in = iota_data(R * C);
+  const auto before = in;
+  std::vector<float> out(R * C);
+  auto kernel = [](float* x, float* o) -> Kernel {
+    TileF t;
+    Tile<TileType::Vec, float, 8, C> small;
+    TASSIGN(t, 0);
+    TASSIGN(small, 0x10000);
+    RecordEvent f = co_await TEXPANDS(small, -1.0f);
+    GmF gx(x), go(o);
+    GlobalTensor<float, Shape<1, 1, 1, 8, C>, pto::Stride<1, 1, 1, C, 1>> gx8(x);
+    RecordEvent l = co_await TLOAD(t, gx);
+    co_await TSTORE(gx8, small, f);
+    co_await TSTORE(go, t, l);
+  };
+  launch({.blocks = 1}, kernel, in.data(), out.data());
+  BOOST_TEST(out == before);
+  for (int i = 0; i < 8 * C; ++i) BOOST_TEST_REQUIRE(in[std::size_t(i)] == -1.0f);
+}

@@ -39,7 +39,7 @@ void colexpand_op(ExecContext& ctx) {
       if constexpr (O == BinOp::Div) {
         if (!swap) check_divisor_row(Name, vrow.data(), d.valid_cols, 0, 0);
         else
-          for (int i = 0; i < d.valid_rows; ++i) check_divisor_row(Name, row<T>(F, i), d.valid_cols, i, 0);
+          check_divisor_tile<T>(Name, F);
       }
       for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
         for (int i = r0; i < r1; ++i) {
@@ -85,9 +85,9 @@ void rowexpand_op(ExecContext& ctx) {
       for (int i = 0; i < R; ++i)
         for (int k = 0; k < ew; ++k) e[std::size_t(i) * ew + k] = *E.ptr<T>(i, k);
       if constexpr (O == BinOp::Div) {
-        if (!swap) check_divisor_row(Name, e.data(), int(e.size()), 0, 0);
+        if (!swap) check_divisor_tile<T>(Name, E);
         else
-          for (int i = 0; i < R; ++i) check_divisor_row(Name, row<T>(F, i), C, i, 0);
+          check_divisor_tile<T>(Name, F);
       }
       for_each_block(R, C, [&](int r0, int r1, int c0, int c1) {
         std::vector<T> blk;
@@ -111,9 +111,9 @@ void rowexpand_op(ExecContext& ctx) {
   });
 }
 
-constexpr BackendKernel kColExpand{nullptr, colexpand, false};
-constexpr BackendKernel kRowExpand{nullptr, rowexpand, false};
-#define PTO_BCAST(name, fn, op) constexpr BackendKernel k##name{nullptr, fn<BinOp::op, Op::name>, false};
+constexpr BackendKernel kColExpand{nullptr, colexpand};
+constexpr BackendKernel kRowExpand{nullptr, rowexpand};
+#define PTO_BCAST(name, fn, op) constexpr BackendKernel k##name{nullptr, fn<BinOp::op, Op::name>};
 PTO_BCAST(TCOLEXPANDADD, colexpand_op, Add)
 PTO_BCAST(TCOLEXPANDSUB, colexpand_op, Sub)
 PTO_BCAST(TCOLEXPANDMUL, colexpand_op, Mul)

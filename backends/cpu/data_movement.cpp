@@ -20,38 +20,53 @@ Lines lines_of(const TileView& t) {
 }
 
 // Copies the tile-shaped window of `g` between GM and a dense staging buffer holding the lines in order.
-// A line whose elements are consecutive in GM (innermost stride 1) moves with one memcpy.
+// A tile line (a row for ND, a column for DN) starts at a mixed-radix offset: the row index r runs over
+// dims 3, 2, 1, 0 for ND (the column index over dims 4, 2, 1, 0 for DN), so the walk below advances a
+// counter instead of dividing per line (GmView::map's definition, without its divisions). Along a line
+// elements are stride[4] (ND) or stride[3] (DN) apart: one memcpy when that is 1.
 enum class Dir { GmToStaging, StagingToGm };
-void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* staging) {
+// `other` is the first line on the host side (a dense staging buffer, or the tile itself) and
+// `other_step` the bytes between its lines.
+void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, std::ptrdiff_t other_step) {
   const std::size_t eb = t.elem_bytes();
   Lines l = lines_of(t);
-  auto gm_at = [&](int a, int b) { return g.base + (t.row_major ? g.map(a, b) : g.map(b, a)) * std::int64_t(eb); };
   if (l.length == 0) return;
-  for (int a = 0; a < l.count; ++a) {
-    const bool contiguous = gm_at(a, l.length - 1) - gm_at(a, 0) == std::ptrdiff_t((l.length - 1) * eb);
-    const int pieces = contiguous ? 1 : l.length;
-    const std::size_t piece = contiguous ? std::size_t(l.length) * eb : eb;
-    for (int b = 0; b < pieces; ++b, staging += piece) {
-      std::byte* gm = gm_at(a, b);
-      if (dir == Dir::GmToStaging) std::memcpy(staging, gm, piece);
-      else std::memcpy(gm, staging, piece);
+  const bool dn = g.layout == Layout::DN;
+  const int d0 = dn ? 4 : 3;  // the innermost dimension the line index runs over
+  const std::int64_t radix[4] = {g.shape[d0], g.shape[2], g.shape[1], g.shape[0]};
+  const std::int64_t step[4] = {g.stride[d0], g.stride[2], g.stride[1], g.stride[0]};
+  const std::int64_t elem_step = dn ? g.stride[3] : g.stride[4];
+  std::int64_t idx[4] = {0, 0, 0, 0}, line_off = 0;
+  const std::size_t line_bytes = std::size_t(l.length) * eb;
+  for (int a = 0; a < l.count; ++a, other += other_step) {
+    std::byte* gm = g.base + line_off * std::int64_t(eb);
+    if (elem_step == 1) {
+      if (dir == Dir::GmToStaging) std::memcpy(other, gm, line_bytes);
+      else std::memcpy(gm, other, line_bytes);
+    } else {
+      for (int b = 0; b < l.length; ++b) {
+        std::byte* e = gm + std::int64_t(b) * elem_step * std::int64_t(eb);
+        if (dir == Dir::GmToStaging) std::memcpy(other + b * eb, e, eb);
+        else std::memcpy(e, other + b * eb, eb);
+      }
+    }
+    for (int k = 0; k < 4; ++k) {  // next line: increment the mixed-radix counter
+      line_off += step[k];
+      if (++idx[k] < radix[k] || k == 3) break;
+      line_off -= step[k] * idx[k];
+      idx[k] = 0;
     }
   }
 }
 
-void tload_start(ExecContext& ctx) {
-  const TileView& t = ctx.ops[0].tile;
-  ctx.staging->resize(std::size_t(t.valid_rows) * t.valid_cols * t.elem_bytes());
-  gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, ctx.staging->data());
-}
+std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).line_step * std::ptrdiff_t(t.elem_bytes()); }
+std::ptrdiff_t line_bytes(const TileView& t) { return lines_of(t).length * std::ptrdiff_t(t.elem_bytes()); }
 
-// staging -> tile, then pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
-void tload_finish(ExecContext& ctx) {
-  const TileView& t = ctx.ops[0].tile;
-  const std::size_t eb = t.elem_bytes();
-  const std::byte* in = ctx.staging->data();
+// Pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
+void pad_lines(const TileView& t) {
+  if (t.pad == PadValue::Null) return;
   Lines l = lines_of(t);
-  const int block = int(32 / eb);
+  const int block = int(32 / t.elem_bytes());
   const int capacity = t.row_major ? t.cols : t.rows;
   const int padded_end = std::min(capacity, (l.length + block - 1) / block * block);
   visit_dtype(t.dtype, [&](auto zero) {
@@ -59,25 +74,45 @@ void tload_finish(ExecContext& ctx) {
     const T pad = pad_element<T>(t.pad);
     for (int a = 0; a < l.count; ++a) {
       T* line = reinterpret_cast<T*>(t.base) + std::ptrdiff_t(a) * l.line_step;
-      std::memcpy(line, in, std::size_t(l.length) * eb);
-      in += std::size_t(l.length) * eb;
-      if (t.pad != PadValue::Null) std::fill(line + l.length, line + padded_end, pad);
+      std::fill(line + l.length, line + padded_end, pad);
     }
   });
 }
 
-// Tile -> staging at start (the DMA reads UB when it starts), staging -> GM at finish.
-void tstore_start(ExecContext& ctx) {
-  const TileView& t = ctx.ops[1].tile;
-  const std::size_t eb = t.elem_bytes();
-  Lines l = lines_of(t);
-  ctx.staging->resize(std::size_t(l.count) * l.length * eb);
-  std::byte* out = ctx.staging->data();
-  for (int a = 0; a < l.count; ++a, out += std::size_t(l.length) * eb)
-    std::memcpy(out, t.base + std::ptrdiff_t(a) * l.line_step * std::ptrdiff_t(eb), std::size_t(l.length) * eb);
+// TLOAD: GM -> tile directly, or through staging when a store on this core overwrote the window first.
+void tload_direct(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, t.base, line_step_bytes(t));
+  pad_lines(t);
+}
+void tload_start(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  std::byte* s = ctx.staging->resize(std::size_t(lines_of(t).count) * std::size_t(line_bytes(t)));
+  gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, s, line_bytes(t));
+}
+void tload_finish(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  const std::byte* in = ctx.staging->data();
+  const Lines l = lines_of(t);
+  for (int a = 0; a < l.count; ++a, in += line_bytes(t)) std::memcpy(t.base + a * line_step_bytes(t), in, std::size_t(line_bytes(t)));
+  pad_lines(t);
 }
 
-void tstore_finish(ExecContext& ctx) { gm_window(Dir::StagingToGm, ctx.ops[1].tile, ctx.ops[0].gm, ctx.staging->data()); }
+// TSTORE: tile -> GM directly, or through staging when a vector op overwrote the tile while it ran.
+void tstore_direct(ExecContext& ctx) {
+  const TileView& t = ctx.ops[1].tile;
+  gm_window(Dir::StagingToGm, t, ctx.ops[0].gm, t.base, line_step_bytes(t));
+}
+void tstore_start(ExecContext& ctx) {
+  const TileView& t = ctx.ops[1].tile;
+  const Lines l = lines_of(t);
+  std::byte* out = ctx.staging->resize(std::size_t(l.count) * std::size_t(line_bytes(t)));
+  for (int a = 0; a < l.count; ++a, out += line_bytes(t)) std::memcpy(out, t.base + a * line_step_bytes(t), std::size_t(line_bytes(t)));
+}
+void tstore_finish(ExecContext& ctx) {
+  const TileView& t = ctx.ops[1].tile;
+  gm_window(Dir::StagingToGm, t, ctx.ops[0].gm, ctx.staging->data(), line_bytes(t));
+}
 
 // dst valid region <- src, element (r, c) to (r, c); layouts may differ.
 void tmov_finish(ExecContext& ctx) {
@@ -110,10 +145,10 @@ void texpands_finish(ExecContext& ctx) {
   });
 }
 
-constexpr BackendKernel kTLoad{tload_start, tload_finish, true};
-constexpr BackendKernel kTStore{tstore_start, tstore_finish, true};
-constexpr BackendKernel kTMov{nullptr, tmov_finish, false};
-constexpr BackendKernel kTExpandS{nullptr, texpands_finish, false};
+constexpr BackendKernel kTLoad{tload_start, tload_finish, tload_direct};
+constexpr BackendKernel kTStore{tstore_start, tstore_finish, tstore_direct};
+constexpr BackendKernel kTMov{nullptr, tmov_finish};
+constexpr BackendKernel kTExpandS{nullptr, texpands_finish};
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/error.hpp>
 #include <pto/isa/op.hpp>
+#include <pto/isa/views.hpp>
 
 #include "fast_exp.hpp"
 
@@ -150,9 +151,23 @@ void check_divisor_row(Op op, const T* row, int n, int r, int c0) {
   }
 }
 
+// The same over a whole tile's valid region, in the tile's own (row, column) coordinates.
+template <class T>
+void check_divisor_tile(Op op, const TileView& t) {
+  if constexpr (std::is_integral_v<T>) {
+    for (int r = 0; r < t.valid_rows; ++r)
+      for (int c = 0; c < t.valid_cols; ++c)
+        if (*t.ptr<T>(r, c) == T(0))
+          detail::fail(op_name(op), ": integer division by zero: divisor element (", r, ", ", c, ") is 0 (dtype ",
+                       name_of(dtype_v<T>), ")");
+  }
+}
+
 // ---- partitioning ----------------------------------------------------------------------------------------
-// Work below this many elements runs inline: measured with bench_cpu_kernels (docs/cpu-backend.md).
-inline constexpr long kParallelThresholdElems = 64 * 1024;
+// Work below this many elements runs inline (measured with bench_cpu_kernels, docs/cpu-backend.md);
+// the environment variable PTO_CPU_PARALLEL_MIN_ELEMS overrides it, for measuring.
+inline constexpr long kDefaultParallelThresholdElems = 64 * 1024;
+long parallel_threshold_elems();
 
 // Calls fn(r0, r1, c0, c1) over blocks covering [0, R) x [0, C): inline for small tiles, otherwise
 // oneTBB parallel_for over rows, or over column chunks when there are too few rows to share.
@@ -160,11 +175,21 @@ void for_blocks(int R, int C, void (*fn)(void*, int, int, int, int), void* ctx);
 
 template <class F>
 void for_each_block(int R, int C, F&& f) {
-  if (long(R) * C < kParallelThresholdElems) {
+  if (long(R) * C < parallel_threshold_elems()) {
     f(0, R, 0, C);
     return;
   }
   for_blocks(R, C, [](void* p, int r0, int r1, int c0, int c1) { (*static_cast<F*>(p))(r0, r1, c0, c1); }, &f);
+}
+
+// A tile whose valid rows are contiguous (row stride == valid columns) is one long row to an
+// element-wise operation: fewer, longer loops (CuTe's coalesce). Apply to every operand or none.
+inline bool dense(const TileView& t) { return t.row_major && (t.valid_rows <= 1 || t.row_stride == t.valid_cols); }
+inline TileView as_one_row(TileView t) {
+  t.valid_cols *= t.valid_rows;
+  t.valid_rows = 1;
+  t.cols = t.row_stride = t.valid_cols;
+  return t;
 }
 
 }  // namespace pto::cpu

@@ -2,9 +2,19 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <cstdlib>
+
 #include "elementwise.hpp"
 
 namespace pto::cpu {
+
+long parallel_threshold_elems() {
+  static const long value = [] {
+    const char* env = std::getenv("PTO_CPU_PARALLEL_MIN_ELEMS");
+    return env ? std::atol(env) : kDefaultParallelThresholdElems;
+  }();
+  return value;
+}
 
 void for_blocks(int R, int C, void (*fn)(void*, int, int, int, int), void* ctx) {
   if (R >= 16) {

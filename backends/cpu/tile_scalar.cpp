@@ -26,16 +26,20 @@ TileView as_rows(const TileView& t) {
 // dst = src O scalar, or scalar O src with kVariantScalarFirst.
 template <BinOp O, Op Name>
 void tile_scalar(ExecContext& ctx) {
-  const TileView d = as_rows(ctx.ops[0].tile);
-  const TileView s = as_rows(ctx.ops[1].tile);
+  TileView d = as_rows(ctx.ops[0].tile);
+  TileView s = as_rows(ctx.ops[1].tile);
+  if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
     const Splat<T> k{ctx.scalar.as<T>()};
     if constexpr (O == BinOp::Div) {
-      if (!scalar_first) check_divisor_row(Name, &k.v, 1, 0, 0);
+      if constexpr (std::is_integral_v<T>) {
+        if (!scalar_first && k.v == T(0))
+          detail::fail(op_name(Name), ": integer division by zero: the scalar divisor is 0 (dtype ", name_of(dtype_v<T>), ")");
+      }
       else
-        for (int i = 0; i < d.valid_rows; ++i) check_divisor_row(Name, row<T>(s, i), d.valid_cols, i, 0);
+        check_divisor_tile<T>(Name, ctx.ops[1].tile);
     }
     for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
       for (int i = r0; i < r1; ++i) {
@@ -49,8 +53,9 @@ void tile_scalar(ExecContext& ctx) {
 
 // TEXP: exp(x) = EXPDIF against 0 (the difference x - 0 is x exactly, so no extra rounding).
 void texp(ExecContext& ctx) {
-  const TileView& d = ctx.ops[0].tile;
-  const TileView& s = ctx.ops[1].tile;
+  TileView d = ctx.ops[0].tile;
+  TileView s = ctx.ops[1].tile;
+  if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (is_float(dtype_v<T>)) {
@@ -97,15 +102,16 @@ void axpy(const TileView& d, const TileView& s, S k) {
 }
 
 void taxpy(ExecContext& ctx) {
-  const TileView& d = ctx.ops[0].tile;
-  const TileView& s = ctx.ops[1].tile;
+  TileView d = ctx.ops[0].tile;
+  TileView s = ctx.ops[1].tile;
+  if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   if (d.dtype == DType::F32 && s.dtype == DType::F32) axpy<float, float>(d, s, ctx.scalar.as<float>());
   else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<_Float16, _Float16>(d, s, ctx.scalar.as<_Float16>());
   else if (d.dtype == DType::F32 && s.dtype == DType::F16) axpy<float, _Float16>(d, s, ctx.scalar.as<_Float16>());
   // other combinations are rejected at compile time
 }
 
-#define PTO_SCALAR(name, op) constexpr BackendKernel k##name{nullptr, tile_scalar<BinOp::op, Op::name>, false};
+#define PTO_SCALAR(name, op) constexpr BackendKernel k##name{nullptr, tile_scalar<BinOp::op, Op::name>};
 PTO_SCALAR(TADDS, Add)
 PTO_SCALAR(TSUBS, Sub)
 PTO_SCALAR(TMULS, Mul)
@@ -113,8 +119,8 @@ PTO_SCALAR(TDIVS, Div)
 PTO_SCALAR(TMAXS, Max)
 PTO_SCALAR(TMINS, Min)
 #undef PTO_SCALAR
-constexpr BackendKernel kTEXP{nullptr, texp, false};
-constexpr BackendKernel kTAXPY{nullptr, taxpy, false};
+constexpr BackendKernel kTEXP{nullptr, texp};
+constexpr BackendKernel kTAXPY{nullptr, taxpy};
 
 }  // namespace
 

@@ -82,6 +82,7 @@ private:
     std::unique_ptr<Strand> strand;
     std::deque<Item> queue;
     bool scheduled = false;  // a drain is posted or running: never two for one pipe
+    Staging staging;         // reused by the pipe's instructions (one runs at a time)
   };
 
   int& count(const InstrRecord& r) { return flags_[(r.flag_src * kNumPipeIds + r.flag_dst) * kNumEventIds + r.flag_id]; }
@@ -121,10 +122,13 @@ private:
       std::exception_ptr failure;
       if (it.kernel) {
         try {
-          std::vector<std::byte> staging;
-          ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &staging};
-          if (it.kernel->start) it.kernel->start(ctx);
-          it.kernel->finish(ctx);
+          ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &pipe.staging};
+          if (it.kernel->direct) {
+            it.kernel->direct(ctx);  // runs when its flags allow: its inputs are what it must read
+          } else {
+            if (it.kernel->start) it.kernel->start(ctx);
+            it.kernel->finish(ctx);
+          }
         } catch (...) {
           failure = std::current_exception();
         }

@@ -281,16 +281,24 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
   s.start = t;
   if (s.rec.kind == RecordKind::WaitFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).pop_front();
   s.end = t + cost_cycles(s.rec, opt_.target);
-  if (!opt_.executor && s.kernel && s.kernel->start) {
-    ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, &s.staging};
-    s.kernel->start(ctx);
-  }
+  // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
+  if (!opt_.executor && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
+}
+
+void Core::stage(Slot& s) {
+  if (staging_pool_.empty()) staging_pool_.push_back(std::make_unique<Staging>());
+  s.staging = std::move(staging_pool_.back());
+  staging_pool_.pop_back();
+  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get()};
+  s.kernel->start(ctx);
+  s.snapshotted = true;
 }
 
 void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   if (!opt_.executor && s.kernel) {
     snapshot_readers_of(s);
     run_finish(s);
+    if (s.staging) staging_pool_.push_back(std::move(s.staging));
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_times_[s.seq - dropped_ - 1] = t;
@@ -319,17 +327,26 @@ void Core::snapshot_readers_of(const Slot& writer) {
   for (int p : kQueuedPipes) {
     if (p == writer.rec.pipe || pipes_[p].queue.empty()) continue;
     Slot& r = pipes_[p].queue.front();
-    if (!r.running || r.snapshotted || !r.kernel || r.kernel->reads_staged_at_start) continue;
+    if (!r.running || r.snapshotted || !r.kernel) continue;
     ByteRange rr[kMaxOperands];
     const int nr = reads_of(r.rec, rr);
     if (!any_overlap(rr, nr, w, nw)) continue;
-    save_spans(r.rec, false, r.snapshot);
-    r.snapshotted = true;
+    if (r.kernel->start) {
+      stage(r);  // the kernel copies its own inputs (a DMA's view of GM or UB)
+    } else {
+      save_spans(r.rec, false, r.snapshot);
+      r.snapshotted = true;
+    }
   }
 }
 
 void Core::run_finish(Slot& s) {
-  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, &s.staging};
+  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get()};
+  if (s.kernel->start) {  // staged at start, or lazily on overwrite, or not needed at all
+    if (s.staging) s.kernel->finish(ctx);
+    else s.kernel->direct(ctx);
+    return;
+  }
   if (!s.snapshotted) {
     s.kernel->finish(ctx);
     return;

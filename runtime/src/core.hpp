@@ -87,9 +87,9 @@ private:
     std::uint64_t seq = 0;
     std::uint64_t issue_time = 0, start = 0, end = 0;
     bool running = false;
-    bool snapshotted = false;
+    bool snapshotted = false;  // inputs saved (snapshot, or the kernel's own start/staging ran)
     const BackendKernel* kernel = nullptr;
-    std::vector<std::byte> staging;   // what `start` captured
+    std::unique_ptr<Staging> staging;  // what `start` captured (from the core's pool)
     std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
   };
   // Concurrent policy: an instruction the model has retired but the executor may not have run yet;
@@ -125,6 +125,7 @@ private:
   void execute_scalar(InstrRecord& rec, std::uint64_t seq);
   void add_auto_dependencies(InstrRecord& rec);
   void snapshot_readers_of(const Slot& writer);
+  void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
   void run_finish(Slot& s);
   [[noreturn]] void deadlock(const std::string& scalar_waits_at);
   std::string describe(const InstrRecord& rec) const;
@@ -142,6 +143,7 @@ private:
   std::byte* ub_base_ = nullptr;
   std::size_t ub_bytes_ = 0;
   std::vector<std::vector<std::byte>> auto_storage_;
+  std::vector<std::unique_ptr<Staging>> staging_pool_;  // reused: a DMA instruction stages 16 KiB and more
   std::array<PipeState, kNumPipeIds> pipes_;
   std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)
   std::deque<std::uint64_t> end_times_;           // by seq - dropped_ - 1; kNotDone until retired

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <vector>
+#include <memory>
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/instr_desc.hpp>
@@ -53,6 +53,28 @@ struct ScalarValue {
 
 inline constexpr int kMaxOperands = 4;
 
+// Scratch bytes a kernel keeps from `start` to `finish` (a DMA's in-flight data). Growing leaves the
+// contents undefined - no zero-fill, which would cost as much as the copy itself - and the runtime
+// reuses buffers across instructions.
+class Staging {
+public:
+  std::byte* resize(std::size_t n) {
+    if (n > cap_) {
+      buf_.reset(new std::byte[n]);
+      cap_ = n;
+    }
+    size_ = n;
+    return buf_.get();
+  }
+  std::byte* data() { return buf_.get(); }
+  const std::byte* data() const { return buf_.get(); }
+  std::size_t size() const { return size_; }
+
+private:
+  std::unique_ptr<std::byte[]> buf_;
+  std::size_t size_ = 0, cap_ = 0;
+};
+
 // Form bits an instruction's record carries to its backend (ExecContext::variant).
 inline constexpr std::uint8_t kVariantSwap = 1;         // the broadcast / expand operand is src0, not src1
 inline constexpr std::uint8_t kVariantMode2 = 2;        // row expansion by one 32-byte block per row
@@ -64,17 +86,22 @@ struct ExecContext {
   ScalarValue scalar{};
   std::uint8_t variant = 0;
   Target target = Target::A2A3;
-  std::vector<std::byte>* staging = nullptr;  // owned by the runtime, alive from start to finish
+  Staging* staging = nullptr;  // owned by the runtime, alive from start to finish
 };
 
 using PhaseFn = void (*)(ExecContext&);
 
+// How a backend runs an instruction that reads at its start and writes at its end.
+//  - finish: required; makes the writes, reading the inputs (or what `start` staged).
+//  - start: optional; copies what the instruction reads into ctx.staging. With `direct` present the
+//    runtime calls it only when another instruction overwrites those inputs while this one runs
+//    (copy on write); without `direct` it is called at every start.
+//  - direct: optional; the whole instruction in one step, used when nothing overwrote its inputs.
+// Kernels without `start` get their inputs snapshotted by the runtime when that is needed.
 struct BackendKernel {
-  PhaseFn start = nullptr;   // optional
-  PhaseFn finish = nullptr;  // required
-  // true when `start` captures every on-chip byte the instruction reads, so the runtime never needs
-  // to snapshot them for a late `finish` (DMA: TSTORE stages its source at start).
-  bool reads_staged_at_start = false;
+  PhaseFn start = nullptr;
+  PhaseFn finish = nullptr;
+  PhaseFn direct = nullptr;
 };
 
 }  // namespace pto
