@@ -26,8 +26,20 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
      << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
   os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
   const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};
-  for (const auto& c : r.cores) {
-    os << "  core " << c.block << ": " << c.cycles << " cycles";
+  // Consecutive cores with identical figures share one line (SPMD kernels usually look alike).
+  auto same = [](const CoreReport& a, const CoreReport& b) {
+    if (a.cycles != b.cycles || a.instructions != b.instructions) return false;
+    for (int p = 0; p < kNumPipeIds; ++p)
+      if (a.pipes[p].busy_cycles != b.pipes[p].busy_cycles || a.pipes[p].instructions != b.pipes[p].instructions) return false;
+    return true;
+  };
+  for (std::size_t i = 0; i < r.cores.size();) {
+    std::size_t j = i + 1;
+    while (j < r.cores.size() && same(r.cores[i], r.cores[j])) ++j;
+    const CoreReport& c = r.cores[i];
+    os << "  core " << c.block;
+    if (j - i > 1) os << '-' << r.cores[j - 1].block;
+    os << ": " << c.cycles << " cycles";
     for (int p : lanes) {
       const PipeStats& s = c.pipes[p];
       if (s.instructions == 0) continue;
@@ -35,6 +47,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
          << std::setprecision(1) << (c.cycles ? 100.0 * double(s.busy_cycles) / double(c.cycles) : 0.0) << "%)";
     }
     os << '\n';
+    i = j;
   }
   return os;
 }
