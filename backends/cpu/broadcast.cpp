@@ -34,16 +34,21 @@ void colexpand_op(ExecContext& ctx) {
     if constexpr (O == BinOp::ExpDif && !is_float(dtype_v<T>)) {
       return;  // rejected at issue
     } else {
-      // The vector row may alias dst row 0 (in place): keep a copy.
-      std::vector<T> vrow(row<T>(V, 0), row<T>(V, 0) + d.valid_cols);
+      // The vector row may be part of dst (in place): then work from a copy of it.
+      const T* vp = row<T>(V, 0);
+      if (V.footprint().overlaps(d.footprint())) {
+        thread_local std::vector<T> copy;
+        copy.assign(vp, vp + d.valid_cols);
+        vp = copy.data();
+      }
       if constexpr (O == BinOp::Div) {
-        if (!swap) check_divisor_row(Name, vrow.data(), d.valid_cols, 0, 0);
+        if (!swap) check_divisor_row(Name, vp, d.valid_cols, 0, 0);
         else
           check_divisor_tile<T>(Name, F);
       }
       for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
         for (int i = r0; i < r1; ++i) {
-          Ptr<T> f{row<T>(F, i) + c0}, v{vrow.data() + c0};
+          Ptr<T> f{row<T>(F, i) + c0}, v{vp + c0};
           if (swap) bin_row<O>(row<T>(d, i) + c0, v, f, c1 - c0);
           else bin_row<O>(row<T>(d, i) + c0, f, v, c1 - c0);
         }
@@ -81,9 +86,13 @@ void rowexpand_op(ExecContext& ctx) {
       const int R = d.valid_rows, C = d.valid_cols, period = int(32 / sizeof(T));
       // Copy E first: it may share bytes with dst (in place), and mode 2 becomes one dense row per row.
       const int ew = mode2 ? period : 1;
-      std::vector<T> e(std::size_t(R) * ew);
+      // Reused buffer of this (issuing) thread; the blocks below may run on TBB workers, so they see
+      // it only through the pointer `ep`, never by the thread_local's name.
+      thread_local std::vector<T> e_buf;
+      e_buf.resize(std::size_t(R) * ew);
+      T* const ep = e_buf.data();
       for (int i = 0; i < R; ++i)
-        for (int k = 0; k < ew; ++k) e[std::size_t(i) * ew + k] = *E.ptr<T>(i, k);
+        for (int k = 0; k < ew; ++k) ep[std::size_t(i) * ew + k] = *E.ptr<T>(i, k);
       if constexpr (O == BinOp::Div) {
         if (!swap) check_divisor_tile<T>(Name, E);
         else
@@ -96,12 +105,12 @@ void rowexpand_op(ExecContext& ctx) {
           T* out = row<T>(d, i) + c0;
           Ptr<T> f{row<T>(F, i) + c0};
           if (mode2) {
-            for (int j = c0; j < c1; ++j) blk[std::size_t(j - c0)] = e[std::size_t(i) * ew + std::size_t(j % period)];
+            for (int j = c0; j < c1; ++j) blk[std::size_t(j - c0)] = ep[std::size_t(i) * ew + std::size_t(j % period)];
             Ptr<T> b{blk.data()};
             if (swap) bin_row<O>(out, b, f, c1 - c0);
             else bin_row<O>(out, f, b, c1 - c0);
           } else {
-            Splat<T> s{e[std::size_t(i)]};
+            Splat<T> s{ep[std::size_t(i)]};
             if (swap) bin_row<O>(out, s, f, c1 - c0);
             else bin_row<O>(out, f, s, c1 - c0);
           }
