@@ -42,9 +42,9 @@ void colexpand_op(ExecContext& ctx) {
         vp = copy.data();
       }
       if constexpr (O == BinOp::Div) {
-        if (!swap) check_divisor_row(Name, vp, d.valid_cols, 0, 0);
+        if (!swap) check_divisor_row(Name, "src1", vp, d.valid_cols, 0, 0);  // the divisor is src1 either way
         else
-          check_divisor_tile<T>(Name, F);
+          check_divisor_tile<T>(Name, "src1", F);
       }
       for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
         for (int i = r0; i < r1; ++i) {
@@ -94,9 +94,9 @@ void rowexpand_op(ExecContext& ctx) {
       for (int i = 0; i < R; ++i)
         for (int k = 0; k < ew; ++k) ep[std::size_t(i) * ew + k] = *E.ptr<T>(i, k);
       if constexpr (O == BinOp::Div) {
-        if (!swap) check_divisor_tile<T>(Name, E);
+        if (!swap) check_divisor_tile<T>(Name, "src1", E);
         else
-          check_divisor_tile<T>(Name, F);
+          check_divisor_tile<T>(Name, "src1", F);
       }
       for_each_block(R, C, [&](int r0, int r1, int c0, int c1) {
         std::vector<T> blk;

@@ -142,24 +142,24 @@ void bin_row(T* d, A a, B b, int n) {
 
 // Integer division by zero has no result: report where, instead of trapping.
 template <class T>
-void check_divisor_row(Op op, const T* row, int n, int r, int c0) {
+void check_divisor_row(Op op, const char* operand, const T* row, int n, int r, int c0) {
   if constexpr (std::is_integral_v<T>) {
     for (int j = 0; j < n; ++j)
       if (row[j] == T(0))
-        detail::fail(op_name(op), ": integer division by zero: divisor element (", r, ", ", c0 + j, ") is 0 (dtype ",
-                     name_of(dtype_v<T>), ")");
+        detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element (", r,
+                     ", ", c0 + j, ") (dtype ", name_of(dtype_v<T>), ")");
   }
 }
 
 // The same over a whole tile's valid region, in the tile's own (row, column) coordinates.
 template <class T>
-void check_divisor_tile(Op op, const TileView& t) {
+void check_divisor_tile(Op op, const char* operand, const TileView& t) {
   if constexpr (std::is_integral_v<T>) {
     for (int r = 0; r < t.valid_rows; ++r)
       for (int c = 0; c < t.valid_cols; ++c)
         if (*t.ptr<T>(r, c) == T(0))
-          detail::fail(op_name(op), ": integer division by zero: divisor element (", r, ", ", c, ") is 0 (dtype ",
-                       name_of(dtype_v<T>), ")");
+          detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element (",
+                       r, ", ", c, ") (dtype ", name_of(dtype_v<T>), ")");
   }
 }
 

@@ -37,9 +37,8 @@ void tile_scalar(ExecContext& ctx) {
       if constexpr (std::is_integral_v<T>) {
         if (!scalar_first && k.v == T(0))
           detail::fail(op_name(Name), ": integer division by zero: the scalar divisor is 0 (dtype ", name_of(dtype_v<T>), ")");
+        if (scalar_first) check_divisor_tile<T>(Name, "src0", ctx.ops[1].tile);
       }
-      else
-        check_divisor_tile<T>(Name, ctx.ops[1].tile);
     }
     for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
       for (int i = r0; i < r1; ++i) {

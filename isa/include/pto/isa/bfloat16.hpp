@@ -2,6 +2,7 @@
 // Conversion from float rounds to nearest, ties to even; NaN stays NaN (quiet bit forced).
 #pragma once
 #include <bit>
+#include <compare>
 #include <cstdint>
 
 namespace pto {

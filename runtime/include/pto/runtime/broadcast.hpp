@@ -189,9 +189,10 @@ detail::Issue TROWEXPAND(Dst& dst, Src& src, W&... events) {
   add_tile(core, rec, src);
   const TileView &d = rec.ops[0].tile, &s = rec.ops[1].tile;
   check_elem_bytes(*rec.desc, "dst", d.dtype, core_target(core));
-  if (s.valid_rows != d.valid_rows || d.valid_rows == 0 || d.valid_cols == 0 || s.valid_cols == 0)
-    fail("TROWEXPAND: operand src ", s, " must have dst's ", d.valid_rows,
-         " valid rows and a valid column 0, and dst's valid shape must not be empty (dst ", d, ")");
+  if (d.valid_rows == 0 || d.valid_cols == 0)
+    fail("TROWEXPAND: operand dst ", d, ": the valid shape must not be empty");
+  if (s.valid_rows != d.valid_rows || s.valid_cols == 0)
+    fail("TROWEXPAND: operand src ", s, " must have dst's ", d.valid_rows, " valid rows and a valid column 0 (dst ", d, ")");
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -1,0 +1,4 @@
+// expect: TCOLEXPAND*/TROWEXPAND*: dst, src0 and src1 must have the same DType
+#include <pto/pto-inst.hpp>
+using namespace pto;
+void f() { Tile<TileType::Vec, float, 16, 16> dst, src0; Tile<TileType::Vec, std::int32_t, 16, 1, BLayout::ColMajor> src1; TROWEXPANDMUL(dst, src0, src1); }
