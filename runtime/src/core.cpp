@@ -100,8 +100,10 @@ std::byte* Core::auto_place(std::size_t bytes) {
 // ---------------------------------------------------------------------------------------------------
 // The A2/A3 implicit scratch: UB [TMP_UB_OFFSET, TMP_UB_OFFSET + TMP_UB_SIZE).
 
+// The implicit core of direct calls has no kernel boundary, so it checks only the claiming
+// instruction's own operands (in broadcast.hpp), not tiles of earlier calls.
 void Core::note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
-  if (opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
+  if (opt_.synchronous || opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
   if (scratch_user_)
     fail("TASSIGN: operand tile ", tile, " overlaps UB [184 KiB, 192 KiB), which ", scratch_user_,
          " (3-argument form, ColMajor expand operand) uses as scratch on A2A3 in this kernel; place the tile below "
@@ -110,6 +112,7 @@ void Core::note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::st
 }
 
 void Core::claim_a2a3_scratch(const char* instruction) {
+  if (opt_.synchronous) return;
   if (!scratch_tile_.empty())
     fail(instruction, ": the 3-argument form with a ColMajor expand operand uses UB [184 KiB, 192 KiB) as scratch on "
          "A2A3, but tile ", scratch_tile_, " was placed there in this kernel and would be overwritten; place that tile "

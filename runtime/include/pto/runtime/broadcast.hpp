@@ -106,18 +106,29 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
   if (mode2) rec.variant |= kVariantMode2;
   if (target == Target::A2A3 && !mode2) {
     if constexpr (HasTmp) {  // vbrcb writes ceil(R/8) 256-byte repeats (30 at most, reused) into tmp
+      // Only the tmp tile's address matters (spec §2.2): the chip writes `need` bytes from it whatever
+      // the tile's declared shape (the reference tests pass an E-shaped tile). Those bytes are this
+      // instruction's write footprint; they must lie inside UB.
       const std::size_t need = rowexpand_tmp_bytes(tv.valid_rows);
       TileView t = tmp->view();
       if (t.base == nullptr)
         fail(d.name, ": operand tmp ", t, ": the tile has no buffer address; call TASSIGN first");
-      if (Tmp::GetSizeInBytes() < need)
-        fail(d.name, ": operand tmp ", t, " holds ", Tmp::GetSizeInBytes(), " bytes; A2A3 needs ", need, " for ",
-             tv.valid_rows, " rows (ceil(R/8) * 256, or 7680 from 256 rows on)");
+      if (core_mode(core) != Mode::Auto && t.offset + need > buffer_bytes(core, TileType::Vec))
+        fail(d.name, ": operand tmp ", t, " at UB offset ", t.offset, ": A2A3 writes ", need, " bytes of vbrcb scratch from there (",
+             tv.valid_rows, " rows), beyond the ", buffer_bytes(core, TileType::Vec) / 1024, " KiB UB");
       Operand& o = rec.ops[rec.nops++];
       o.kind = Operand::Kind::Tile;
       o.role = Role::Write;
       o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null};
     } else {
+      for (int i = 0; i < 3; ++i) {  // an operand inside the scratch would be overwritten by the chip
+        const TileView& o = rec.ops[i].tile;
+        const std::size_t lo = o.offset, hi = o.offset + o.capacity_bytes();
+        if (core_mode(core) != Mode::Auto && hi > TMP_UB_OFFSET && lo < TMP_UB_OFFSET + TMP_UB_SIZE)
+          fail(d.name, ": operand ", d.operands[i].name, " ", o, " at UB offset ", lo,
+               " overlaps UB [184 KiB, 192 KiB), which the 3-argument form with a ColMajor expand operand uses as "
+               "scratch on A2A3; place the tile below 184 KiB or pass a tmp tile");
+      }
       claim_a2a3_scratch(core, d.name);
     }
   } else if constexpr (HasTmp) {
