@@ -41,6 +41,17 @@ constexpr void static_check_bcast() {
   static_assert(Dst::isRowMajor && !Dst::isBoxedLayout, "TCOLEXPAND*/TROWEXPAND*: dst must be a RowMajor NoneBox tile");
 }
 
+// The record of a binary broadcast: dst, src0, src1 checked and placed, the dtype rule applied.
+template <Op O, class Dst, class S0, class S1>
+InstrRecord bcast_record(Core& core, Dst& dst, S0& src0, S1& src1) {
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  check_bcast_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
+  return rec;
+}
+
 // ---- column family ----
 template <Op O, class Dst, class S0, class S1, class... W>
 Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
@@ -48,13 +59,9 @@ Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
   static_assert(S0::isRowMajor && S1::isRowMajor && !S0::isBoxedLayout && !S1::isBoxedLayout,
                 "TCOLEXPAND*: src0 and src1 must be RowMajor NoneBox tiles (the per-column operand is read by rows)");
   Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<O>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src0);
-  add_tile(core, rec, src1);
+  InstrRecord rec = bcast_record<O>(core, dst, src0, src1);
   const InstrDesc& d = *rec.desc;
   const TileView &tv = rec.ops[0].tile, &t0 = rec.ops[1].tile, &t1 = rec.ops[2].tile;
-  check_bcast_dtype(d, tv.dtype, core_target(core));
   // Role selection (A2A3/A5 TCOLEXPANDOP_IMPL): src0 is the full operand iff its valid shape is dst's.
   const bool src0_full = same_valid(t0, tv);
   const TileView& full = src0_full ? t0 : t1;
@@ -80,13 +87,9 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
   static_assert(!S0::isBoxedLayout && !S1::isBoxedLayout, "TROWEXPAND*: src0 and src1 must be NoneBox tiles");
   Core& core = current_core();
   const Target target = core_target(core);
-  InstrRecord rec = compute_record(desc_of<O>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src0);
-  add_tile(core, rec, src1);
+  InstrRecord rec = bcast_record<O>(core, dst, src0, src1);
   const InstrDesc& d = *rec.desc;
   const TileView &tv = rec.ops[0].tile, &t0 = rec.ops[1].tile, &t1 = rec.ops[2].tile;
-  check_bcast_dtype(d, tv.dtype, target);
   bool src0_full = same_valid(t0, tv);
   const bool src1_full = same_valid(t1, tv);
   // A2A3's 3-argument forms break a tie (C == 1 or C == 32/sizeof) by the larger static row stride.
