@@ -166,7 +166,7 @@ void check_divisor_tile(Op op, const char* operand, const TileView& t) {
 // ---- partitioning ----------------------------------------------------------------------------------------
 // Work below this many elements runs inline (measured with bench_cpu_kernels, docs/cpu-backend.md);
 // the environment variable PTO_CPU_PARALLEL_MIN_ELEMS overrides it, for measuring.
-inline constexpr long kDefaultParallelThresholdElems = 64 * 1024;
+inline constexpr long kDefaultParallelThresholdElems = 16 * 1024;
 long parallel_threshold_elems();
 
 // Calls fn(r0, r1, c0, c1) over blocks covering [0, R) x [0, C): inline for small tiles, otherwise
