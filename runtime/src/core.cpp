@@ -88,6 +88,7 @@ Core::Core(const CoreOptions& opt)
   ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
   ub_base_ = align_up(ub_storage_.data(), 64);
+  for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
 }
 
 Core::~Core() = default;
@@ -158,7 +159,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
     const BackendKernel* kernel = nullptr;
     if (rec.kind == RecordKind::Compute) kernel = &backend_kernel(rec.desc->op, opt_.target);
     PipeState& p = pipes_[rec.pipe];
-    Slot& s = p.queue.emplace_back();
+    Slot& s = p.queue.push();
     s.rec = rec;
     s.seq = seq;
     s.issue_time = issue_time;
@@ -382,11 +383,13 @@ void Core::add_auto_dependencies(InstrRecord& rec) {
   for (int p : kQueuedPipes) {
     if (p == rec.pipe) continue;
     const auto& q = pipes_[p].queue;
-    auto it = std::find_if(q.rbegin(), q.rend(), [&](const Slot& x) { return conflicts(x.rec); });
-    if (it != q.rend()) {
-      depend_on(it->seq);
-      continue;
-    }
+    bool found = false;
+    for (std::size_t i = q.size(); i-- > 0 && !found;)  // the latest conflicting one suffices: pipes are in order
+      if (conflicts(q[i].rec)) {
+        depend_on(q[i].seq);
+        found = true;
+      }
+    if (found) continue;
     // Concurrent policy: retired in the model is not yet executed on the host.
     auto& u = pipes_[p].unconfirmed;
     while (!u.empty() && opt_.executor->is_done(u.front().seq)) u.pop_front();
@@ -411,7 +414,8 @@ void Core::pump_until_can_issue(const InstrRecord& rec) {
 void Core::compact_end_times() {
   std::uint64_t oldest = issued_ + 1;
   for (int p : kQueuedPipes)
-    for (const Slot& q : pipes_[p].queue) {  // nothing still queued may refer to a dropped end time
+    for (std::size_t k = 0; k < pipes_[p].queue.size(); ++k) {  // nothing queued may refer to a dropped end time
+      const Slot& q = pipes_[p].queue[k];
       oldest = std::min(oldest, q.seq);
       for (int i = 0; i < q.rec.nwaits; ++i) oldest = std::min(oldest, q.rec.waits[i]);
     }

@@ -92,6 +92,33 @@ private:
     std::unique_ptr<Staging> staging;  // what `start` captured (from the core's pool)
     std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
   };
+  // A pipe's in-order queue. It never holds more than queue_depth unfinished instructions, so its
+  // slots are allocated once and reused (a std::deque would allocate per push: a Slot is ~0.5 KiB).
+  class SlotRing {
+  public:
+    void reserve(std::size_t n) { slots_.resize(n); }
+    bool empty() const { return count_ == 0; }
+    std::size_t size() const { return count_; }
+    Slot& front() { return slots_[head_]; }
+    const Slot& front() const { return slots_[head_]; }
+    const Slot& operator[](std::size_t i) const { return slots_[(head_ + i) % slots_.size()]; }
+    Slot& push() {  // precondition: size() < capacity (Core::can_issue)
+      Slot& s = slots_[(head_ + count_++) % slots_.size()];
+      s.running = s.snapshotted = false;
+      s.staging.reset();
+      s.snapshot.clear();
+      return s;
+    }
+    void pop_front() {
+      head_ = (head_ + 1) % slots_.size();
+      --count_;
+    }
+    void clear() { head_ = count_ = 0; }
+
+  private:
+    std::vector<Slot> slots_;
+    std::size_t head_ = 0, count_ = 0;
+  };
   // Concurrent policy: an instruction the model has retired but the executor may not have run yet;
   // auto-mode dependencies must still see it.
   struct Unconfirmed {
@@ -99,7 +126,7 @@ private:
     InstrRecord rec;
   };
   struct PipeState {
-    std::deque<Slot> queue;  // front is running or next to run
+    SlotRing queue;  // front is running or next to run
     std::deque<Unconfirmed> unconfirmed;
     std::uint64_t free_at = 0;
     PipeStats stats;
