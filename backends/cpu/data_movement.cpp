@@ -38,11 +38,28 @@ void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, st
   const std::int64_t elem_step = dn ? g.stride[3] : g.stride[4];
   std::int64_t idx[4] = {0, 0, 0, 0}, line_off = 0;
   const std::size_t line_bytes = std::size_t(l.length) * eb;
+  // Consecutive lines that are adjacent on both sides move as one run (a dense tile of a dense
+  // tensor is one memcpy).
+  std::byte* run_gm = nullptr;
+  std::byte* run_other = nullptr;
+  std::size_t run_len = 0;
+  auto flush = [&] {
+    if (run_len == 0) return;
+    if (dir == Dir::GmToStaging) std::memcpy(run_other, run_gm, run_len);
+    else std::memcpy(run_gm, run_other, run_len);
+    run_len = 0;
+  };
   for (int a = 0; a < l.count; ++a, other += other_step) {
     std::byte* gm = g.base + line_off * std::int64_t(eb);
     if (elem_step == 1) {
-      if (dir == Dir::GmToStaging) std::memcpy(other, gm, line_bytes);
-      else std::memcpy(gm, other, line_bytes);
+      if (run_len != 0 && gm == run_gm + run_len && other == run_other + run_len) {
+        run_len += line_bytes;
+      } else {
+        flush();
+        run_gm = gm;
+        run_other = other;
+        run_len = line_bytes;
+      }
     } else {
       for (int b = 0; b < l.length; ++b) {
         std::byte* e = gm + std::int64_t(b) * elem_step * std::int64_t(eb);
@@ -57,6 +74,7 @@ void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, st
       idx[k] = 0;
     }
   }
+  flush();
 }
 
 std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).line_step * std::ptrdiff_t(t.elem_bytes()); }
