@@ -286,7 +286,7 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
   if (s.rec.kind == RecordKind::WaitFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).pop_front();
   s.end = t + cost_cycles(s.rec, opt_.target);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
-  if (!opt_.executor && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
+  if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
 }
 
 void Core::stage(Slot& s) {
@@ -299,7 +299,7 @@ void Core::stage(Slot& s) {
 }
 
 void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
-  if (!opt_.executor && s.kernel) {
+  if (functional() && s.kernel) {
     snapshot_readers_of(s);
     run_finish(s);
     if (s.staging) staging_pool_.push_back(std::move(s.staging));

@@ -47,6 +47,7 @@ struct CoreOptions {
   int queue_depth = 32;
   bool synchronous = false;  // implicit core of direct calls: run each instruction as it is issued
   FunctionalExecutor* executor = nullptr;  // null: execute inside the model
+  bool model_only = false;                 // time the instructions, compute nothing
 };
 
 class Core {
@@ -57,6 +58,8 @@ public:
   ~Core();
 
   const CoreOptions& options() const { return opt_; }
+  // The model executes instructions' work itself (deterministic policy, not model-only).
+  bool functional() const { return !opt_.executor && !opt_.model_only; }
   std::uint64_t run_id() const { return run_id_; }
   std::byte* ub() { return ub_base_; }
   std::size_t ub_bytes() const { return ub_bytes_; }

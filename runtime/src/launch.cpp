@@ -29,6 +29,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.mode = cfg.mode;
   o.queue_depth = cfg.queue_depth;
   o.executor = executor.get();
+  o.model_only = cfg.model_only;
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {
@@ -73,7 +74,7 @@ LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void*
   threads = std::min(threads, cfg.blocks);
 
   std::unique_ptr<ConcurrentPolicy> concurrent;
-  if (cfg.policy == Policy::Concurrent) concurrent = std::make_unique<ConcurrentPolicy>(threads);
+  if (cfg.policy == Policy::Concurrent && !cfg.model_only) concurrent = std::make_unique<ConcurrentPolicy>(threads);
 
   std::vector<CoreReport> reports(std::size_t(cfg.blocks));
   std::vector<std::exception_ptr> errors(std::size_t(cfg.blocks));

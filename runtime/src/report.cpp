@@ -6,6 +6,19 @@
 
 namespace pto {
 
+std::uint64_t CoreReport::serialised_cycles() const {
+  std::uint64_t sum = 0;
+  for (const PipeStats& p : pipes) sum += p.busy_cycles;
+  return sum;
+}
+
+std::uint64_t LaunchReport::serialised_cycles() const {
+  std::uint64_t best = 0, cyc = 0;
+  for (const auto& c : cores)
+    if (c.cycles > cyc || (c.cycles == cyc && c.serialised_cycles() > best)) cyc = c.cycles, best = c.serialised_cycles();
+  return best;
+}
+
 std::uint64_t LaunchReport::instructions() const {
   std::uint64_t n = 0;
   for (const auto& c : cores) n += c.instructions;
@@ -24,6 +37,8 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
      << (r.policy == Policy::Concurrent ? "concurrent" : "deterministic") << " policy\n";
   os << "  modeled: " << r.cycles << " cycles = " << std::fixed << std::setprecision(3) << r.microseconds()
      << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
+  os << "  overlap: " << std::setprecision(2) << r.overlap() << "x (serialised: " << r.serialised_cycles()
+     << " cycles on the slowest core)\n";
   os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
   const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};
   // Consecutive cores with identical figures share one line (SPMD kernels usually look alike).
@@ -39,7 +54,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     const CoreReport& c = r.cores[i];
     os << "  core " << c.block;
     if (j - i > 1) os << '-' << r.cores[j - 1].block;
-    os << ": " << c.cycles << " cycles";
+    os << ": " << c.cycles << " cycles, overlap " << std::setprecision(2) << c.overlap() << 'x';
     for (int p : lanes) {
       const PipeStats& s = c.pipes[p];
       if (s.instructions == 0) continue;

@@ -27,6 +27,11 @@ struct CoreReport {
   std::uint64_t cycles = 0;        // modeled makespan of this core (kernel start to last retirement)
   std::uint64_t instructions = 0;  // everything the scalar pipe issued
   std::array<PipeStats, kNumPipeIds> pipes{};
+
+  // The same instructions with every cross-pipe overlap removed: the sum of all pipes' busy cycles.
+  std::uint64_t serialised_cycles() const;
+  // Sum of busy time over all pipes / makespan: 1.0 is fully serial, 2.0 means two pipes always busy.
+  double overlap() const { return cycles ? double(serialised_cycles()) / double(cycles) : 0.0; }
 };
 
 struct LaunchReport {
@@ -39,6 +44,9 @@ struct LaunchReport {
   double host_seconds = 0;   // host wall-clock of the whole launch
 
   double microseconds() const { return double(cycles) / (clock_ghz * 1000.0); }
+  // Of the slowest core (the one that sets the launch's makespan).
+  std::uint64_t serialised_cycles() const;
+  double overlap() const { return cycles ? double(serialised_cycles()) / double(cycles) : 0.0; }
   std::uint64_t instructions() const;
   std::string summary() const;  // the text a person reads
 };
