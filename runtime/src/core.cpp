@@ -184,12 +184,15 @@ RecordEvent Core::issue(InstrRecord& rec) {
 }
 
 void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
+  const std::uint64_t issue_start = s_time_ - cost_table(opt_.target).scalar_issue_cycles;
+  std::uint64_t token_from = 0;
   switch (rec.kind) {
     case RecordKind::SetFlag: tokens(rec.flag_src, rec.flag_dst, rec.flag_id).push_back({s_time_, seq}); break;
     case RecordKind::WaitFlag: {
       auto& q = tokens(rec.flag_src, rec.flag_dst, rec.flag_id);
       const Token tok = q.front();
       q.pop_front();
+      token_from = tok.seq;
       s_time_ = std::max(s_time_, tok.time);
       if (opt_.executor) opt_.executor->wait_done(tok.seq);  // the real set_flag must have run too
       break;
@@ -207,6 +210,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
   }
   end_times_[seq - dropped_ - 1] = s_time_;
   last_end_ = std::max(last_end_, s_time_);
+  if (opt_.timeline) record(rec, seq, std::min(issue_start, s_time_), s_time_, token_from);
 }
 
 RecordEvent Core::issue_blocking(InstrRecord& rec) {
@@ -283,7 +287,11 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
   (void)p;
   s.running = true;
   s.start = t;
-  if (s.rec.kind == RecordKind::WaitFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).pop_front();
+  if (s.rec.kind == RecordKind::WaitFlag) {
+    auto& q = tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id);
+    s.token_from = q.front().seq;
+    q.pop_front();
+  }
   s.end = t + cost_cycles(s.rec, opt_.target);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
@@ -306,6 +314,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_times_[s.seq - dropped_ - 1] = t;
+  if (opt_.timeline) record(s.rec, s.seq, s.start, t, s.token_from);
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;
@@ -485,6 +494,28 @@ void Core::deadlock(const std::string& scalar_waits_at) {
   fail(os.str());
 }
 
+void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t start, std::uint64_t end,
+                  std::uint64_t token_from) {
+  TimelineEntry e;
+  e.pipe = rec.pipe;
+  e.seq = seq;
+  e.start = start;
+  e.end = end;
+  e.name = describe(rec);
+  std::ostringstream ops;
+  for (int i = 0; i < rec.nops; ++i) {
+    const Operand& o = rec.ops[i];
+    if (i) ops << "; ";
+    ops << (rec.desc ? rec.desc->operands[i].name : "op") << ' ';
+    if (o.kind == Operand::Kind::Tile) ops << o.tile << " @UB+0x" << std::hex << o.tile.offset << std::dec;
+    else if (o.kind == Operand::Kind::Gm) ops << o.gm;
+  }
+  e.operands = ops.str();
+  e.after.assign(rec.waits, rec.waits + rec.nwaits);
+  if (token_from) e.after.push_back(token_from);
+  timeline_.push_back(std::move(e));
+}
+
 CoreReport Core::report() const {
   CoreReport r;
   r.block = opt_.block_idx;
@@ -493,6 +524,7 @@ CoreReport Core::report() const {
   for (int p = 0; p < kNumPipeIds; ++p) r.pipes[p] = pipes_[p].stats;
   r.pipes[PIPE_S] = scalar_stats_;
   r.pipes[PIPE_S].busy_cycles = issued_ * cost_table(opt_.target).scalar_issue_cycles;
+  r.timeline = timeline_;
   return r;
 }
 

@@ -48,6 +48,7 @@ struct CoreOptions {
   bool synchronous = false;  // implicit core of direct calls: run each instruction as it is issued
   FunctionalExecutor* executor = nullptr;  // null: execute inside the model
   bool model_only = false;                 // time the instructions, compute nothing
+  bool timeline = false;                   // keep a TimelineEntry per retired instruction
 };
 
 class Core {
@@ -94,6 +95,7 @@ private:
     const BackendKernel* kernel = nullptr;
     std::unique_ptr<Staging> staging;  // what `start` captured (from the core's pool)
     std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
+    std::uint64_t token_from = 0;     // wait_flag: the set_flag whose token it consumed
   };
   // A pipe's in-order queue. It never holds more than queue_depth unfinished instructions, so its
   // slots are allocated once and reused (a std::deque would allocate per push: a Slot is ~0.5 KiB).
@@ -108,6 +110,7 @@ private:
     Slot& push() {  // precondition: size() < capacity (Core::can_issue)
       Slot& s = slots_[(head_ + count_++) % slots_.size()];
       s.running = s.snapshotted = false;
+      s.token_from = 0;
       s.staging.reset();
       s.snapshot.clear();
       return s;
@@ -184,6 +187,8 @@ private:
   std::uint64_t last_end_ = 0;
   std::uint64_t issued_ = 0;
   PipeStats scalar_stats_;
+  std::vector<TimelineEntry> timeline_;
+  void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t start, std::uint64_t end, std::uint64_t token_from);
   // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.
   InstrRecord* parked_rec_ = nullptr;
   RecordEvent* parked_out_ = nullptr;

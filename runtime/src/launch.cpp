@@ -30,6 +30,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.queue_depth = cfg.queue_depth;
   o.executor = executor.get();
   o.model_only = cfg.model_only;
+  o.timeline = cfg.timeline;
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {

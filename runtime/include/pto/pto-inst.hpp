@@ -14,3 +14,4 @@
 #include <pto/runtime/sync.hpp>
 #include <pto/runtime/tassign.hpp>
 #include <pto/runtime/tile_scalar.hpp>
+#include <pto/runtime/trace.hpp>

@@ -23,6 +23,7 @@ struct LaunchConfig {
   int host_threads = 0;                  // host threads the cores share; 0 = hardware concurrency
   int queue_depth = 32;                  // per-pipe issue queue; a full queue stalls the scalar pipe
   bool model_only = false;               // modeled time only: no instruction computes (GM/UB untouched)
+  bool timeline = false;                 // record every instruction's modeled start/end in the report
 };
 
 namespace detail {

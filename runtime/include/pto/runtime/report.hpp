@@ -22,11 +22,22 @@ struct PipeStats {
   std::uint64_t instructions = 0;  // instructions (sync included) the pipe retired
 };
 
+// One instruction as it ran in the model (LaunchConfig::timeline).
+struct TimelineEntry {
+  int pipe = 0;                      // pipe_t value
+  std::uint64_t seq = 0;             // the core's issue number (1-based)
+  std::uint64_t start = 0, end = 0;  // modeled cycles
+  std::string name;                  // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
+  std::string operands;              // the operands, for a reader of the trace
+  std::vector<std::uint64_t> after;  // instructions whose end it waited for (events, the set_flag of its token)
+};
+
 struct CoreReport {
   int block = 0;
   std::uint64_t cycles = 0;        // modeled makespan of this core (kernel start to last retirement)
   std::uint64_t instructions = 0;  // everything the scalar pipe issued
   std::array<PipeStats, kNumPipeIds> pipes{};
+  std::vector<TimelineEntry> timeline;  // in retirement order; empty unless LaunchConfig::timeline
 
   // The same instructions with every cross-pipe overlap removed: the sum of all pipes' busy cycles.
   std::uint64_t serialised_cycles() const;

@@ -1,0 +1,18 @@
+// Timelines a person can look at, from a report recorded with LaunchConfig::timeline = true.
+#pragma once
+#include <string>
+
+#include <pto/runtime/report.hpp>
+
+namespace pto {
+
+// Chrome trace JSON (opens in Perfetto / chrome://tracing): one process per core, one thread per pipe,
+// timestamps in microseconds of modeled time, a flow arrow for every event and flag edge, the
+// instruction's operands in args. Throws pto::Error when the report has no timeline or the file
+// cannot be written.
+void write_chrome_trace(const LaunchReport& report, const std::string& path);
+
+// SVG: one lane per pipe of each core, a box per instruction, readable in any browser.
+void write_svg_timeline(const LaunchReport& report, const std::string& path);
+
+}  // namespace pto

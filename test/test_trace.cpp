@@ -1,0 +1,117 @@
+// The recorded timeline and the two writers (Chrome trace JSON, SVG).
+#define BOOST_TEST_MODULE trace
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+using namespace pto;
+
+namespace {
+constexpr int R = 64, C = 64;
+using TileF = Tile<TileType::Vec, float, R, C>;
+using GmF = GlobalTensor<float, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>>;
+
+// TLOAD -> flag -> TMOV -> flag -> TSTORE on every core.
+void kernel(float* out, float* in) {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, 0x10000);
+  GmF src(in + get_block_idx() * R * C), dst(out + get_block_idx() * R * C);
+  TLOAD(a, src);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  TMOV(b, a);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+  TSTORE(dst, b);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream is(path);
+  std::stringstream ss;
+  ss << is.rdbuf();
+  return ss.str();
+}
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+LaunchReport run(bool timeline) {
+  static std::vector<float> in(2 * R * C, 1.0f), out(2 * R * C);
+  return launch({.blocks = 2, .timeline = timeline}, kernel, out.data(), in.data());
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(timeline_has_every_instruction_with_its_modeled_times) {
+  LaunchReport rep = run(true);
+  for (const CoreReport& c : rep.cores) {
+    BOOST_TEST(c.timeline.size() == c.instructions);
+    std::uint64_t busy[kNumPipeIds] = {};
+    for (const TimelineEntry& e : c.timeline)
+      if (e.pipe != PIPE_S) busy[e.pipe] += e.end - e.start;
+    for (int p : {PIPE_MTE2, PIPE_V, PIPE_MTE3}) BOOST_TEST(busy[p] == c.pipes[p].busy_cycles);
+    // The chain: TLOAD [0, 280), TMOV [280, 420), TSTORE [420, 570); the waits point at the set_flags.
+    auto find = [&](const std::string& name) {
+      for (const TimelineEntry& e : c.timeline)
+        if (e.name == name) return e;
+      BOOST_FAIL("no " + name);
+      return TimelineEntry{};
+    };
+    BOOST_TEST(find("TLOAD").end == 280u);
+    BOOST_TEST(find("TMOV").start == 280u);
+    BOOST_TEST(find("TSTORE").start == 420u);
+    BOOST_TEST(find("TSTORE").end == 570u);
+    const TimelineEntry w = find("wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)");
+    BOOST_TEST(w.after.size() == 1u);
+    BOOST_TEST(w.after[0] == find("set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)").seq);
+    BOOST_TEST(find("TLOAD").operands.find("dst Tile<Vec,float,64,64> valid 64x64 @UB+0x0") != std::string::npos);
+  }
+  BOOST_TEST(run(false).cores[0].timeline.empty());
+}
+
+BOOST_AUTO_TEST_CASE(chrome_trace_names_processes_threads_events_and_flows) {
+  LaunchReport rep = run(true);
+  const std::string path = "test_trace_out.json";
+  write_chrome_trace(rep, path);
+  const std::string j = slurp(path);
+  BOOST_TEST(j.rfind("{\"displayTimeUnit\"", 0) == 0u);
+  BOOST_TEST(count(j, "\"ph\":\"X\"") == rep.instructions());
+  BOOST_TEST(count(j, "\"process_name\"") == 2u);
+  BOOST_TEST(count(j, "\"name\":\"PIPE_MTE2\"") == 2u);
+  // Two flag edges per core: each one a flow start and a flow finish.
+  BOOST_TEST(count(j, "\"ph\":\"s\"") == 4u);
+  BOOST_TEST(count(j, "\"ph\":\"f\"") == 4u);
+  // 280 cycles at 1.85 GHz = 0.151351 us.
+  BOOST_TEST(j.find("\"dur\":0.151351") != std::string::npos);
+  BOOST_TEST(j.substr(j.size() - 4) == "\n]}\n");
+  std::remove(path.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(svg_timeline_has_a_lane_per_pipe_and_a_box_per_instruction) {
+  LaunchReport rep = run(true);
+  const std::string path = "test_trace_out.svg";
+  write_svg_timeline(rep, path);
+  const std::string s = slurp(path);
+  BOOST_TEST(s.rfind("<svg", 0) == 0u);
+  BOOST_TEST(count(s, "<title>") == rep.instructions());
+  BOOST_TEST(count(s, ">core 1 MTE2</text>") == 1u);
+  BOOST_TEST(s.find("</svg>") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(writer_errors) {
+  BOOST_CHECK_EXCEPTION(write_chrome_trace(run(false), "x.json"), Error, [](const Error& e) {
+    return std::string(e.what()) == "write_chrome_trace: the report has no timeline; launch with LaunchConfig::timeline = true";
+  });
+  BOOST_CHECK_EXCEPTION(write_svg_timeline(run(true), "/nonexistent-dir/t.svg"), Error, [](const Error& e) {
+    return std::string(e.what()) == "write_svg_timeline: cannot open '/nonexistent-dir/t.svg' for writing";
+  });
+}
