@@ -1,3 +1,5 @@
+// Core: the issue side (scalar pipe), the discrete-event model of the other pipes, copy-on-write
+// snapshots, auto-mode dependencies and the A2/A3 scratch bookkeeping. See core.hpp for the model.
 #include "core.hpp"
 
 #include <algorithm>
@@ -16,10 +18,7 @@ namespace pto::detail {
 
 namespace {
 std::atomic<std::uint64_t> g_next_run_id{1};
-thread_local Core* t_current = nullptr;
 
-// Pipes a record can be queued on, in tie-break order.
-constexpr int kQueuedPipes[] = {PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX};
 
 std::byte* align_up(std::byte* p, std::size_t a) {
   auto v = reinterpret_cast<std::uintptr_t>(p);
@@ -450,128 +449,5 @@ void Core::finish() {
     if (!step()) deadlock("the end of the kernel (an implicit pipe_barrier(PIPE_ALL))");
   if (opt_.executor) opt_.executor->wait_all();
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Reports and messages.
-
-std::string Core::describe(const InstrRecord& rec) const {
-  std::ostringstream os;
-  switch (rec.kind) {
-    case RecordKind::SetFlag:
-    case RecordKind::WaitFlag:
-      os << (rec.kind == RecordKind::SetFlag ? "set_flag(" : "wait_flag(") << pipe_name(rec.flag_src) << ", "
-         << pipe_name(rec.flag_dst) << ", EVENT_ID" << rec.flag_id << ')';
-      break;
-    case RecordKind::BarrierAll: os << "pipe_barrier(PIPE_ALL)"; break;
-    case RecordKind::Nop: os << (rec.desc ? rec.desc->name : "wait"); break;
-    case RecordKind::Compute: os << rec.desc->name; break;
-  }
-  return os.str();
-}
-
-void Core::abandon() noexcept {
-  if (opt_.executor) opt_.executor->abandon();
-}
-
-void Core::deadlock(const std::string& scalar_waits_at) {
-  abandon();
-  std::ostringstream os;
-  os << "deadlock on core " << opt_.block_idx << ": the scalar pipe waits at " << scalar_waits_at
-     << " and no pipe can make progress";
-  for (int p : kQueuedPipes) {
-    const PipeState& ps = pipes_[p];
-    if (ps.queue.empty()) continue;
-    const Slot& head = ps.queue.front();
-    os << "; " << pipe_name(p) << " is stuck at " << describe(head.rec) << " (instruction #" << head.seq << ")";
-    if (head.rec.kind == RecordKind::WaitFlag)
-      os << ", which no set_flag(" << pipe_name(head.rec.flag_src) << ", " << pipe_name(head.rec.flag_dst)
-         << ", EVENT_ID" << head.rec.flag_id << ") issued so far can satisfy";
-    else
-      for (int i = 0; i < head.rec.nwaits; ++i)
-        if (end_time(head.rec.waits[i]) == kNotDone) os << ", waiting on instruction #" << head.rec.waits[i];
-    os << " (last completed there: " << (ps.retired_any ? describe(ps.last_retired) : "nothing yet") << ')';
-  }
-  fail(os.str());
-}
-
-void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t start, std::uint64_t end,
-                  std::uint64_t token_from) {
-  TimelineEntry e;
-  e.pipe = rec.pipe;
-  e.seq = seq;
-  e.start = start;
-  e.end = end;
-  e.name = describe(rec);
-  std::ostringstream ops;
-  for (int i = 0; i < rec.nops; ++i) {
-    const Operand& o = rec.ops[i];
-    if (i) ops << "; ";
-    ops << (rec.desc ? rec.desc->operands[i].name : "op") << ' ';
-    if (o.kind == Operand::Kind::Tile) ops << o.tile << " @UB+0x" << std::hex << o.tile.offset << std::dec;
-    else if (o.kind == Operand::Kind::Gm) ops << o.gm;
-  }
-  e.operands = ops.str();
-  e.after.assign(rec.waits, rec.waits + rec.nwaits);
-  if (token_from) e.after.push_back(token_from);
-  timeline_.push_back(std::move(e));
-}
-
-CoreReport Core::report() const {
-  CoreReport r;
-  r.block = opt_.block_idx;
-  r.cycles = std::max(last_end_, s_time_);
-  r.instructions = issued_;
-  for (int p = 0; p < kNumPipeIds; ++p) r.pipes[p] = pipes_[p].stats;
-  r.pipes[PIPE_S] = scalar_stats_;
-  r.pipes[PIPE_S].busy_cycles = issued_ * cost_table(opt_.target).scalar_issue_cycles;
-  r.timeline = timeline_;
-  return r;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The compiled interface of core_api.hpp.
-
-CurrentCoreGuard::CurrentCoreGuard(Core* core) : previous_(t_current) { t_current = core; }
-CurrentCoreGuard::~CurrentCoreGuard() { t_current = previous_; }
-
-Core& current_core() {
-  if (t_current) return *t_current;
-  // Direct call of a plain kernel outside pto::launch: one implicit core per host thread, kept for the
-  // thread's lifetime like the CPU simulator's thread_local memory, running instructions as issued.
-  thread_local std::unique_ptr<Core> implicit = [] {
-    CoreOptions o;
-    o.synchronous = true;
-    return std::make_unique<Core>(o);
-  }();
-  return *implicit;
-}
-
-Target core_target(const Core& c) { return c.options().target; }
-Mode core_mode(const Core& c) { return c.options().mode; }
-std::uint64_t core_run_id(const Core& c) { return c.run_id(); }
-int core_block_idx(const Core& c) { return c.options().block_idx; }
-int core_block_num(const Core& c) { return c.options().block_num; }
-
-bool try_issue(Core& c, InstrRecord& rec, RecordEvent& out) {
-  c.validate(rec);
-  if (!c.can_issue(rec)) return false;
-  out = c.issue(rec);
-  return true;
-}
-RecordEvent issue_blocking(Core& c, InstrRecord& rec) { return c.issue_blocking(rec); }
-void park(Core& c, InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) { c.park(rec, out, k); }
-
-void kernel_ends() { current_core().finish(); }
-void kernel_fails() noexcept {
-  if (t_current) t_current->abandon();
-}
-
-std::byte* buffer_base(Core& c, TileType loc) { return loc == TileType::Vec ? c.ub() : nullptr; }
-std::size_t buffer_bytes(const Core& c, TileType loc) { return loc == TileType::Vec ? c.ub_bytes() : 0; }
-std::byte* auto_place(Core& c, std::size_t bytes) { return c.auto_place(bytes); }
-void note_tassign(Core& c, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
-  c.note_tassign(offset, bytes, tile);
-}
-void claim_a2a3_scratch(Core& c, const char* instruction) { c.claim_a2a3_scratch(instruction); }
 
 }  // namespace pto::detail

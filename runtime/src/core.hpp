@@ -23,6 +23,9 @@
 
 namespace pto::detail {
 
+// Pipes a record can be queued on, in tie-break order (the scalar pipe is the kernel itself).
+inline constexpr int kQueuedPipes[] = {PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX};
+
 // Where the functional work of an issued instruction happens. The deterministic policy runs it inside
 // the model (functional = true); the concurrent policy hands it to host executors.
 class FunctionalExecutor {
