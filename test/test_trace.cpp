@@ -115,3 +115,22 @@ BOOST_AUTO_TEST_CASE(writer_errors) {
     return std::string(e.what()) == "write_svg_timeline: cannot open '/nonexistent-dir/t.svg' for writing";
   });
 }
+
+BOOST_AUTO_TEST_CASE(critical_path_follows_the_flags_through_the_pipes) {
+  LaunchReport rep = run(true);
+  const CoreReport& c = rep.cores[0];
+  std::vector<std::string> names;
+  for (std::uint64_t seq : c.critical_path())
+    for (const TimelineEntry& e : c.timeline)
+      if (e.seq == seq) names.push_back(e.name);
+  const std::vector<std::string> want = {"TLOAD",
+                                         "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)",
+                                         "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)",
+                                         "TMOV",
+                                         "set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1)",
+                                         "wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1)",
+                                         "TSTORE"};
+  BOOST_TEST(names == want, boost::test_tools::per_element());
+  BOOST_TEST(rep.summary().find("critical path (core 0, 7 instructions): TLOAD#1 -> set_flag") != std::string::npos);
+  BOOST_TEST(run(false).cores[0].critical_path().empty());
+}

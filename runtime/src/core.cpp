@@ -209,7 +209,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
   }
   end_times_[seq - dropped_ - 1] = s_time_;
   last_end_ = std::max(last_end_, s_time_);
-  if (opt_.timeline) record(rec, seq, std::min(issue_start, s_time_), s_time_, token_from);
+  if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from);
 }
 
 RecordEvent Core::issue_blocking(InstrRecord& rec) {
@@ -313,7 +313,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_times_[s.seq - dropped_ - 1] = t;
-  if (opt_.timeline) record(s.rec, s.seq, s.start, t, s.token_from);
+  if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from);
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;

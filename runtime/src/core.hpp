@@ -191,7 +191,8 @@ private:
   std::uint64_t issued_ = 0;
   PipeStats scalar_stats_;
   std::vector<TimelineEntry> timeline_;
-  void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t start, std::uint64_t end, std::uint64_t token_from);
+  void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start, std::uint64_t end,
+              std::uint64_t token_from);
   // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.
   InstrRecord* parked_rec_ = nullptr;
   RecordEvent* parked_out_ = nullptr;

@@ -51,11 +51,12 @@ void Core::deadlock(const std::string& scalar_waits_at) {
   fail(os.str());
 }
 
-void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t start, std::uint64_t end,
-                  std::uint64_t token_from) {
+void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start,
+                  std::uint64_t end, std::uint64_t token_from) {
   TimelineEntry e;
   e.pipe = rec.pipe;
   e.seq = seq;
+  e.issue = issue;
   e.start = start;
   e.end = end;
   e.name = describe(rec);

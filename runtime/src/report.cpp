@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -10,6 +12,42 @@ std::uint64_t CoreReport::serialised_cycles() const {
   std::uint64_t sum = 0;
   for (const PipeStats& p : pipes) sum += p.busy_cycles;
   return sum;
+}
+
+std::vector<std::uint64_t> CoreReport::critical_path() const {
+  std::vector<std::uint64_t> path;
+  if (timeline.empty()) return path;
+  std::map<std::uint64_t, const TimelineEntry*> by_seq;
+  const TimelineEntry* last = nullptr;
+  for (const TimelineEntry& e : timeline) {
+    by_seq[e.seq] = &e;
+    if (!last || e.end > last->end || (e.end == last->end && e.seq > last->seq)) last = &e;
+  }
+  for (const TimelineEntry* e = last; e;) {
+    path.push_back(e->seq);
+    // A scalar-pipe wait was released at its end; any other instruction is held until its start.
+    const std::uint64_t held_until = e->pipe == PIPE_S ? e->end : e->start;
+    const TimelineEntry* next = nullptr;
+    for (std::uint64_t from : e->after) {  // an event or a flag token
+      auto it = by_seq.find(from);
+      if (it != by_seq.end() && it->second->end == held_until && it->second->seq < e->seq) {
+        next = it->second;
+        break;
+      }
+    }
+    if (!next && e->pipe != PIPE_S && e->start > e->issue) {  // its pipe was busy until then
+      for (const TimelineEntry& p : timeline)
+        if (p.pipe == e->pipe && p.seq < e->seq && p.end == e->start && (!next || p.seq > next->seq)) next = &p;
+    }
+    if (!next && e->issue > 0) {  // issued late: a scalar-pipe wait that released the kernel then
+      for (const TimelineEntry& p : timeline)
+        if (p.pipe == PIPE_S && p.seq < e->seq && p.end == e->issue && p.end > p.start && (!next || p.seq > next->seq))
+          next = &p;
+    }
+    e = next;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
 }
 
 std::uint64_t LaunchReport::serialised_cycles() const {
@@ -39,6 +77,22 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
      << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
   os << "  overlap: " << std::setprecision(2) << r.overlap() << "x (serialised: " << r.serialised_cycles()
      << " cycles on the slowest core)\n";
+  for (const auto& c : r.cores) {  // the slowest core's critical path, when a timeline was recorded
+    if (c.cycles != r.cycles || c.timeline.empty()) continue;
+    const auto path = c.critical_path();
+    os << "  critical path (core " << c.block << ", " << path.size() << " instructions):";
+    std::size_t shown = 0;
+    for (std::uint64_t seq : path) {
+      if (shown++ == 12) {
+        os << " ...";
+        break;
+      }
+      for (const TimelineEntry& e : c.timeline)
+        if (e.seq == seq) os << (shown > 1 ? " -> " : " ") << e.name << '#' << seq;
+    }
+    os << '\n';
+    break;
+  }
   os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
   const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};
   // Consecutive cores with identical figures share one line (SPMD kernels usually look alike).

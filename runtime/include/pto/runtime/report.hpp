@@ -26,6 +26,7 @@ struct PipeStats {
 struct TimelineEntry {
   int pipe = 0;                      // pipe_t value
   std::uint64_t seq = 0;             // the core's issue number (1-based)
+  std::uint64_t issue = 0;           // modeled cycle the scalar pipe issued it
   std::uint64_t start = 0, end = 0;  // modeled cycles
   std::string name;                  // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
   std::string operands;              // the operands, for a reader of the trace
@@ -43,6 +44,11 @@ struct CoreReport {
   std::uint64_t serialised_cycles() const;
   // Sum of busy time over all pipes / makespan: 1.0 is fully serial, 2.0 means two pipes always busy.
   double overlap() const { return cycles ? double(serialised_cycles()) / double(cycles) : 0.0; }
+  // The chain that sets the makespan (needs the timeline): from the last instruction to end back to
+  // the first, each step the predecessor whose end is exactly this one's start - an event or flag it
+  // waited for, else the instruction before it on its pipe. The chain stops where the scalar pipe's
+  // issue bound the start. Sequence numbers, first instruction first.
+  std::vector<std::uint64_t> critical_path() const;
 };
 
 struct LaunchReport {
