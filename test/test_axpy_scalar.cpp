@@ -23,9 +23,12 @@
 
 #include <pto/pto-inst.hpp>
 
+#include "scalar_ops.hpp"
 #include "test_util.hpp"
 
 using namespace pto;
+using pto_test::issue;
+using pto_test::ScalarOp;
 
 namespace {
 
@@ -90,7 +93,6 @@ template <class T> std::vector<T> random_vector(std::size_t n, Rng& rng, double 
 }
 
 // ---- the tile-scalar family and its reference -----------------------------------------------------------
-enum class ScalarOp { Adds, Subs, Muls, Divs, DivsRev, Maxs, Mins };
 constexpr ScalarOp kScalarOps[] = {ScalarOp::Adds, ScalarOp::Subs,    ScalarOp::Muls, ScalarOp::Divs,
                                    ScalarOp::DivsRev, ScalarOp::Maxs, ScalarOp::Mins};
 const char* op_label(ScalarOp op) {
@@ -122,18 +124,6 @@ bool allowed(ScalarOp op, DType t, Target target) {
 }
 bool is_div(ScalarOp op) { return op == ScalarOp::Divs || op == ScalarOp::DivsRev; }
 
-template <class Dst, class Src, class T>
-void issue(ScalarOp op, Dst& dst, Src& src, T k) {
-  switch (op) {
-    case ScalarOp::Adds: TADDS(dst, src, k); break;
-    case ScalarOp::Subs: TSUBS(dst, src, k); break;
-    case ScalarOp::Muls: TMULS(dst, src, k); break;
-    case ScalarOp::Divs: TDIVS(dst, src, k); break;
-    case ScalarOp::DivsRev: TDIVS(dst, k, src); break;
-    case ScalarOp::Maxs: TMAXS(dst, src, k); break;
-    case ScalarOp::Mins: TMINS(dst, src, k); break;
-  }
-}
 
 // dst = src op k. Floats: the exact result rounded once to T. Integers: two's complement wrap for
 // add/sub/mul (computed modulo 2^64, then truncated), C truncation for division (the one overflowing

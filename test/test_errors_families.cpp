@@ -12,7 +12,11 @@
 
 #include <pto/pto-inst.hpp>
 
+#include "scalar_ops.hpp"
+
 using namespace pto;
+using pto_test::issue;
+using pto_test::ScalarOp;
 
 namespace {
 
@@ -83,19 +87,6 @@ std::vector<typename TileT::DType> matrix(typename TileT::DType fill, int r = -1
   return m;
 }
 
-enum class ScalarOp { Adds, Subs, Muls, Divs, DivsRev, Maxs, Mins };
-template <class Dst, class Src, class T>
-void issue(ScalarOp op, Dst& dst, Src& src, T k) {
-  switch (op) {
-    case ScalarOp::Adds: TADDS(dst, src, k); break;
-    case ScalarOp::Subs: TSUBS(dst, src, k); break;
-    case ScalarOp::Muls: TMULS(dst, src, k); break;
-    case ScalarOp::Divs: TDIVS(dst, src, k); break;
-    case ScalarOp::DivsRev: TDIVS(dst, k, src); break;
-    case ScalarOp::Maxs: TMAXS(dst, src, k); break;
-    case ScalarOp::Mins: TMINS(dst, src, k); break;
-  }
-}
 // A 16 x (64 bytes) tile-scalar op of element type T on one core of `target`.
 template <class T>
 auto tile_scalar_kernel(ScalarOp op) {
