@@ -58,17 +58,17 @@ BOOST_AUTO_TEST_CASE(timeline_has_every_instruction_with_its_modeled_times) {
     for (const TimelineEntry& e : c.timeline)
       if (e.pipe != PIPE_S) busy[e.pipe] += e.end - e.start;
     for (int p : {PIPE_MTE2, PIPE_V, PIPE_MTE3}) BOOST_TEST(busy[p] == c.pipes[p].busy_cycles);
-    // The chain: TLOAD [0, 280), TMOV [280, 420), TSTORE [420, 570); the waits point at the set_flags.
+    // The chain: TLOAD [0, 328), TMOV [328, 356), TSTORE [356, 506); the waits point at the set_flags.
     auto find = [&](const std::string& name) {
       for (const TimelineEntry& e : c.timeline)
         if (e.name == name) return e;
       BOOST_FAIL("no " + name);
       return TimelineEntry{};
     };
-    BOOST_TEST(find("TLOAD").end == 280u);
-    BOOST_TEST(find("TMOV").start == 280u);
-    BOOST_TEST(find("TSTORE").start == 420u);
-    BOOST_TEST(find("TSTORE").end == 570u);
+    BOOST_TEST(find("TLOAD").end == 328u);
+    BOOST_TEST(find("TMOV").start == 328u);
+    BOOST_TEST(find("TSTORE").start == 356u);
+    BOOST_TEST(find("TSTORE").end == 506u);
     const TimelineEntry w = find("wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)");
     BOOST_TEST(w.after.size() == 1u);
     BOOST_TEST(w.after[0] == find("set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)").seq);
@@ -89,8 +89,8 @@ BOOST_AUTO_TEST_CASE(chrome_trace_names_processes_threads_events_and_flows) {
   // Two flag edges per core: each one a flow start and a flow finish.
   BOOST_TEST(count(j, "\"ph\":\"s\"") == 4u);
   BOOST_TEST(count(j, "\"ph\":\"f\"") == 4u);
-  // 280 cycles at 1.85 GHz = 0.151351 us.
-  BOOST_TEST(j.find("\"dur\":0.151351") != std::string::npos);
+  // 328 cycles at 1.85 GHz = 0.177297 us.
+  BOOST_TEST(j.find("\"dur\":0.177297") != std::string::npos);
   BOOST_TEST(j.substr(j.size() - 4) == "\n]}\n");
   std::remove(path.c_str());
 }

@@ -83,7 +83,9 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 
 // ---------------------------------------------------------------------------------------------------
 Core::Core(const CoreOptions& opt)
-    : opt_(opt), run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
+    : opt_(opt),
+      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num),
+      run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
   ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
   ub_base_ = align_up(ub_storage_.data(), 64);
@@ -148,7 +150,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
   if ((seq & 0xfffff) == 0) compact_end_times();
   if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
   const std::uint64_t issue_time = s_time_;
-  s_time_ += cost_table(opt_.target).scalar_issue_cycles;
+  s_time_ += cost_.table().scalar_issue_cycles;
   ++scalar_stats_.instructions;
 
   if (rec.pipe == PIPE_S) {
@@ -162,12 +164,13 @@ RecordEvent Core::issue(InstrRecord& rec) {
     s.rec = rec;
     s.seq = seq;
     s.issue_time = issue_time;
+    s.issue_stall = last_scalar_stall_;
     s.kernel = kernel;
     if (opt_.executor) opt_.executor->submit(seq, rec, kernel);
   }
   if (opt_.synchronous) {
     pump_quiescent();
-    s_time_ = std::max(s_time_, now_);
+    advance_scalar(now_, {Stall::Barrier});  // the direct call returns when its instruction has run
     // A direct call runs in program order: a pipe still blocked now waits for a set_flag that was not
     // issued before it, which the CPU simulator's program order could never satisfy either.
     for (int p : kQueuedPipes)
@@ -183,7 +186,9 @@ RecordEvent Core::issue(InstrRecord& rec) {
 }
 
 void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
-  const std::uint64_t issue_start = s_time_ - cost_table(opt_.target).scalar_issue_cycles;
+  const std::uint64_t issue_start = s_time_ - cost_.table().scalar_issue_cycles;
+  const std::uint64_t before = s_time_;
+  Stall stall = Stall::QueueEmpty;
   std::uint64_t token_from = 0;
   switch (rec.kind) {
     case RecordKind::SetFlag: tokens(rec.flag_src, rec.flag_dst, rec.flag_id).push_back({s_time_, seq}); break;
@@ -192,24 +197,58 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       const Token tok = q.front();
       q.pop_front();
       token_from = tok.seq;
-      s_time_ = std::max(s_time_, tok.time);
+      stall = Stall::Flag;
+      advance_scalar(tok.time, {Stall::Flag, rec.flag_src, rec.flag_dst, rec.flag_id});
       if (opt_.executor) opt_.executor->wait_done(tok.seq);  // the real set_flag must have run too
       break;
     }
     case RecordKind::BarrierAll:
-      s_time_ = std::max(s_time_, last_end_);
+      stall = Stall::Barrier;
+      advance_scalar(last_end_, {Stall::Barrier});
       if (opt_.executor) opt_.executor->wait_all();
       break;
     default:
+      stall = Stall::Event;
       for (int i = 0; i < rec.nwaits; ++i) {
-        s_time_ = std::max(s_time_, end_time(rec.waits[i]));
+        advance_scalar(end_time(rec.waits[i]), {Stall::Event, 0, 0, 0, rec.waits[i]});
         if (opt_.executor) opt_.executor->wait_done(rec.waits[i]);
       }
       break;
   }
   end_times_[seq - dropped_ - 1] = s_time_;
   last_end_ = std::max(last_end_, s_time_);
-  if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from);
+  if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from, stall, s_time_ - before);
+}
+
+void Core::note_idle(PipeStats& st, std::uint64_t cycles, const Why& why) {
+  if (cycles == 0) return;
+  st.idle[std::size_t(why.cause)] += cycles;
+  if (why.cause == Stall::Flag) {
+    auto it = std::find_if(st.flags.begin(), st.flags.end(),
+                           [&](const FlagIdle& f) { return f.src == why.src && f.dst == why.dst && f.id == why.id; });
+    if (it == st.flags.end()) st.flags.push_back({why.src, why.dst, why.id, cycles});
+    else it->cycles += cycles;
+  }
+  if (why.cause == Stall::Event && cycles > st.event_cycles) {
+    st.event_cycles = cycles;
+    st.event_from = why.from;
+  }
+}
+
+void Core::advance_scalar(std::uint64_t to, const Why& why) {
+  if (to <= s_time_) return;
+  note_idle(scalar_stats_, to - s_time_, why);
+  last_scalar_stall_ = {s_time_, to, why};
+  s_time_ = to;
+}
+
+// What held instruction `s` until `t`, once its pipe was free and it was issued: its token, or an event.
+Core::Why Core::binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const {
+  if (s.rec.kind == RecordKind::WaitFlag && token_time == t) return {Stall::Flag, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id};
+  for (int i = 0; i < s.rec.nwaits; ++i)
+    if (end_time(s.rec.waits[i]) == t) return {Stall::Event, 0, 0, 0, s.rec.waits[i]};
+  if (s.rec.kind == RecordKind::WaitFlag) return {Stall::Flag, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id};
+  return {Stall::QueueEmpty};
 }
 
 RecordEvent Core::issue_blocking(InstrRecord& rec) {
@@ -283,15 +322,32 @@ bool Core::step() {
 }
 
 void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
-  (void)p;
   s.running = true;
   s.start = t;
+  std::uint64_t token_time = 0;
   if (s.rec.kind == RecordKind::WaitFlag) {
     auto& q = tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id);
     s.token_from = q.front().seq;
+    token_time = q.front().time;
     q.pop_front();
   }
-  s.end = t + cost_cycles(s.rec, opt_.target);
+  // Stall attribution of the pipe's idle [free_at, t): not issued yet (the part the scalar pipe spent
+  // stalled takes that stall's cause), then the wait that released it.
+  s.stall_cycles = t - std::min(t, p.free_at);
+  if (s.stall_cycles) {
+    const std::uint64_t f = p.free_at, a = std::min(t, std::max(f, s.issue_time));
+    const ScalarStall& st = s.issue_stall;
+    const std::uint64_t lo = std::max(f, st.from), hi = std::min(a, st.to);
+    const std::uint64_t stalled = hi > lo ? hi - lo : 0;
+    const Why held = binding_wait(s, t, token_time);
+    note_idle(p.stats, stalled, st.why);
+    note_idle(p.stats, a - f - stalled, {Stall::QueueEmpty});
+    note_idle(p.stats, t - a, held);
+    const std::uint64_t parts[] = {stalled, a - f - stalled, t - a};
+    const Stall causes[] = {st.why.cause, Stall::QueueEmpty, held.cause};
+    s.stall = causes[std::max_element(parts, parts + 3) - parts];
+  }
+  s.end = t + cost_.cycles(s.rec);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
 }
@@ -313,7 +369,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_times_[s.seq - dropped_ - 1] = t;
-  if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from);
+  if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from, s.stall, s.stall_cycles);
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;
@@ -414,7 +470,7 @@ void Core::pump_until_can_issue(const InstrRecord& rec) {
   } while (!can_issue(rec));
   // A full queue stalled the scalar pipe until a slot freed; its own waits (scalar-pipe records) take
   // their time in execute_scalar.
-  if (rec.pipe != PIPE_S) s_time_ = std::max(s_time_, now_);
+  if (rec.pipe != PIPE_S) advance_scalar(now_, {Stall::QueueFull});
 }
 
 // Drops the end times of instructions older than every unretired one (they are only ever read as

@@ -20,6 +20,9 @@
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/launch.hpp>
 #include <pto/runtime/record.hpp>
+#include <pto/runtime/report.hpp>
+
+#include "cost_model.hpp"
 
 namespace pto::detail {
 
@@ -52,6 +55,7 @@ struct CoreOptions {
   FunctionalExecutor* executor = nullptr;  // null: execute inside the model
   bool model_only = false;                 // time the instructions, compute nothing
   bool timeline = false;                   // keep a TimelineEntry per retired instruction
+  const CostTable* costs = nullptr;        // null: default_cost_table(target)
 };
 
 class Core {
@@ -89,6 +93,16 @@ public:
   CoreReport report() const;
 
 private:
+  // Why a pipe was idle over an interval (stall attribution).
+  struct Why {
+    Stall cause = Stall::QueueEmpty;
+    int src = 0, dst = 0, id = 0;  // Flag
+    std::uint64_t from = 0;        // Event: the instruction waited for
+  };
+  struct ScalarStall {  // the scalar pipe's latest stall: [from, to) and why
+    std::uint64_t from = 0, to = 0;
+    Why why;
+  };
   struct Slot {
     InstrRecord rec;
     std::uint64_t seq = 0;
@@ -99,6 +113,9 @@ private:
     std::unique_ptr<Staging> staging;  // what `start` captured (from the core's pool)
     std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
     std::uint64_t token_from = 0;     // wait_flag: the set_flag whose token it consumed
+    ScalarStall issue_stall;          // the scalar pipe's latest stall when it issued this
+    std::uint64_t stall_cycles = 0;   // its pipe's idle time just before it started ...
+    Stall stall = Stall::QueueEmpty;  // ... and the main cause
   };
   // A pipe's in-order queue. It never holds more than queue_depth unfinished instructions, so its
   // slots are allocated once and reused (a std::deque would allocate per push: a Slot is ~0.5 KiB).
@@ -159,6 +176,10 @@ private:
   void start(PipeState& p, Slot& s, std::uint64_t t);
   void end(PipeState& p, Slot& s, std::uint64_t t);
   void execute_scalar(InstrRecord& rec, std::uint64_t seq);
+  // Stall attribution: `cycles` of idle on a pipe; the scalar pipe's clock moving forward to `to`.
+  static void note_idle(PipeStats& st, std::uint64_t cycles, const Why& why);
+  void advance_scalar(std::uint64_t to, const Why& why);
+  Why binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const;
   void add_auto_dependencies(InstrRecord& rec);
   void snapshot_readers_of(const Slot& writer);
   void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
@@ -174,6 +195,7 @@ private:
   static constexpr std::uint64_t kNotDone = std::numeric_limits<std::uint64_t>::max();
 
   CoreOptions opt_;
+  CostModel cost_;
   std::uint64_t run_id_;
   std::vector<std::byte> ub_storage_;
   std::byte* ub_base_ = nullptr;
@@ -190,9 +212,10 @@ private:
   std::uint64_t last_end_ = 0;
   std::uint64_t issued_ = 0;
   PipeStats scalar_stats_;
+  ScalarStall last_scalar_stall_;
   std::vector<TimelineEntry> timeline_;
   void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start, std::uint64_t end,
-              std::uint64_t token_from);
+              std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles);
   // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.
   InstrRecord* parked_rec_ = nullptr;
   RecordEvent* parked_out_ = nullptr;

@@ -1,4 +1,5 @@
 // Core: what a person reads - instruction descriptions, deadlock messages, the timeline, the report.
+#include <algorithm>
 #include <sstream>
 
 #include <pto/isa/error.hpp>
@@ -52,7 +53,7 @@ void Core::deadlock(const std::string& scalar_waits_at) {
 }
 
 void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start,
-                  std::uint64_t end, std::uint64_t token_from) {
+                  std::uint64_t end, std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles) {
   TimelineEntry e;
   e.pipe = rec.pipe;
   e.seq = seq;
@@ -71,6 +72,8 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
   e.operands = ops.str();
   e.after.assign(rec.waits, rec.waits + rec.nwaits);
   if (token_from) e.after.push_back(token_from);
+  e.stall = stall;
+  e.stall_cycles = stall_cycles;
   timeline_.push_back(std::move(e));
 }
 
@@ -79,9 +82,15 @@ CoreReport Core::report() const {
   r.block = opt_.block_idx;
   r.cycles = std::max(last_end_, s_time_);
   r.instructions = issued_;
-  for (int p = 0; p < kNumPipeIds; ++p) r.pipes[p] = pipes_[p].stats;
+  for (int p = 0; p < kNumPipeIds; ++p) {
+    r.pipes[p] = pipes_[p].stats;
+    note_idle(r.pipes[p], r.cycles - std::min(r.cycles, pipes_[p].free_at), {Stall::QueueEmpty});  // after its last
+  }
   r.pipes[PIPE_S] = scalar_stats_;
-  r.pipes[PIPE_S].busy_cycles = issued_ * cost_table(opt_.target).scalar_issue_cycles;
+  r.pipes[PIPE_S].busy_cycles = issued_ * cost_.table().scalar_issue_cycles;
+  note_idle(r.pipes[PIPE_S], r.cycles - s_time_, {Stall::Barrier});  // the kernel's end waits for the pipes
+  for (PipeStats& st : r.pipes)
+    std::sort(st.flags.begin(), st.flags.end(), [](const FlagIdle& a, const FlagIdle& b) { return a.cycles > b.cycles; });
   r.timeline = timeline_;
   return r;
 }

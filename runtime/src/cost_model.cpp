@@ -1,45 +1,168 @@
 #include "cost_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
-namespace pto::detail {
+#include <pto/isa/error.hpp>
 
+namespace pto {
+namespace detail {
 namespace {
-// A2/A3: 1.85 GHz; GM->UB 100.9 GiB/s = 58.6 B/cycle; UB->GM 188.46 GiB/s = 109.4 B/cycle; vadd 2
-// cycles per repeat with 10-14 cycles of head (cost-model-reference.md §2).
-constexpr CostTable kA2A3{1.85, 58.6, 109.4, 12, 2, 1};
-// A5: the reference has no A5 clock or bandwidth table (cost-model-reference.md §2, gaps). Assumed:
-// the same clock, twice the A2/A3 bandwidths, the same vector figures.
-constexpr CostTable kA5{1.85, 117.2, 218.8, 12, 2, 1};
+using I = Intrinsic;
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kClock = 1.85;  // GHz, both profiles (the reference has no A5 clock; assumed equal)
+constexpr double per_cycle(double gib_per_s, double clock_ghz = kClock) { return gib_per_s * kGiB / (clock_ghz * 1e9); }
 
-std::uint64_t bytes_of(const TileView& t) { return std::uint64_t(t.valid_rows) * t.valid_cols * t.elem_bytes(); }
-
-// Repeats the vector unit issues for a tile: one per 256 bytes of each row, a partial row counting
-// as one masked repeat.
-std::uint64_t repeats_of(const TileView& t) {
-  const std::uint64_t row_bytes = std::uint64_t(t.row_major ? t.valid_cols : t.valid_rows) * t.elem_bytes();
-  const std::uint64_t lines = t.row_major ? t.valid_rows : t.valid_cols;
-  return lines * ((row_bytes + 255) / 256);
+// Sources: docs/pipeline-model.md "Cost tables" (cost-model-reference.md §2.1-2.2 unless marked assumed).
+CostTable make_a2a3() {
+  CostTable t;
+  t.name = "A2A3";
+  t.clock_ghz = kClock;
+  t.gm_to_ub = {30643.0 / per_cycle(247.16), per_cycle(247.16)};  // Hill fit: K = 30643 B, peak 247.16 GiB/s
+  t.ub_to_gm = {0.0, per_cycle(188.46)};                          // flat table (the Hill fit's 28 GiB/s is implausible)
+  t.ub_to_ub = {0.0, per_cycle(1024.0)};
+  t.gm_aggregate_bytes_per_cycle = 1.6e12 / (kClock * 1e9);       // assumed: 1.6 TB/s HBM
+  t.scalar_issue_cycles = 1;
+  t.machine = VectorMachine::Repeat;
+  auto set = [&](std::initializer_list<I> ops, IntrinsicCost c) {
+    for (I op : ops) t[op] = c;
+  };
+  set({I::vadd, I::vsub, I::vmax, I::vmin, I::vaddc, I::vsubc}, {10, 2, 14});
+  set({I::vmul, I::vmull}, {10, 2, 15});
+  set({I::vdiv}, {11, 4, 19});
+  set({I::vexp, I::vexpdif}, {13, 2, 18});
+  set({I::vmaxs}, {10, 1, 13});
+  set({I::vadds}, {13, 1, 18});
+  set({I::vmuls}, {11, 1, 15});
+  set({I::vmins}, {14, 1, 16});
+  set({I::vector_dup}, {11, 1, 13});
+  set({I::vbrcb}, {0, 0, 18});
+  set({I::vconv, I::vcvt}, {14, 2, 18});
+  set({I::vsel}, {13, 2, 14});
+  set({I::vaxpy, I::vcmp}, {6, 2, 0});         // the reference's uncalibrated default
+  set({I::vlds, I::vsts}, {0, 1, 0});          // A5 intrinsics; unused by A2/A3 streams
+  set({I::copy_ubuf_to_ubuf}, {0, 0, 0});      // bytes / ub_to_ub
+  set({I::sync_roundtrip}, {0, 13, 0});        // assumed: fitted to TROWEXPAND 64x64 = 933 cycles
+  set({I::scalar_elem}, {0, 4, 0});            // assumed: load, divide, store on the scalar unit
+  t.count_mode_cycles = 16;
+  return t;
 }
+
+CostTable make_a5() {
+  CostTable t;
+  t.name = "A5";
+  t.clock_ghz = kClock;
+  // Assumed: the reference has no A5 transfer model; twice the A2/A3 bandwidths, the same setup.
+  t.gm_to_ub = {30643.0 / per_cycle(247.16), 2 * per_cycle(247.16)};
+  t.ub_to_gm = {0.0, 2 * per_cycle(188.46)};
+  t.ub_to_ub = {0.0, 2 * per_cycle(1024.0)};
+  t.gm_aggregate_bytes_per_cycle = 2 * 1.6e12 / (kClock * 1e9);
+  t.scalar_issue_cycles = 1;
+  t.machine = VectorMachine::Register;
+  auto set = [&](std::initializer_list<I> ops, IntrinsicCost c) {
+    for (I op : ops) t[op] = c;
+  };
+  // {latency, cycles per issue}: VfSim isa.csv where listed, else its fallback table (assumed).
+  set({I::vadd, I::vsub, I::vmax, I::vmin, I::vaddc, I::vsubc}, {7, 2, 0});
+  set({I::vmul, I::vmull, I::vaxpy}, {8, 2, 0});
+  set({I::vadds, I::vmaxs, I::vmins}, {7, 1, 0});
+  set({I::vmuls}, {8, 1, 0});
+  set({I::vexp, I::vexpdif}, {16, 4, 0});
+  set({I::vdiv}, {17, 4, 0});
+  set({I::vlds, I::vsts}, {9, 1, 0});
+  set({I::vector_dup, I::vbrcb, I::copy_ubuf_to_ubuf}, {4, 1, 0});
+  set({I::vsel}, {6, 2, 0});
+  set({I::vconv, I::vcvt, I::vcmp}, {10, 2, 0});
+  set({I::sync_roundtrip}, {0, 13, 0});
+  set({I::scalar_elem}, {0, 4, 0});
+  t.vf_startup = 23;
+  t.vf_drain = 12;
+  t.load_ports = 2;
+  t.store_ports = 1;
+  return t;
+}
+
+std::uint64_t valid_bytes(const TileView& t) { return std::uint64_t(t.valid_rows) * t.valid_cols * t.elem_bytes(); }
 }  // namespace
+}  // namespace detail
 
-const CostTable& cost_table(Target t) { return t == Target::A5 ? kA5 : kA2A3; }
+const char* intrinsic_name(Intrinsic i) {
+  static constexpr const char* names[] = {
+#define PTO_INTRINSIC_NAME(name) #name,
+      PTO_INTRINSIC_LIST(PTO_INTRINSIC_NAME)
+#undef PTO_INTRINSIC_NAME
+  };
+  return names[std::size_t(i)];
+}
 
-std::uint64_t cost_cycles(const InstrRecord& rec, Target target) {
+const CostTable& default_cost_table(Target t) {
+  static const CostTable a2a3 = detail::make_a2a3(), a5 = detail::make_a5();
+  return t == Target::A5 ? a5 : a2a3;
+}
+
+namespace detail {
+
+CostModel::CostModel(const CostTable& table, int cores) : table_(table) {
+  gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
+}
+
+std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm) const {
+  if (bytes == 0) return 0;
+  double bw = path.bytes_per_cycle;
+  if (gm && gm_share_ > 0) bw = std::min(bw, gm_share_);
+  return std::uint64_t(std::ceil(path.setup_cycles + double(bytes) / bw));
+}
+
+std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s) const {
+  const auto& calls = s.calls();
+  if (calls.empty()) return 0;
+  const CostTable& t = table_;
+  if (t.machine == VectorMachine::Register) {
+    // One vector-function loop: it runs at the pace of its busiest resource (load ports, store port,
+    // the ALU); the last iteration's load -> op -> store latency and the region's startup and drain
+    // are added.
+    std::uint64_t loads = 0, stores = 0, alu = 0, alu_latency = 0;
+    for (const IntrinsicCall& c : calls) {
+      const std::uint64_t n = std::uint64_t(c.repeats) * c.calls;
+      if (c.op == I::vlds) loads += n;
+      else if (c.op == I::vsts) stores += n;
+      else {
+        alu += n * t[c.op].per_repeat;
+        alu_latency = std::max<std::uint64_t>(alu_latency, t[c.op].head);
+      }
+    }
+    const std::uint64_t load_c = (loads + t.load_ports - 1) / t.load_ports * t[I::vlds].per_repeat;
+    const std::uint64_t store_c = (stores + t.store_ports - 1) / t.store_ports * t[I::vsts].per_repeat;
+    const std::uint64_t latency = (loads ? t[I::vlds].head : 0) + alu_latency + (stores ? t[I::vsts].head : 0);
+    return t.vf_startup + std::max({load_c, store_c, alu}) + latency + t.vf_drain;
+  }
+  // Repeat machine: a run of intrinsics pays the first one's head; a barrier (or the instruction's
+  // end) drains the pipe and pays the last one's tail.
+  std::uint64_t cyc = 0;
+  bool count_mode = false;
+  const IntrinsicCall* prev = nullptr;
+  for (const IntrinsicCall& c : calls) {
+    const IntrinsicCost& k = t[c.op];
+    if (!prev || c.barrier_before) cyc += (prev ? t[prev->op].tail : 0) + k.head;
+    cyc += std::uint64_t(k.per_repeat) * c.repeats * c.calls;
+    if (c.op == I::copy_ubuf_to_ubuf) cyc += dma_cycles(t.ub_to_ub, c.bytes, false) * c.calls;
+    count_mode |= c.count_mode;
+    prev = &c;
+  }
+  return cyc + t[prev->op].tail + (count_mode ? t.count_mode_cycles : 0);
+}
+
+std::uint64_t CostModel::cycles(const InstrRecord& rec) {
   if (rec.kind != RecordKind::Compute) return 0;
-  const CostTable& c = cost_table(target);
   switch (rec.pipe) {
-    case PIPE_MTE2: {
-      const TileView& dst = rec.ops[0].tile;
-      return std::uint64_t(std::ceil(double(bytes_of(dst)) / c.gm_to_ub_bytes_per_cycle));
-    }
-    case PIPE_MTE3: {
-      const TileView& src = rec.ops[1].tile;
-      return std::uint64_t(std::ceil(double(bytes_of(src)) / c.ub_to_gm_bytes_per_cycle));
-    }
-    case PIPE_V: return c.vector_head_cycles + c.vector_cycles_per_repeat * repeats_of(rec.ops[0].tile);
-    default: return 1;
+    case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true);
+    case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true);
+    case PIPE_V:
+      plan_vector(rec, table_.machine, stream_);
+      return stream_cycles(stream_);
+    default: fail("pipeline model: no cost for ", rec.desc ? rec.desc->name : "an instruction", " on ", pipe_name(rec.pipe));
   }
 }
 
-}  // namespace pto::detail
+}  // namespace detail
+}  // namespace pto

@@ -1,24 +1,29 @@
-// Modeled cycles of one instruction on a target. Provisional per-instruction formulas from the
-// reference cost model's calibrated numbers (../shared/spec/cost-model-reference.md §2); the pipeline
-// model issue replaces them with a full per-target table and, later, the device intrinsic stream.
+// Modeled cycles of one instruction: DMA from the target's transfer lines (with the launch's share of
+// the aggregate GM bandwidth), vector instructions from their intrinsic stream (intrinsic_plan.hpp)
+// priced by the target's CostTable.
 #pragma once
 #include <cstdint>
 
-#include <pto/isa/enums.hpp>
+#include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/record.hpp>
+
+#include "intrinsic_plan.hpp"
 
 namespace pto::detail {
 
-struct CostTable {
-  double clock_ghz;              // cycles per nanosecond
-  double gm_to_ub_bytes_per_cycle;
-  double ub_to_gm_bytes_per_cycle;
-  std::uint64_t vector_head_cycles;
-  std::uint64_t vector_cycles_per_repeat;  // one repeat = 256 bytes of the destination
-  std::uint64_t scalar_issue_cycles;       // paid by PIPE_S for every instruction it issues
-};
+class CostModel {
+public:
+  CostModel(const CostTable& table, int cores);
+  const CostTable& table() const { return table_; }
+  std::uint64_t cycles(const InstrRecord& rec);  // 0 for sync records
+  // Cycles of an intrinsic stream on this table's machine.
+  std::uint64_t stream_cycles(const IntrinsicStream& s) const;
 
-const CostTable& cost_table(Target t);
-std::uint64_t cost_cycles(const InstrRecord& rec, Target t);
+private:
+  std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm) const;  // gm: shares the aggregate cap
+  const CostTable& table_;
+  double gm_share_;  // bytes per cycle one core's GM transfer may use
+  IntrinsicStream stream_;
+};
 
 }  // namespace pto::detail

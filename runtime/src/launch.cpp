@@ -31,6 +31,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.executor = executor.get();
   o.model_only = cfg.model_only;
   o.timeline = cfg.timeline;
+  o.costs = cfg.costs;
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {
@@ -69,6 +70,15 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
 LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state) {
   if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
   if (cfg.queue_depth < 1) fail("pto::launch: queue_depth ", cfg.queue_depth, " must be at least 1");
+  if (cfg.costs && cfg.costs->machine != default_cost_table(cfg.target).machine)
+    fail("pto::launch: cost table '", cfg.costs->name, "' describes the ",
+         cfg.costs->machine == VectorMachine::Register ? "A5 register" : "A2A3 repeat", " vector machine, but target ",
+         name_of(cfg.target), " has the other one; start from default_cost_table(target)");
+  if (cfg.costs && (cfg.costs->clock_ghz <= 0 || cfg.costs->gm_to_ub.bytes_per_cycle <= 0 ||
+                    cfg.costs->ub_to_gm.bytes_per_cycle <= 0 || cfg.costs->ub_to_ub.bytes_per_cycle <= 0 ||
+                    cfg.costs->gm_aggregate_bytes_per_cycle < 0 || cfg.costs->load_ports == 0 || cfg.costs->store_ports == 0))
+    fail("pto::launch: cost table '", cfg.costs->name, "': clock, bandwidths and port counts must be positive "
+         "(gm_aggregate_bytes_per_cycle may be 0 = unlimited)");
   if (cfg.host_threads < 0) fail("pto::launch: host_threads = ", cfg.host_threads, " must be >= 0 (0 = all)");
   const auto t0 = std::chrono::steady_clock::now();
   int threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
@@ -103,7 +113,7 @@ LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void*
   r.target = cfg.target;
   r.mode = cfg.mode;
   r.policy = cfg.policy;
-  r.clock_ghz = cost_table(cfg.target).clock_ghz;
+  r.clock_ghz = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).clock_ghz;
   r.cores = std::move(reports);
   for (const auto& c : r.cores) r.cycles = std::max(r.cycles, c.cycles);
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

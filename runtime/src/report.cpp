@@ -8,6 +8,17 @@
 
 namespace pto {
 
+const char* stall_name(Stall s) {
+  switch (s) {
+    case Stall::QueueEmpty: return "queue empty";
+    case Stall::Flag: return "flag";
+    case Stall::Event: return "event";
+    case Stall::Barrier: return "barrier";
+    case Stall::QueueFull: return "queue full";
+  }
+  return "?";
+}
+
 std::uint64_t CoreReport::serialised_cycles() const {
   std::uint64_t sum = 0;
   for (const PipeStats& p : pipes) sum += p.busy_cycles;

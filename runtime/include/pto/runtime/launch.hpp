@@ -10,6 +10,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/runtime/core_api.hpp>
+#include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/report.hpp>
 
@@ -24,6 +25,7 @@ struct LaunchConfig {
   int queue_depth = 32;                  // per-pipe issue queue; a full queue stalls the scalar pipe
   bool model_only = false;               // modeled time only: no instruction computes (GM/UB untouched)
   bool timeline = false;                 // record every instruction's modeled start/end in the report
+  const CostTable* costs = nullptr;      // what-if cost table (copied from default_cost_table); null = target's
 };
 
 namespace detail {

@@ -17,9 +17,35 @@ enum class Policy : std::uint8_t {
   Concurrent      // each pipe is an executor on a host thread pool: real overlap, same result when synchronised
 };
 
+// Why a pipe sat idle (stall attribution). The end of a kernel is an implicit pipe_barrier(PIPE_ALL).
+enum class Stall : std::uint8_t {
+  QueueEmpty,  // nothing issued to it yet (the scalar pipe was busy issuing, or the kernel had ended)
+  Flag,        // a wait_flag waited for its set_flag (see PipeStats::flags)
+  Event,       // waited for an event (WaitEvents, or an auto-mode dependency) from instruction N
+  Barrier,     // the scalar pipe waited at pipe_barrier(PIPE_ALL) / a pipe waited for that barrier's issue
+  QueueFull    // the scalar pipe waited for a free slot in a full issue queue
+};
+inline constexpr int kNumStalls = 5;
+const char* stall_name(Stall s);
+
+struct FlagIdle {
+  int src = 0, dst = 0, id = 0;  // the flag (src pipe, dst pipe, EVENT_ID)
+  std::uint64_t cycles = 0;
+};
+
 struct PipeStats {
   std::uint64_t busy_cycles = 0;   // modeled cycles the pipe spent executing instructions
   std::uint64_t instructions = 0;  // instructions (sync included) the pipe retired
+  // Idle cycles by cause (index: Stall); busy_cycles + the idle cycles = the core's cycles.
+  std::array<std::uint64_t, kNumStalls> idle{};
+  std::vector<FlagIdle> flags;     // the Flag idle split by flag, largest first
+  std::uint64_t event_from = 0;    // the instruction whose event cost this pipe the longest single wait
+  std::uint64_t event_cycles = 0;  // ... and that wait's cycles
+  std::uint64_t idle_cycles() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : idle) n += c;
+    return n;
+  }
 };
 
 // One instruction as it ran in the model (LaunchConfig::timeline).
@@ -31,6 +57,8 @@ struct TimelineEntry {
   std::string name;                  // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
   std::string operands;              // the operands, for a reader of the trace
   std::vector<std::uint64_t> after;  // instructions whose end it waited for (events, the set_flag of its token)
+  Stall stall = Stall::QueueEmpty;   // the main reason its pipe was idle just before it started
+  std::uint64_t stall_cycles = 0;    // how long its pipe was idle just before it started
 };
 
 struct CoreReport {

@@ -1,0 +1,83 @@
+// The cost tables of the pipeline model: one per target profile, plain data a user can read, copy
+// and change for a what-if run (LaunchConfig::costs). Every default figure and where it comes from is
+// listed in docs/pipeline-model.md ("Cost tables").
+//
+// A vector instruction's cycles follow from the intrinsic stream its target's algorithm issues for
+// the operands' shapes and dtype (IntrinsicCall below). Today a planner derives that stream from the
+// algorithms of spec §3; the emulated device code paths will produce the same stream by running.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include <pto/isa/enums.hpp>
+
+namespace pto {
+
+#define PTO_INTRINSIC_LIST(X)                                                                          \
+  X(vadd) X(vsub) X(vmul) X(vdiv) X(vmax) X(vmin) X(vadds) X(vmuls) X(vmaxs) X(vmins) X(vaxpy) X(vexp) \
+  X(vexpdif) X(vector_dup) X(vbrcb) X(copy_ubuf_to_ubuf) X(vconv) X(vcvt) X(vaddc) X(vsubc) X(vmull)   \
+  X(vsel) X(vcmp) X(vlds) X(vsts) X(sync_roundtrip) X(scalar_elem)
+
+enum class Intrinsic : std::uint8_t {
+#define PTO_INTRINSIC_ENUM(name) name,
+  PTO_INTRINSIC_LIST(PTO_INTRINSIC_ENUM)
+#undef PTO_INTRINSIC_ENUM
+  kCount
+};
+inline constexpr int kNumIntrinsics = static_cast<int>(Intrinsic::kCount);
+const char* intrinsic_name(Intrinsic i);
+
+// A2/A3 (repeat machine): cycles = head (when the pipe starts a run of intrinsics) + per_repeat x repeats
+// + tail (when a barrier or the end of the instruction drains the pipe).
+// A5 (register machine): head = result latency, per_repeat = cycles between issues (inverse throughput),
+// tail unused.
+struct IntrinsicCost {
+  std::uint32_t head = 0, per_repeat = 0, tail = 0;
+};
+
+// A transfer of B bytes costs setup_cycles + B / bytes_per_cycle (a fixed-plus-bandwidth line is the
+// reference's saturating "Hill" fit rewritten: B / (peak * B / (K + B)) = K / peak + B / peak).
+struct DmaCost {
+  double setup_cycles = 0;
+  double bytes_per_cycle = 1;
+};
+
+enum class VectorMachine : std::uint8_t {
+  Repeat,   // A2/A3: 256-byte repeats under a 128-bit mask, norm or counter mode
+  Register  // A5: 256-byte registers in a vector-function loop (loads, ALU, stores overlap)
+};
+
+struct CostTable {
+  const char* name = "";
+  double clock_ghz = 1.85;
+  DmaCost gm_to_ub, ub_to_gm, ub_to_ub;
+  // Aggregate GM bandwidth all cores of a launch share; 0 = unlimited. A launch of N cores gives each
+  // core's transfers at most gm_aggregate_bytes_per_cycle / N (exact when every core streams at once,
+  // the SPMD case; pessimistic for cores that move data at different times).
+  double gm_aggregate_bytes_per_cycle = 0;
+  std::uint32_t scalar_issue_cycles = 1;  // paid by PIPE_S for every instruction it issues
+  VectorMachine machine = VectorMachine::Repeat;
+  std::array<IntrinsicCost, kNumIntrinsics> intrinsic{};
+  std::uint32_t count_mode_cycles = 0;  // Repeat: once per instruction that switches to counter mode
+  std::uint32_t vf_startup = 0, vf_drain = 0;  // Register: per vector-function region (one instruction)
+  std::uint32_t load_ports = 1, store_ports = 1;
+
+  const IntrinsicCost& operator[](Intrinsic i) const { return intrinsic[std::size_t(i)]; }
+  IntrinsicCost& operator[](Intrinsic i) { return intrinsic[std::size_t(i)]; }
+};
+
+// The built-in table of a target profile.
+const CostTable& default_cost_table(Target target);
+
+// One call in an instruction's intrinsic stream. `calls` identical back-to-back calls are one entry.
+struct IntrinsicCall {
+  Intrinsic op = Intrinsic::vadd;
+  bool count_mode = false;       // Repeat: counter mode (the repeat count comes from the element count)
+  bool barrier_before = false;   // a pipe_barrier(PIPE_V) precedes it: the pipe drains first
+  std::uint16_t lanes = 0;       // active lanes of the last repeat (0 = all)
+  std::uint32_t repeats = 1;     // Repeat: repeats per call; Register: loop iterations
+  std::uint32_t calls = 1;
+  std::uint64_t bytes = 0;       // copy_ubuf_to_ubuf: bytes per call
+};
+
+}  // namespace pto

@@ -1,0 +1,397 @@
+// Intrinsic streams of the vector instructions, per target machine (spec §3). Only the counts matter
+// here (which intrinsic, mask mode, repeats); the device code paths will produce the same stream with
+// the lanes' values. Static shape tests of the algorithms (Dst::Cols == Dst::ValidCol, ...) are taken
+// on the runtime valid shape.
+#include "intrinsic_plan.hpp"
+
+#include <algorithm>
+
+#include <pto/isa/error.hpp>
+
+namespace pto::detail {
+
+namespace {
+using I = Intrinsic;
+
+std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) { return std::uint32_t((a + b - 1) / b); }
+
+// A tile seen along its major direction: `lines` of `len` valid elements, `stride` elements apart.
+struct Lines {
+  int lines, len, cap_lines, cap_len, stride;
+};
+Lines lines_of(const TileView& t) {
+  if (t.row_major) return {t.valid_rows, t.valid_cols, t.rows, t.cols, t.row_stride};
+  return {t.valid_cols, t.valid_rows, t.cols, t.rows, t.col_stride};
+}
+
+bool is_expdif(Op op) { return op == Op::TCOLEXPANDEXPDIF || op == Op::TROWEXPANDEXPDIF; }
+
+I binary_intrinsic(Op op) {
+  switch (op) {
+    case Op::TCOLEXPANDADD: case Op::TROWEXPANDADD: return I::vadd;
+    case Op::TCOLEXPANDSUB: case Op::TROWEXPANDSUB: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDEXPDIF: return I::vsub;
+    case Op::TCOLEXPANDMUL: case Op::TROWEXPANDMUL: return I::vmul;
+    case Op::TCOLEXPANDDIV: case Op::TROWEXPANDDIV: return I::vdiv;
+    case Op::TCOLEXPANDMAX: case Op::TROWEXPANDMAX: return I::vmax;
+    case Op::TCOLEXPANDMIN: case Op::TROWEXPANDMIN: return I::vmin;
+    default: fail("pipeline model: ", op_name(op), " has no binary intrinsic");
+  }
+}
+
+I scalar_intrinsic(Op op) {
+  switch (op) {
+    case Op::TADDS: case Op::TSUBS: return I::vadds;  // TSUBS adds the negated scalar
+    case Op::TMULS: return I::vmuls;
+    case Op::TMAXS: return I::vmaxs;
+    case Op::TMINS: return I::vmins;
+    case Op::TDIVS: return I::vdiv;
+    case Op::TAXPY: return I::vaxpy;
+    case Op::TEXP: return I::vexp;
+    default: fail("pipeline model: ", op_name(op), " has no tile-scalar intrinsic");
+  }
+}
+
+
+// ---------------------------------------------------------------------------------------------------
+// A2/A3: the repeat machine.
+class A2A3 {
+public:
+  A2A3(IntrinsicStream& s, std::size_t elem_bytes) : s_(s), es_(elem_bytes ? elem_bytes : 1), epr_(256 / es_), be_(32 / es_) {}
+
+  void norm(I op, std::uint32_t repeats, std::uint64_t lanes = 0, std::uint32_t calls = 1) {
+    if (repeats == 0 || calls == 0) return;
+    s_.add({.op = op, .lanes = std::uint16_t(lanes), .repeats = repeats, .calls = calls});
+  }
+  void count(I op, std::uint64_t elems, std::uint32_t calls = 1) {
+    if (elems == 0 || calls == 0) return;
+    s_.add({.op = op, .count_mode = true, .lanes = std::uint16_t(elems % epr_), .repeats = ceil_div(elems, epr_), .calls = calls});
+  }
+  // Repeats over `rows` rows of C columns, the row-repeat way: one instruction per EPR-column chunk.
+  void row_repeat(I op, std::uint32_t rows, int c) {
+    norm(op, rows, 0, std::uint32_t(std::size_t(c) / epr_));
+    if (std::size_t(c) % epr_) norm(op, rows, std::size_t(c) % epr_);
+  }
+
+  // TBinSInstr / TUnaryOp (§3.6): tile-scalar ops, TAXPY of one type, TEXP.
+  void elementwise(I op, const TileView& dst, const TileView& src) {
+    const Lines d = lines_of(dst), s = lines_of(src);
+    const std::uint64_t n = std::uint64_t(d.lines) * d.len;
+    const bool contiguous = (d.cap_len == d.len && s.cap_len == s.len) || (d.cap_lines == 1 && s.cap_lines == 1);
+    if (contiguous) {
+      const std::uint64_t total = ceil_div(std::uint64_t(d.cap_lines) * d.cap_len, epr_);
+      const bool non_aligned = d.cap_len % epr_ != 0 && std::size_t(d.cap_len) > epr_;
+      if (non_aligned || total > 255) {
+        count(op, n);
+      } else {
+        norm(op, std::uint32_t(n / epr_));
+        if (n % epr_) norm(op, 1, n % epr_);
+      }
+      return;
+    }
+    const std::size_t ncr = std::size_t(d.cap_len) / epr_;
+    const auto rows = std::uint32_t(d.lines);
+    if ((ncr > 1 && d.cap_lines * ncr < 4 && s.cap_lines * ncr < 4) ||
+        (std::size_t(d.cap_lines) < ncr + 1 && std::size_t(s.cap_lines) < ncr + 1 && d.len % epr_)) {
+      count(op, std::uint64_t(d.len), rows);  // per-row counter mode
+    } else if (std::size_t(d.cap_lines) < ncr + 1 && std::size_t(s.cap_lines) < ncr + 1) {
+      norm(op, std::uint32_t(d.len / epr_), 0, rows);  // per-row norm mode
+    } else if (d.cap_lines <= 255 && d.stride / be_ <= 255 && s.stride / be_ <= 255) {
+      row_repeat(op, rows, d.len);
+    } else {  // strides or rows beyond uint8: per-row passes (head then tail columns)
+      norm(op, std::uint32_t(d.len / epr_), 0, rows);
+      if (d.len % epr_) norm(op, 1, d.len % epr_, rows);
+    }
+  }
+
+  // TCOLEXPAND* (§3.2, §3.4).
+  void colexpand(Op opc, const TileView& dst, const TileView& full) {
+    const I op = binary_intrinsic(opc);
+    const bool expdif = is_expdif(opc);
+    const Lines d = lines_of(dst), f = lines_of(full);
+    const auto rows = std::uint32_t(d.lines);
+    auto pair = [&](auto&& emit) {
+      emit(op);
+      if (expdif) {
+        s_.barrier();
+        emit(I::vexp);
+      }
+    };
+    if (d.cap_len == d.len || d.cap_lines == 1) {  // norm mode
+      if (std::size_t(d.stride) < epr_ && std::size_t(f.stride) < epr_) {
+        pair([&](I o) { norm(o, rows, std::size_t(d.len)); });
+      } else {
+        for (std::size_t k = 0; k < std::size_t(d.len) / epr_; ++k) pair([&](I o) { norm(o, rows); });
+        if (std::size_t(d.len) % epr_) pair([&](I o) { norm(o, rows, std::size_t(d.len) % epr_); });
+      }
+    } else {  // counter mode, one row at a time
+      for (std::uint32_t i = 0; i < rows; ++i) pair([&](I o) { count(o, std::uint64_t(d.len)); });
+    }
+  }
+
+  // TROWEXPAND* (§3.3, §3.4).
+  void rowexpand(Op opc, const TileView& dst, const TileView& full, bool mode2) {
+    const I op = binary_intrinsic(opc);
+    const Lines d = lines_of(dst), f = lines_of(full);
+    const int rows = d.lines, c = d.len;
+    const bool overflow = std::size_t(d.stride) / be_ > 255 || std::size_t(f.stride) / be_ > 255;
+    const bool use_count = overflow || std::size_t(c) / epr_ > std::size_t(rows);
+    auto tail = [&](int r) {  // NormModeTail
+      if (std::size_t(d.stride) < epr_ || std::size_t(f.stride) < epr_) norm(op, std::uint32_t(r), std::size_t(c));
+      else row_repeat(op, std::uint32_t(r), c);
+    };
+    auto body = [&](int r) {
+      if (use_count) count(op, std::uint64_t(c), std::uint32_t(r));
+      else tail(r);
+    };
+    if (mode2) {
+      if (rows < 256) {
+        body(rows);
+      } else {
+        for (int k = 0; k < rows / 255; ++k) tail(255);
+        if (rows % 255) tail(rows % 255);
+      }
+    } else if (rows < 256) {
+      norm(I::vbrcb, ceil_div(std::uint64_t(rows), 8));
+      s_.barrier();
+      body(rows);
+    } else {
+      const std::uint32_t rep = ceil_div(std::uint64_t(rows), 8), loops = rep / 30, rem = rep % 30;
+      for (std::uint32_t k = 0; k < loops; ++k) {
+        norm(I::vbrcb, 30);
+        s_.barrier();
+        tail(240);
+        s_.barrier();
+      }
+      if (rem) {
+        norm(I::vbrcb, rem);
+        s_.barrier();
+        tail(rows % 240);
+      }
+    }
+    if (is_expdif(opc)) {
+      s_.barrier();
+      elementwise(I::vexp, dst, dst);
+    }
+  }
+
+  // TAXPY float <- half (§3.5): 64 f32 lanes per repeat, src repeat 4 blocks.
+  void axpy_widening(const TileView& dst, const TileView& src) {
+    const Lines d = lines_of(dst), s = lines_of(src);
+    const bool use_count = d.stride / 8 > 255 || s.stride / 16 > 255 || d.len / 64 > d.lines;
+    if (use_count) {
+      count(I::vaxpy, std::uint64_t(d.len), std::uint32_t(d.lines));
+      return;
+    }
+    for (int done = 0; done < d.lines; done += 255) {
+      const auto r = std::uint32_t(std::min(255, d.lines - done));
+      if (d.stride < 64 || s.stride < 64) norm(I::vaxpy, r, std::size_t(d.len));
+      else row_repeat(I::vaxpy, r, d.len);
+    }
+  }
+
+  // TDIVS (§2.5): float in place multiplies by the reciprocal, else duplicates the scalar and divides;
+  // integers divide element by element on the scalar unit between V->S and S->V flags.
+  void divs(const TileView& dst, const TileView& src, bool scalar_first) {
+    if (!is_float(dst.dtype)) {
+      s_.add({.op = I::sync_roundtrip, .repeats = 2});
+      s_.add({.op = I::scalar_elem, .repeats = std::uint32_t(std::uint64_t(dst.valid_rows) * dst.valid_cols)});
+      return;
+    }
+    if (!scalar_first && dst.base == src.base) {
+      elementwise(I::vmuls, dst, src);
+      return;
+    }
+    elementwise(I::vector_dup, dst, dst);
+    s_.barrier();
+    elementwise(I::vdiv, dst, src);
+  }
+
+  // TEXPANDS (§3.7): vector_dup in counter mode, one call when contiguous, else one per line.
+  void expands(const TileView& dst) {
+    const Lines d = lines_of(dst);
+    const std::size_t widen = es_ == 1 ? 2 : 1;  // 8-bit values are duplicated as 16-bit lanes
+    if (d.cap_len == d.len || d.lines == 1) count(I::vector_dup, (std::uint64_t(d.lines) * d.len + widen - 1) / widen);
+    else count(I::vector_dup, (std::uint64_t(d.len) + widen - 1) / widen, std::uint32_t(d.lines));
+  }
+
+  // copy_ubuf_to_ubuf in whole 32-byte blocks: TMOV V2V (§2.8) and pure TCOLEXPAND (§3.2).
+  void ub_copy(std::uint64_t bytes, std::uint32_t calls) {
+    if (bytes == 0 || calls == 0) return;
+    s_.add({.op = I::copy_ubuf_to_ubuf, .repeats = 1, .calls = calls, .bytes = (bytes + 31) / 32 * 32});
+  }
+  void tmov(const TileView& dst, const TileView& src) {
+    const Lines d = lines_of(dst), s = lines_of(src);
+    const int lines = std::min(d.lines, s.lines), len = std::min(d.len, s.len);
+    if (d.cap_len == s.cap_len && d.cap_len == len) ub_copy(std::uint64_t(lines) * len * es_, 1);
+    else ub_copy(std::uint64_t(len) * es_, std::uint32_t(lines));
+  }
+
+  // Pure TROWEXPAND (§3.3): vbrcb for a static [M,1] -> [M,BE] shape, else per row a scalar read
+  // bracketed by V<->S flags and a counter-mode vector_dup.
+  void rowexpand_pure(const TileView& dst, const TileView& src) {
+    const bool full_static = dst.valid_rows == dst.rows && dst.valid_cols == dst.cols && src.valid_rows == src.rows &&
+                             src.valid_cols == src.cols;
+    const bool m1 = (!src.row_major && src.cols == 1) || (src.row_major && src.rows == 1);
+    if ((es_ == 2 || es_ == 4) && full_static && m1 && std::size_t(dst.cols) == be_ && dst.row_major) {
+      const std::uint32_t rep = ceil_div(std::uint64_t(dst.rows) * dst.cols, 8 * be_);
+      norm(I::vbrcb, 254, 0, rep / 254);
+      norm(I::vbrcb, rep % 254);
+      return;
+    }
+    const std::size_t widen = es_ == 1 ? 2 : 1;
+    for (int i = 0; i < dst.valid_rows; ++i) {
+      s_.barrier();
+      s_.add({.op = I::sync_roundtrip});
+      count(I::vector_dup, (std::uint64_t(dst.valid_cols) + widen - 1) / widen);
+    }
+  }
+
+private:
+  IntrinsicStream& s_;
+  std::size_t es_, epr_, be_;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// A5: the register machine. Each instruction is one vector-function loop; the stream counts each
+// intrinsic's issues over the whole loop.
+class A5 {
+public:
+  A5(IntrinsicStream& s, std::size_t elem_bytes) : s_(s), es_(elem_bytes ? elem_bytes : 1), epr_(256 / es_) {}
+
+  void add(I op, std::uint64_t n) {
+    if (n) s_.add({.op = op, .repeats = std::uint32_t(n)});
+  }
+  // Iterations of a 2-D loop over lines x EPR chunks (64-bit elements: 32 per chunk, register pairs).
+  std::uint64_t iterations_2d(const Lines& d) const {
+    return std::uint64_t(d.lines) * ceil_div(std::uint64_t(d.len), es_ == 8 ? 32 : epr_);
+  }
+  std::uint64_t iterations(const Lines& d) const {
+    const bool one_d = d.cap_len == d.len || d.cap_lines == 1;
+    return one_d ? ceil_div(std::uint64_t(d.lines) * d.len, es_ == 8 ? 32 : epr_) : iterations_2d(d);
+  }
+  // The ALU issues one element-wise op takes per iteration (64-bit integers work on register pairs).
+  void alu(I op, std::uint64_t n) {
+    if (es_ != 8 || op == I::vexp) {
+      add(op, n);
+      return;
+    }
+    switch (op) {
+      case I::vadd: case I::vadds: add(I::vaddc, 2 * n); break;
+      case I::vsub: add(I::vsubc, 2 * n); break;
+      case I::vmul: case I::vmuls: add(I::vmull, 3 * n); break;
+      case I::vmax: case I::vmin: case I::vmaxs: case I::vmins:
+        add(I::vcmp, 2 * n);
+        add(I::vsel, 2 * n);
+        break;
+      default: add(op, 2 * n);
+    }
+  }
+  // Loads (stores) of one operand per iteration: 64-bit elements use a de-interleaving pair.
+  std::uint64_t mem(std::uint64_t n) const { return es_ == 8 ? 2 * n : n; }
+
+  void expdif(const TileView& dst, std::uint64_t n) {
+    if (dst.dtype == DType::F32) {
+      add(I::vexpdif, n);
+    } else {
+      add(I::vsub, n);
+      add(I::vexp, n);
+    }
+  }
+
+  void colexpand(Op opc, const TileView& dst) {
+    const std::uint64_t n = iterations_2d(lines_of(dst));
+    add(I::vlds, 2 * mem(n));
+    if (is_expdif(opc)) expdif(dst, n);
+    else alu(binary_intrinsic(opc), n);
+    add(I::vsts, mem(n));
+  }
+  void rowexpand(Op opc, const TileView& dst) {
+    const Lines d = lines_of(dst);
+    const std::uint64_t n = iterations_2d(d);
+    add(I::vlds, std::uint64_t(d.lines) + n);  // one broadcast load per row, one full-operand load per chunk
+    if (is_expdif(opc)) expdif(dst, n);
+    else alu(binary_intrinsic(opc), n);
+    add(I::vsts, n);
+  }
+  void elementwise(I op, const TileView& dst, bool reads_dst) {
+    const std::uint64_t n = iterations(lines_of(dst));
+    add(I::vlds, mem(n) * (reads_dst ? 2 : 1));
+    alu(op, n);
+    add(I::vsts, mem(n));
+  }
+  void axpy(const TileView& dst, const TileView& src) {
+    const std::uint64_t n = iterations_2d(lines_of(dst));
+    add(I::vlds, 2 * n);
+    if (src.dtype != dst.dtype) add(I::vcvt, n);
+    add(I::vaxpy, n);
+    add(I::vsts, n);
+  }
+  void stores_only(const TileView& dst, std::uint64_t loads) {
+    add(I::vlds, loads);
+    add(I::vsts, mem(iterations_2d(lines_of(dst))));
+  }
+
+private:
+  IntrinsicStream& s_;
+  std::size_t es_, epr_;
+};
+}  // namespace
+
+void plan_vector(const InstrRecord& rec, VectorMachine machine, IntrinsicStream& out) {
+  out.clear();
+  const Op op = rec.desc->op;
+  const TileView& dst = rec.ops[0].tile;
+  const TileView& a = rec.ops[1].tile;  // src0 (or the only source)
+  const bool swap = rec.variant & kVariantSwap;
+  const TileView& full = (rec.nops > 2 && swap) ? rec.ops[2].tile : a;
+  const std::size_t es = dst.elem_bytes();
+  if (machine == VectorMachine::Repeat) {
+    A2A3 m(out, es);
+    switch (op) {
+      case Op::TCOLEXPAND: m.ub_copy(std::uint64_t(dst.valid_cols) * es, std::uint32_t(dst.valid_rows)); break;
+      case Op::TROWEXPAND: m.rowexpand_pure(dst, a); break;
+      case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDDIV:
+      case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN: case Op::TCOLEXPANDEXPDIF:
+        m.colexpand(op, dst, full);
+        break;
+      case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDDIV:
+      case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN: case Op::TROWEXPANDEXPDIF:
+        m.rowexpand(op, dst, full, rec.variant & kVariantMode2);
+        break;
+      case Op::TAXPY:
+        if (a.dtype != dst.dtype) m.axpy_widening(dst, a);
+        else m.elementwise(I::vaxpy, dst, a);
+        break;
+      case Op::TDIVS: m.divs(dst, a, rec.variant & kVariantScalarFirst); break;
+      case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS: case Op::TEXP:
+        m.elementwise(scalar_intrinsic(op), dst, a);
+        break;
+      case Op::TEXPANDS: m.expands(dst); break;
+      case Op::TMOV_V2V: m.tmov(dst, a); break;
+      default: fail("pipeline model: no A2A3 intrinsic plan for ", op_name(op));
+    }
+    return;
+  }
+  A5 m(out, es);
+  switch (op) {
+    case Op::TCOLEXPAND: m.stores_only(dst, ceil_div(std::uint64_t(dst.valid_cols) * es, 256)); break;
+    case Op::TROWEXPAND: m.stores_only(dst, std::uint64_t(dst.valid_rows)); break;
+    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDDIV:
+    case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN: case Op::TCOLEXPANDEXPDIF:
+      m.colexpand(op, dst);
+      break;
+    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDDIV:
+    case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN: case Op::TROWEXPANDEXPDIF:
+      m.rowexpand(op, dst);
+      break;
+    case Op::TAXPY: m.axpy(dst, a); break;
+    case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS: case Op::TEXP: case Op::TDIVS:
+      m.elementwise(scalar_intrinsic(op), dst, false);
+      break;
+    case Op::TEXPANDS: m.stores_only(dst, 0); break;
+    case Op::TMOV_V2V: m.stores_only(dst, m.mem(m.iterations_2d(lines_of(dst)))); break;
+    default: fail("pipeline model: no A5 intrinsic plan for ", op_name(op));
+  }
+}
+
+}  // namespace pto::detail
