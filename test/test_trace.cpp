@@ -2,8 +2,13 @@
 #define BOOST_TEST_MODULE trace
 #include <boost/test/unit_test.hpp>
 
+#include <boost/json.hpp>
+#include <boost/json/src.hpp>  // Boost.JSON header-only: this is its one translation unit
+
 #include <cstdio>
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -133,4 +138,41 @@ BOOST_AUTO_TEST_CASE(critical_path_follows_the_flags_through_the_pipes) {
   BOOST_TEST(names == want, boost::test_tools::per_element());
   BOOST_TEST(rep.summary().find("critical path (core 0, 7 instructions): TLOAD#1 -> set_flag") != std::string::npos);
   BOOST_TEST(run(false).cores[0].critical_path().empty());
+}
+
+BOOST_AUTO_TEST_CASE(chrome_trace_parses_as_json_with_tracks_events_and_matching_flows) {
+  LaunchReport rep = run(true);
+  const std::string path = "test_trace_json.json";
+  write_chrome_trace(rep, path);
+  const boost::json::value doc = boost::json::parse(slurp(path));
+  std::remove(path.c_str());
+  const boost::json::array& events = doc.at("traceEvents").as_array();
+  std::size_t complete = 0, processes = 0;
+  std::vector<std::string> threads;
+  std::map<std::int64_t, int> flows;  // id -> +1 start, +2 finish
+  for (const boost::json::value& v : events) {
+    const boost::json::object& e = v.as_object();
+    const std::string ph(e.at("ph").as_string());
+    if (ph == "M" && e.at("name").as_string() == "process_name") ++processes;
+    if (ph == "M" && e.at("name").as_string() == "thread_name" && e.at("pid").as_int64() == 1)
+      threads.emplace_back(e.at("args").at("name").as_string());
+    if (ph == "X") {
+      ++complete;
+      const boost::json::object& args = e.at("args").as_object();
+      const double ts = e.at("ts").to_number<double>(), dur = e.at("dur").to_number<double>();
+      // Microseconds: the cycles at 1.85 GHz.
+      BOOST_TEST(ts == double(args.at("start_cycle").as_int64()) / 1850.0, boost::test_tools::tolerance(1e-5));
+      BOOST_TEST(dur >= 0.0);
+      BOOST_TEST(args.contains("operands"));
+      BOOST_TEST(args.contains("idle_cause"));
+    }
+    if (ph == "s") flows[e.at("id").as_int64()] += 1;
+    if (ph == "f") flows[e.at("id").as_int64()] += 2;
+  }
+  BOOST_TEST(complete == rep.instructions());
+  BOOST_TEST(processes == 2u);
+  BOOST_TEST(threads.size() == 7u);  // one track per pipe
+  BOOST_TEST((std::find(threads.begin(), threads.end(), "PIPE_MTE2") != threads.end()));
+  BOOST_TEST(flows.size() == 4u);  // two flag edges per core
+  for (const auto& [id, kinds] : flows) BOOST_TEST(kinds == 3);  // each flow has its start and its finish
 }

@@ -3,6 +3,9 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <pto/runtime/report.hpp>
 
@@ -110,7 +113,9 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
   auto same = [](const CoreReport& a, const CoreReport& b) {
     if (a.cycles != b.cycles || a.instructions != b.instructions) return false;
     for (int p = 0; p < kNumPipeIds; ++p)
-      if (a.pipes[p].busy_cycles != b.pipes[p].busy_cycles || a.pipes[p].instructions != b.pipes[p].instructions) return false;
+      if (a.pipes[p].busy_cycles != b.pipes[p].busy_cycles || a.pipes[p].instructions != b.pipes[p].instructions ||
+          a.pipes[p].idle != b.pipes[p].idle)
+        return false;
     return true;
   };
   for (std::size_t i = 0; i < r.cores.size();) {
@@ -127,6 +132,32 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
          << std::setprecision(1) << (c.cycles ? 100.0 * double(s.busy_cycles) / double(c.cycles) : 0.0) << "%)";
     }
     os << '\n';
+    // Why each pipe sat idle, largest causes first (flags named; the longest event wait named).
+    bool any = false;
+    for (int p : lanes) {
+      const PipeStats& s = c.pipes[p];
+      if (s.instructions == 0 || s.idle_cycles() == 0) continue;
+      std::vector<std::pair<std::uint64_t, std::string>> parts;
+      for (const FlagIdle& f : s.flags) {
+        std::ostringstream n;
+        n << "flag " << (pipe_name(f.src) + 5) << "->" << (pipe_name(f.dst) + 5) << '#' << f.id;
+        parts.emplace_back(f.cycles, n.str());
+      }
+      for (int k = 0; k < kNumStalls; ++k) {
+        if (k == int(Stall::Flag) || s.idle[std::size_t(k)] == 0) continue;
+        std::string n = stall_name(Stall(k));
+        if (k == int(Stall::Event)) n += " (longest: #" + std::to_string(s.event_from) + ")";
+        parts.emplace_back(s.idle[std::size_t(k)], n);
+      }
+      std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      os << (any ? " | " : "    idle: ") << (pipe_name(p) + 5);
+      any = true;
+      for (std::size_t k = 0; k < parts.size() && k < 3; ++k)
+        os << (k ? ", " : " ") << parts[k].second << ' ' << std::setprecision(1)
+           << (c.cycles ? 100.0 * double(parts[k].first) / double(c.cycles) : 0.0) << '%';
+      if (parts.size() > 3) os << ", ...";
+    }
+    if (any) os << '\n';
     i = j;
   }
   return os;

@@ -69,7 +69,8 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
       os << sep << R"({"ph":"X","name":")" << json_escape(e.name) << R"(","pid":)" << c.block << R"(,"tid":)" << e.pipe
          << R"(,"ts":)" << double(e.start) * us_per_cycle << R"(,"dur":)" << double(e.end - e.start) * us_per_cycle
          << R"(,"args":{"seq":)" << e.seq << R"(,"start_cycle":)" << e.start << R"(,"end_cycle":)" << e.end
-         << R"(,"operands":")" << json_escape(e.operands) << "\"}}";
+         << R"(,"operands":")" << json_escape(e.operands) << R"(","idle_before":)" << e.stall_cycles
+         << R"(,"idle_cause":")" << stall_name(e.stall) << "\"}}";
       for (std::uint64_t from : e.after) {  // an arrow from the producer's end to this start
         auto it = by_seq.find(from);
         if (it == by_seq.end()) continue;

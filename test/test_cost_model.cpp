@@ -1,0 +1,242 @@
+// The pipeline model's figures: per-target cost tables and intrinsic streams (hand-computed cycles),
+// the GM share, what-if tables, stall attribution, the streaming example against its MTE2-bound limit,
+// and bit-identical figures across policies.
+#define BOOST_TEST_MODULE cost_model
+#include <boost/test/unit_test.hpp>
+
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "../examples/stream_axpy_kernel.hpp"
+
+using namespace pto;
+
+namespace {
+template <class T, int R, int C>
+using VecTile = Tile<TileType::Vec, T, R, C>;
+
+// Runs `body` as a one-core coroutine kernel and returns the report.
+template <class F>
+LaunchReport run(F body, Target target = Target::A2A3, const CostTable* costs = nullptr, int blocks = 1) {
+  auto kernel = [body]() -> Kernel { co_await body(); };
+  return launch({.blocks = blocks, .target = target, .timeline = true, .costs = costs}, kernel);
+}
+
+// V-pipe cycles of one vector instruction built by `issue` (the tiles are placed at fixed UB offsets).
+template <class F>
+std::uint64_t v_cycles(F issue, Target target = Target::A2A3, const CostTable* costs = nullptr) {
+  auto kernel = [issue]() -> Kernel { co_await issue(); };
+  LaunchReport r = launch({.blocks = 1, .target = target, .model_only = true, .costs = costs}, kernel);
+  return r.cores[0].pipes[PIPE_V].busy_cycles;
+}
+
+template <class T, int R, int C>
+Kernel texp() {
+  VecTile<T, R, C> a;
+  TASSIGN(a, 0);
+  co_await TEXP(a, a);
+}
+template <class T, int R, int C>
+Kernel colexpandadd() {
+  VecTile<T, R, C> d, s;
+  VecTile<T, 1, C> v;
+  TASSIGN(d, 0);
+  TASSIGN(s, R * C * sizeof(T));
+  TASSIGN(v, 2 * R * C * sizeof(T));
+  co_await TCOLEXPANDADD(d, s, v);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a2a3_cycles_follow_the_repeats_of_the_algorithm) {
+  // TEXP f32 64x64: contiguous, 64 norm repeats of vexp: head 13 + 2 * 64 + tail 18 = 159 (the
+  // hardware figure quoted by the reference, cost-model-reference.md §2.2).
+  BOOST_TEST(v_cycles(texp<float, 64, 64>) == 159u);
+  // TCOLEXPANDADD: one vadd per row (repeat), 10 + 2 * repeats + 14.
+  BOOST_TEST(v_cycles(colexpandadd<float, 64, 64>) == 10u + 2u * 64u + 14u);
+  // A 64-column half row is 128 bytes: one masked repeat per row, not half a repeat.
+  BOOST_TEST(v_cycles(colexpandadd<half, 64, 64>) == 10u + 2u * 64u + 14u);
+  BOOST_TEST(v_cycles(colexpandadd<half, 64, 128>) == 10u + 2u * 64u + 14u);
+  BOOST_TEST(v_cycles(colexpandadd<float, 64, 128>) == 10u + 2u * 128u + 14u);  // two 64-lane chunks
+  // TROWEXPANDADD mode 1 (3-argument): vbrcb of 8 repeats (tail 18), barrier, then vadd 64 repeats.
+  BOOST_TEST(v_cycles([]() -> Kernel {
+               VecTile<float, 64, 64> d, s;
+               Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor> e;
+               TASSIGN(d, 0);
+               TASSIGN(s, 0x4000);
+               TASSIGN(e, 0x8000);
+               co_await TROWEXPANDADD(d, s, e);
+             }) == 18u + 10u + 2u * 64u + 14u);
+  // TAXPY float <- half: 64 f32 lanes per repeat, one repeat per row; vaxpy 6 + 2 * 64 + 0.
+  BOOST_TEST(v_cycles([]() -> Kernel {
+               VecTile<float, 64, 64> d;
+               VecTile<half, 64, 64> s;
+               TASSIGN(d, 0);
+               TASSIGN(s, 0x4000);
+               co_await TAXPY(d, s, half(2.0f));
+             }) == 6u + 2u * 64u);
+  // TEXPANDS: vector_dup in counter mode: 11 + 64 + 13 + 16 (counter-mode cost).
+  BOOST_TEST(v_cycles([]() -> Kernel {
+               VecTile<float, 64, 64> d;
+               TASSIGN(d, 0);
+               co_await TEXPANDS(d, 1.0f);
+             }) == 11u + 64u + 13u + 16u);
+  // A 64-column valid region in a 128-column tile takes the per-row counter-mode path.
+  BOOST_TEST(v_cycles([]() -> Kernel {
+               Tile<TileType::Vec, float, 64, 128, BLayout::RowMajor, 64, 64> d, s;
+               VecTile<float, 1, 128> v;
+               TASSIGN(d, 0);
+               TASSIGN(s, 0x8000);
+               TASSIGN(v, 0x10000);
+               co_await TCOLEXPANDADD(d, s, v);
+             }) == 10u + 2u * 64u + 14u + 16u);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_tile_costs_differently_on_a5) {
+  // A5: one vector-function loop of 64 iterations (vlds x2, vadd, vsts): the ALU (2 cycles per vadd)
+  // bounds it: startup 23 + 128 + latency vlds 9 + vadd 7 + vsts 9 + drain 12.
+  BOOST_TEST(v_cycles(colexpandadd<float, 64, 64>, Target::A5) == 23u + 128u + 9u + 7u + 9u + 12u);
+  BOOST_TEST(v_cycles(texp<float, 64, 64>, Target::A5) == 23u + 4u * 64u + 9u + 16u + 9u + 12u);
+  BOOST_TEST(v_cycles(texp<float, 64, 64>, Target::A5) != v_cycles(texp<float, 64, 64>, Target::A2A3));
+}
+
+BOOST_AUTO_TEST_CASE(dma_cycles_have_a_setup_and_a_bandwidth_term) {
+  auto load = []() -> Kernel {
+    VecTile<float, 64, 256> t;  // 64 KiB
+    TASSIGN(t, 0);
+    static std::vector<float> gm(64 * 256);
+    GlobalTensor<float, Shape<1, 1, 1, 64, 256>, pto::Stride<1, 1, 1, 256, 1>> g(gm.data());
+    co_await TLOAD(t, g);
+  };
+  // ceil(30643 / 143.452 + 65536 / 143.452) = ceil(670.46): the hardware measured 776.
+  LaunchReport r = launch({.blocks = 1, .model_only = true}, load);
+  BOOST_TEST(r.cores[0].pipes[PIPE_MTE2].busy_cycles == 671u);
+  const CostTable& t = default_cost_table(Target::A2A3);
+  BOOST_TEST(t.gm_to_ub.setup_cycles == 30643.0 / t.gm_to_ub.bytes_per_cycle);
+}
+
+BOOST_AUTO_TEST_CASE(cores_share_the_aggregate_gm_bandwidth) {
+  using namespace stream_axpy;
+  auto cycles = [](int cores, const CostTable* costs) {
+    std::vector<float> x(std::size_t(cores) * 4 * kRows * kCols), out(x.size()), bias(kCols);
+    LaunchReport r = launch({.blocks = cores, .model_only = true, .costs = costs}, kernel, out.data(), x.data(),
+                            bias.data(), 1.0f, 4, 2);
+    for (const CoreReport& c : r.cores) BOOST_TEST(c.cycles == r.cycles);  // identical cores end together
+    return r;
+  };
+  // Under the default cap (865 B/cycle, 6 cores' worth of 143 B/cycle) more cores change nothing.
+  BOOST_TEST(cycles(1, nullptr).cycles == cycles(4, nullptr).cycles);
+  // A cap of two cores' bandwidth: 4 cores get half each; each 16 KiB TLOAD then costs
+  // ceil(213.61 + 16384 / 71.726) = 443 instead of 328.
+  CostTable narrow = default_cost_table(Target::A2A3);
+  narrow.gm_aggregate_bytes_per_cycle = 2 * narrow.gm_to_ub.bytes_per_cycle;
+  const LaunchReport two = cycles(2, &narrow), four = cycles(4, &narrow);
+  BOOST_TEST(two.cycles == cycles(1, nullptr).cycles);
+  BOOST_TEST(four.cycles > two.cycles);
+  // The 256-byte bias load: ceil(213.61 + 256 / 71.726) = 218.
+  BOOST_TEST(four.cores[0].pipes[PIPE_MTE2].busy_cycles == 4u * 443u + 218u);
+}
+
+BOOST_AUTO_TEST_CASE(a_what_if_table_changes_the_figures_and_is_checked) {
+  CostTable fast_exp = default_cost_table(Target::A2A3);
+  fast_exp.name = "fast vexp";
+  fast_exp[Intrinsic::vexp] = {0, 1, 0};
+  BOOST_TEST(v_cycles(texp<float, 64, 64>, Target::A2A3, &fast_exp) == 64u);
+  BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A5, &fast_exp), Error, [](const Error& e) {
+    return std::string(e.what()) ==
+           "pto::launch: cost table 'fast vexp' describes the A2A3 repeat vector machine, but target A5 has the other "
+           "one; start from default_cost_table(target)";
+  });
+  CostTable broken = default_cost_table(Target::A2A3);
+  broken.gm_to_ub.bytes_per_cycle = 0;
+  BOOST_CHECK_THROW(v_cycles(texp<float, 64, 64>, Target::A2A3, &broken), Error);
+  BOOST_TEST(std::string(intrinsic_name(Intrinsic::vbrcb)) == "vbrcb");
+}
+
+BOOST_AUTO_TEST_CASE(stall_attribution_names_the_flag_and_the_event) {
+  static std::vector<float> gm(64 * 64), out(64 * 64);
+  LaunchReport r = run([]() -> Kernel {
+    VecTile<float, 64, 64> a;
+    TASSIGN(a, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 64, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data()), o(out.data());
+    co_await TLOAD(a, g);                              // MTE2 [0, 328)
+    co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);   // token at 328
+    co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);  // issued at 2
+    RecordEvent e = co_await TEXP(a, a);               // V [328, 487)
+    co_await TSTORE(o, a, e);                          // MTE3 waits for the event: [487, 637)
+  });
+  const CoreReport& c = r.cores[0];
+  BOOST_TEST(c.cycles == 328u + 159u + 150u);
+  const PipeStats& v = c.pipes[PIPE_V];
+  BOOST_TEST(v.idle[int(Stall::QueueEmpty)] == 2u + 150u);  // before the wait's issue; after TEXP
+  BOOST_TEST(v.idle[int(Stall::Flag)] == 326u);
+  BOOST_TEST_REQUIRE(v.flags.size() == 1u);
+  BOOST_TEST((v.flags[0].src == PIPE_MTE2 && v.flags[0].dst == PIPE_V && v.flags[0].id == 2 && v.flags[0].cycles == 326u));
+  const PipeStats& m3 = c.pipes[PIPE_MTE3];
+  BOOST_TEST(m3.idle[int(Stall::QueueEmpty)] == 4u);  // TSTORE issued at 4
+  BOOST_TEST(m3.idle[int(Stall::Event)] == 487u - 4u);
+  BOOST_TEST(m3.event_from == 4u);  // TEXP is the 4th instruction
+  BOOST_TEST(c.pipes[PIPE_S].busy_cycles == 5u);
+  BOOST_TEST(c.pipes[PIPE_S].idle[int(Stall::Barrier)] == c.cycles - 5u);  // the kernel's end waits
+  for (const PipeStats& p : c.pipes) BOOST_TEST(p.busy_cycles + p.idle_cycles() == c.cycles);
+  for (const TimelineEntry& e : c.timeline)
+    if (e.name == "TSTORE") BOOST_TEST((e.stall == Stall::Event && e.stall_cycles == 487u));
+  BOOST_TEST(r.summary().find("flag MTE2->V#2") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(streaming_example_meets_its_mte2_bound_and_single_buffering_serialises) {
+  using namespace stream_axpy;
+  const int cores = 2, tiles = 64;
+  std::vector<float> x(std::size_t(cores) * tiles * kRows * kCols), out(x.size()), bias(kCols);
+  auto go = [&](int buffers) {
+    return launch({.blocks = cores, .model_only = true}, kernel, out.data(), x.data(), bias.data(), 0.5f, tiles, buffers);
+  };
+  const LaunchReport dbl = go(2), single = go(1);
+  const CoreReport& d = dbl.cores[0];
+  // TLOAD 328, TCOLEXPANDADD 152 + TAXPY 134 = 286 on V, TSTORE 150 (A2A3 table).
+  BOOST_TEST(d.pipes[PIPE_MTE2].busy_cycles == 216u + 64u * 328u);  // the 256-byte bias load: 216
+  const std::uint64_t limit = d.pipes[PIPE_MTE2].busy_cycles + 286u + 150u;
+  BOOST_TEST(double(dbl.cycles) <= 1.05 * double(limit));
+  const CoreReport& s = single.cores[0];
+  const std::uint64_t serial = s.serialised_cycles() - s.pipes[PIPE_S].busy_cycles;
+  BOOST_TEST(double(single.cycles) >= 0.95 * double(serial));
+  BOOST_TEST(double(single.cycles) / double(dbl.cycles) > 2.0);
+  for (const CoreReport& c : {d, s})
+    for (const PipeStats& p : c.pipes) BOOST_TEST(p.busy_cycles + p.idle_cycles() == c.cycles);
+}
+
+BOOST_AUTO_TEST_CASE(modeled_figures_are_identical_across_policies_and_runs) {
+  using namespace stream_axpy;
+  const int cores = 3, tiles = 12;
+  std::vector<float> x(std::size_t(cores) * tiles * kRows * kCols), bias(kCols, 1.0f);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 97);
+  for (Target target : {Target::A2A3, Target::A5})
+    for (int buffers : {1, 2}) {
+      std::vector<LaunchReport> reps;
+      std::vector<std::vector<float>> outs;
+      for (Policy p : {Policy::Deterministic, Policy::Concurrent, Policy::Deterministic}) {
+        outs.emplace_back(x.size(), 0.0f);
+        reps.push_back(launch({.blocks = cores, .target = target, .policy = p, .host_threads = 2, .timeline = true},
+                              kernel, outs.back().data(), x.data(), bias.data(), 0.5f, tiles, buffers));
+      }
+      for (std::size_t k = 1; k < reps.size(); ++k) {
+        BOOST_TEST(outs[k] == outs[0]);
+        BOOST_TEST(reps[k].cycles == reps[0].cycles);
+        for (int c = 0; c < cores; ++c) {
+          const CoreReport &a = reps[0].cores[std::size_t(c)], &b = reps[k].cores[std::size_t(c)];
+          BOOST_TEST(a.cycles == b.cycles);
+          for (int p = 0; p < kNumPipeIds; ++p) {
+            BOOST_TEST(a.pipes[p].busy_cycles == b.pipes[p].busy_cycles);
+            BOOST_TEST((a.pipes[p].idle == b.pipes[p].idle));
+            BOOST_TEST(a.pipes[p].flags.size() == b.pipes[p].flags.size());
+          }
+          BOOST_TEST_REQUIRE(a.timeline.size() == b.timeline.size());
+          for (std::size_t i = 0; i < a.timeline.size(); ++i)
+            BOOST_TEST_REQUIRE((a.timeline[i].seq == b.timeline[i].seq && a.timeline[i].start == b.timeline[i].start &&
+                                a.timeline[i].end == b.timeline[i].end && a.timeline[i].stall == b.timeline[i].stall &&
+                                a.timeline[i].stall_cycles == b.timeline[i].stall_cycles));
+          BOOST_TEST((a.critical_path() == b.critical_path()));
+        }
+      }
+    }
+}
