@@ -180,7 +180,7 @@ BOOST_AUTO_TEST_CASE(stall_attribution_names_the_flag_and_the_event) {
   BOOST_TEST(c.pipes[PIPE_S].idle[int(Stall::Barrier)] == c.cycles - 5u);  // the kernel's end waits
   for (const PipeStats& p : c.pipes) BOOST_TEST(p.busy_cycles + p.idle_cycles() == c.cycles);
   for (const TimelineEntry& e : c.timeline)
-    if (e.name == "TSTORE") BOOST_TEST((e.stall == Stall::Event && e.stall_cycles == 487u));
+    if (c.name(e) == "TSTORE") BOOST_TEST((e.stall == Stall::Event && e.stall_cycles == 487u));
   BOOST_TEST(r.summary().find("flag MTE2->V#2") != std::string::npos);
 }
 

@@ -457,7 +457,7 @@ BOOST_AUTO_TEST_CASE(a_full_issue_queue_stalls_the_scalar_clock) {
   LaunchReport rep = launch({.blocks = 1, .queue_depth = 1, .timeline = true}, kernel, in.data());
   BOOST_TEST(rep.cycles == 3u * 328u);
   const CoreReport& c = rep.cores[0];
-  const auto fill = std::find_if(c.timeline.begin(), c.timeline.end(), [](const TimelineEntry& e) { return e.name == "TEXPANDS"; });
+  const auto fill = std::find_if(c.timeline.begin(), c.timeline.end(), [&](const TimelineEntry& e) { return c.name(e) == "TEXPANDS"; });
   BOOST_TEST_REQUIRE((fill != c.timeline.end()));
   BOOST_TEST(fill->issue == 657u);
   BOOST_TEST(fill->end == 657u + 11u + 256u + 13u + 16u);  // 256 counter-mode repeats

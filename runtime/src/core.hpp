@@ -13,7 +13,11 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <cstring>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <pto/isa/kernel_abi.hpp>
@@ -90,7 +94,7 @@ public:
   void finish();
   // A failure is unwinding the kernel: stop the executor before the kernel's memory goes away.
   void abandon() noexcept;
-  CoreReport report() const;
+  CoreReport report();  // moves the timeline out: call once, at the end
 
 private:
   // Why a pipe was idle over an interval (stall attribution).
@@ -214,6 +218,24 @@ private:
   PipeStats scalar_stats_;
   ScalarStall last_scalar_stall_;
   std::vector<TimelineEntry> timeline_;
+  std::vector<std::string> strings_;                         // the timeline's texts, interned ...
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
+  };
+  // ... by a binary key of what they show (looked up by string_view: no allocation per instruction)
+  std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> interned_;
+  std::unordered_map<std::uint64_t, std::uint32_t> name_ids_;  // names by (instruction, kind, flag)
+  char key_[512];  // the key being built
+  std::size_t key_len_ = 0;
+  template <class T>
+  void put(const T& v) {
+    std::memcpy(key_ + key_len_, &v, sizeof v);
+    key_len_ += sizeof v;
+  }
+  std::vector<std::uint64_t> edges_;
+  template <class Make>
+  std::uint32_t intern(Make&& make);
   void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start, std::uint64_t end,
               std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles);
   // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.

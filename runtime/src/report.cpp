@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -31,34 +33,49 @@ std::uint64_t CoreReport::serialised_cycles() const {
 std::vector<std::uint64_t> CoreReport::critical_path() const {
   std::vector<std::uint64_t> path;
   if (timeline.empty()) return path;
-  std::map<std::uint64_t, const TimelineEntry*> by_seq;
-  const TimelineEntry* last = nullptr;
-  for (const TimelineEntry& e : timeline) {
-    by_seq[e.seq] = &e;
-    if (!last || e.end > last->end || (e.end == last->end && e.seq > last->seq)) last = &e;
+  // Indexes (linear in the timeline): by sequence number, the previous entry on the same pipe (pipes
+  // run in order and the timeline lists each pipe's entries in that order), the scalar-pipe waits.
+  constexpr std::uint32_t kNone = ~std::uint32_t(0);
+  std::uint64_t max_seq = 0;
+  for (const TimelineEntry& e : timeline) max_seq = std::max(max_seq, e.seq);
+  std::vector<std::uint32_t> by_seq(max_seq + 1, kNone), prev_on_pipe(timeline.size(), kNone);
+  std::array<std::uint32_t, kNumPipeIds> last_on_pipe;
+  last_on_pipe.fill(kNone);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> scalar_waits;  // (seq, index), seq order
+  std::uint32_t last = 0;
+  for (std::uint32_t i = 0; i < timeline.size(); ++i) {
+    const TimelineEntry& e = timeline[i];
+    by_seq[e.seq] = i;
+    prev_on_pipe[i] = last_on_pipe[std::size_t(e.pipe)];
+    last_on_pipe[std::size_t(e.pipe)] = i;
+    if (e.pipe == PIPE_S && e.end > e.start) scalar_waits.emplace_back(e.seq, i);
+    const TimelineEntry& l = timeline[last];
+    if (e.end > l.end || (e.end == l.end && e.seq > l.seq)) last = i;
   }
-  for (const TimelineEntry* e = last; e;) {
-    path.push_back(e->seq);
+  std::sort(scalar_waits.begin(), scalar_waits.end());
+  for (std::uint32_t cur = last; cur != kNone;) {
+    const TimelineEntry& e = timeline[cur];
+    path.push_back(e.seq);
     // A scalar-pipe wait was released at its end; any other instruction is held until its start.
-    const std::uint64_t held_until = e->pipe == PIPE_S ? e->end : e->start;
-    const TimelineEntry* next = nullptr;
-    for (std::uint64_t from : e->after) {  // an event or a flag token
-      auto it = by_seq.find(from);
-      if (it != by_seq.end() && it->second->end == held_until && it->second->seq < e->seq) {
-        next = it->second;
+    const std::uint64_t held_until = e.pipe == PIPE_S ? e.end : e.start;
+    std::uint32_t next = kNone;
+    for (std::uint64_t from : after(e)) {  // an event or a flag token
+      if (from > max_seq || by_seq[from] == kNone) continue;
+      const TimelineEntry& p = timeline[by_seq[from]];
+      if (p.end == held_until && p.seq < e.seq) {
+        next = by_seq[from];
         break;
       }
     }
-    if (!next && e->pipe != PIPE_S && e->start > e->issue) {  // its pipe was busy until then
-      for (const TimelineEntry& p : timeline)
-        if (p.pipe == e->pipe && p.seq < e->seq && p.end == e->start && (!next || p.seq > next->seq)) next = &p;
+    if (next == kNone && e.pipe != PIPE_S && e.start > e.issue) {  // its pipe was busy until then
+      const std::uint32_t p = prev_on_pipe[cur];
+      if (p != kNone && timeline[p].end == e.start) next = p;
     }
-    if (!next && e->issue > 0) {  // issued late: a scalar-pipe wait that released the kernel then
-      for (const TimelineEntry& p : timeline)
-        if (p.pipe == PIPE_S && p.seq < e->seq && p.end == e->issue && p.end > p.start && (!next || p.seq > next->seq))
-          next = &p;
+    if (next == kNone && e.issue > 0) {  // issued late: the scalar-pipe wait that released the kernel then
+      auto it = std::lower_bound(scalar_waits.begin(), scalar_waits.end(), std::make_pair(e.seq, std::uint32_t(0)));
+      if (it != scalar_waits.begin() && timeline[std::prev(it)->second].end == e.issue) next = std::prev(it)->second;
     }
-    e = next;
+    cur = next;
   }
   std::reverse(path.begin(), path.end());
   return path;
@@ -102,7 +119,10 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
         break;
       }
       for (const TimelineEntry& e : c.timeline)
-        if (e.seq == seq) os << (shown > 1 ? " -> " : " ") << e.name << '#' << seq;
+        if (e.seq == seq) {
+          os << (shown > 1 ? " -> " : " ") << c.name(e) << '#' << seq;
+          break;
+        }
     }
     os << '\n';
     break;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <iosfwd>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,17 +49,17 @@ struct PipeStats {
   }
 };
 
-// One instruction as it ran in the model (LaunchConfig::timeline).
+// One instruction as it ran in the model (LaunchConfig::timeline). Compact (about 64 bytes): its
+// texts and the instructions it waited for live once in its CoreReport (name(), operands(), after()).
 struct TimelineEntry {
   int pipe = 0;                      // pipe_t value
   std::uint64_t seq = 0;             // the core's issue number (1-based)
   std::uint64_t issue = 0;           // modeled cycle the scalar pipe issued it
   std::uint64_t start = 0, end = 0;  // modeled cycles
-  std::string name;                  // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
-  std::string operands;              // the operands, for a reader of the trace
-  std::vector<std::uint64_t> after;  // instructions whose end it waited for (events, the set_flag of its token)
-  Stall stall = Stall::QueueEmpty;   // the main reason its pipe was idle just before it started
-  std::uint64_t stall_cycles = 0;    // how long its pipe was idle just before it started
+  std::uint64_t stall_cycles = 0;    // how long its pipe was idle just before it started ...
+  Stall stall = Stall::QueueEmpty;   // ... and the main reason
+  std::uint32_t name_id = 0, operands_id = 0;      // into CoreReport::strings
+  std::uint32_t after_begin = 0, after_count = 0;  // into CoreReport::edges
 };
 
 struct CoreReport {
@@ -67,6 +68,15 @@ struct CoreReport {
   std::uint64_t instructions = 0;  // everything the scalar pipe issued
   std::array<PipeStats, kNumPipeIds> pipes{};
   std::vector<TimelineEntry> timeline;  // in retirement order; empty unless LaunchConfig::timeline
+  std::vector<std::string> strings;     // the timeline's distinct texts
+  std::vector<std::uint64_t> edges;     // the timeline's wait edges
+
+  // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
+  const std::string& name(const TimelineEntry& e) const { return strings[e.name_id]; }
+  // The operands, for a reader of the trace ("dst Tile<Vec,float,64,64> valid 64x64 @UB+0x0; src ...").
+  const std::string& operands(const TimelineEntry& e) const { return strings[e.operands_id]; }
+  // Instructions whose end it waited for (its events, the set_flag of its token).
+  std::span<const std::uint64_t> after(const TimelineEntry& e) const { return {edges.data() + e.after_begin, e.after_count}; }
 
   // The same instructions with every cross-pipe overlap removed: the sum of all pipes' busy cycles.
   std::uint64_t serialised_cycles() const;
