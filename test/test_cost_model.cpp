@@ -240,3 +240,23 @@ BOOST_AUTO_TEST_CASE(modeled_figures_are_identical_across_policies_and_runs) {
       }
     }
 }
+
+BOOST_AUTO_TEST_CASE(pipe_barrier_all_serialises_two_pipes) {
+  static std::vector<float> gm(64 * 64);
+  auto kernel = [](bool barrier) -> Kernel {
+    VecTile<float, 64, 64> a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x4000);
+    GlobalTensor<float, Shape<1, 1, 1, 64, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data());
+    co_await TLOAD(a, g);                            // MTE2 [0, 328)
+    if (barrier) co_await pipe_barrier(PIPE_ALL);    // the kernel waits for MTE2
+    co_await TEXPANDS(b, 1.0f);                      // V: 104 cycles
+  };
+  const LaunchReport free = launch({.blocks = 1}, kernel, false), serial = launch({.blocks = 1}, kernel, true);
+  BOOST_TEST(free.cycles == 328u);  // TEXPANDS [1, 105) hides under the load
+  BOOST_TEST(serial.cycles == 328u + 104u);
+  const PipeStats& v = serial.cores[0].pipes[PIPE_V];
+  BOOST_TEST(v.idle[int(Stall::Barrier)] == 328u - 2u);  // held behind the scalar pipe's barrier
+  BOOST_TEST(v.idle[int(Stall::QueueEmpty)] == 2u);
+  BOOST_TEST(serial.cores[0].pipes[PIPE_S].idle[int(Stall::Barrier)] == serial.cycles - 3u);
+}

@@ -144,7 +144,8 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     const CoreReport& c = r.cores[i];
     os << "  core " << c.block;
     if (j - i > 1) os << '-' << r.cores[j - 1].block;
-    os << ": " << c.cycles << " cycles, overlap " << std::setprecision(2) << c.overlap() << 'x';
+    os << ": " << c.cycles << " cycles (" << std::setprecision(3) << double(c.cycles) / (r.clock_ghz * 1000.0)
+       << " us), overlap " << std::setprecision(2) << c.overlap() << 'x';
     for (int p : lanes) {
       const PipeStats& s = c.pipes[p];
       if (s.instructions == 0) continue;
