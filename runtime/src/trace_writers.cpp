@@ -46,6 +46,7 @@ public:
     return *this;
   }
   Writer& operator<<(std::string_view s) {
+    if (s.empty()) return *this;  // an empty view may carry a null pointer: memcpy must not see it
     std::memcpy(p_, s.data(), s.size());
     p_ += s.size();
     return *this;
