@@ -13,6 +13,7 @@
 
 #include "cost_model.hpp"
 #include "registry.hpp"
+#include "spans.hpp"
 
 namespace pto::detail {
 
@@ -43,28 +44,11 @@ bool any_overlap(const ByteRange* a, int na, const ByteRange* b, int nb) {
 }
 
 // The exact contiguous spans (one per valid line of a tile) a record reads or writes, for snapshots:
-// restoring a bounding box would also restore bytes of other tiles interleaved with this one.
+// restoring a bounding box would also restore bytes of other tiles interleaved with this one. GM is
+// staged by the DMA kernels, never snapshotted.
 template <class F>
 void for_each_span(const InstrRecord& rec, bool write, F&& f) {
-  for (int i = 0; i < rec.nops; ++i) {
-    const Operand& o = rec.ops[i];
-    if (write ? !o.writes() : !o.reads()) continue;
-    if (o.kind == Operand::Kind::Gm) {
-      f(o.gm.footprint());  // GM is staged by the DMA kernels; never snapshotted in practice
-      continue;
-    }
-    if (o.kind != Operand::Kind::Tile) continue;
-    const TileView& t = o.tile;
-    const std::size_t eb = t.elem_bytes();
-    const int lines = t.row_major ? t.valid_rows : t.valid_cols;
-    const std::size_t len = std::size_t(t.row_major ? t.valid_cols : t.valid_rows) * eb + (write ? o.write_tail_bytes : 0);
-    const std::size_t step = std::size_t(t.row_major ? t.row_stride : t.col_stride) * eb;
-    if (len == 0) continue;
-    for (int a = 0; a < lines; ++a) {
-      const auto lo = reinterpret_cast<std::uintptr_t>(t.base) + a * step;
-      f(ByteRange{lo, lo + len});
-    }
-  }
+  for_each_tile_span(rec, write, false, f);
 }
 void save_spans(const InstrRecord& rec, bool write, std::vector<std::byte>& into) {
   for_each_span(rec, write, [&](ByteRange r) {
@@ -90,6 +74,10 @@ Core::Core(const CoreOptions& opt)
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
   ub_base_ = align_up(ub_storage_.data(), 64);
   for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
+  if (opt_.check != SyncCheck::Off && !opt_.synchronous)
+    checker_ = std::make_unique<SyncChecker>(
+        opt_.block_idx, ub_base_, ub_bytes_, [this](const InstrRecord& r) { return describe(r); },
+        [this](const InstrRecord& r) { return operands_text(r); }, opt_.check == SyncCheck::Throw);
 }
 
 Core::~Core() = default;
@@ -165,6 +153,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
     s.seq = seq;
     s.issue_time = issue_time;
     s.issue_stall = last_scalar_stall_;
+    if (checker_) s.issue_vc = checker_->scalar_vc();
     s.kernel = kernel;
     if (opt_.executor) opt_.executor->submit(seq, rec, kernel);
   }
@@ -217,6 +206,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
   }
   end_times_[seq - dropped_ - 1] = s_time_;
   last_end_ = std::max(last_end_, s_time_);
+  if (checker_) checker_->scalar(rec, seq, token_from);
   if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from, stall, s_time_ - before);
 }
 
@@ -348,6 +338,7 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     s.stall = causes[std::max_element(parts, parts + 3) - parts];
   }
   s.end = t + cost_.cycles(s.rec);
+  if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
 }
@@ -466,7 +457,7 @@ void Core::pump_until_can_issue(const InstrRecord& rec) {
   validate(rec);
   if (can_issue(rec)) return;
   do {
-    if (!step()) deadlock(describe(rec));
+    if (!step()) deadlock(&rec);
   } while (!can_issue(rec));
   // A full queue stalled the scalar pipe until a slot freed; its own waits (scalar-pipe records) take
   // their time in execute_scalar.
@@ -488,6 +479,7 @@ void Core::compact_end_times() {
     end_times_.pop_front();
     ++dropped_;
   }
+  if (checker_) checker_->drop_before(dropped_ + 1);
 }
 
 void Core::pump_quiescent() {
@@ -502,8 +494,20 @@ void Core::finish() {
   barrier.kind = RecordKind::BarrierAll;
   barrier.pipe = PIPE_S;
   while (!can_issue(barrier))
-    if (!step()) deadlock("the end of the kernel (an implicit pipe_barrier(PIPE_ALL))");
+    if (!step()) deadlock(nullptr);
   if (opt_.executor) opt_.executor->wait_all();
+  if (checker_) {
+    std::vector<std::array<int, 4>> pending;
+    for (int src = 0; src < kNumPipeIds; ++src)
+      for (int dst = 0; dst < kNumPipeIds; ++dst)
+        for (int id = 0; id < kNumEventIds; ++id)
+          if (!tokens(src, dst, id).empty()) pending.push_back({src, dst, id, int(tokens(src, dst, id).size())});
+    checker_->kernel_end(pending);
+  }
+}
+
+void Core::note_unrecorded_event(const InstrRecord& rec, const char* event) {
+  if (checker_) checker_->event_not_recorded(describe(rec), event);
 }
 
 }  // namespace pto::detail

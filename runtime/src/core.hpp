@@ -27,6 +27,7 @@
 #include <pto/runtime/report.hpp>
 
 #include "cost_model.hpp"
+#include "sync_checker.hpp"
 
 namespace pto::detail {
 
@@ -60,6 +61,7 @@ struct CoreOptions {
   bool model_only = false;                 // time the instructions, compute nothing
   bool timeline = false;                   // keep a TimelineEntry per retired instruction
   const CostTable* costs = nullptr;        // null: default_cost_table(target)
+  SyncCheck check = SyncCheck::Off;        // resolved: Off, Report or Throw
 };
 
 class Core {
@@ -95,6 +97,7 @@ public:
   // A failure is unwinding the kernel: stop the executor before the kernel's memory goes away.
   void abandon() noexcept;
   CoreReport report();  // moves the timeline out: call once, at the end
+  void note_unrecorded_event(const InstrRecord& rec, const char* event);
 
 private:
   // Why a pipe was idle over an interval (stall attribution).
@@ -118,6 +121,7 @@ private:
     std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
     std::uint64_t token_from = 0;     // wait_flag: the set_flag whose token it consumed
     ScalarStall issue_stall;          // the scalar pipe's latest stall when it issued this
+    VectorClock issue_vc{};           // sync checker: the scalar pipe's clock when it issued this
     std::uint64_t stall_cycles = 0;   // its pipe's idle time just before it started ...
     Stall stall = Stall::QueueEmpty;  // ... and the main cause
   };
@@ -188,8 +192,12 @@ private:
   void snapshot_readers_of(const Slot& writer);
   void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
   void run_finish(Slot& s);
-  [[noreturn]] void deadlock(const std::string& scalar_waits_at);
+  // The scalar pipe cannot issue `blocked` (null: the end of the kernel) and no pipe can move: throws
+  // a SyncError naming the stuck pipes and the kind (a wait nothing can satisfy, or a cycle of waits).
+  [[noreturn]] void deadlock(const InstrRecord* blocked);
+  int pipe_holding(std::uint64_t seq) const;  // the queue an unfinished instruction sits in, or -1
   std::string describe(const InstrRecord& rec) const;
+  std::string operands_text(const InstrRecord& rec) const;
   struct Token {
     std::uint64_t time;  // modeled cycle the set_flag completed
     std::uint64_t seq;   // the set_flag instruction (the concurrent policy waits for it really to run)
@@ -200,6 +208,7 @@ private:
 
   CoreOptions opt_;
   CostModel cost_;
+  std::unique_ptr<SyncChecker> checker_;  // null unless checking
   std::uint64_t run_id_;
   std::vector<std::byte> ub_storage_;
   std::byte* ub_base_ = nullptr;

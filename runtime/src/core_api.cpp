@@ -41,6 +41,7 @@ RecordEvent issue_blocking(Core& c, InstrRecord& rec) { return c.issue_blocking(
 void park(Core& c, InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) { c.park(rec, out, k); }
 
 void kernel_ends() { current_core().finish(); }
+void note_unrecorded_event(Core& c, const InstrRecord& rec, const char* event) { c.note_unrecorded_event(rec, event); }
 void kernel_fails() noexcept {
   if (t_current) t_current->abandon();
 }

@@ -1,5 +1,8 @@
 // Core: what a person reads - instruction descriptions, deadlock messages, the timeline, the report.
 #include <algorithm>
+#include <array>
+#include <functional>
+#include <vector>
 #include <sstream>
 
 #include <pto/isa/error.hpp>
@@ -27,12 +30,33 @@ std::string Core::describe(const InstrRecord& rec) const {
   return os.str();
 }
 
+std::string Core::operands_text(const InstrRecord& rec) const {
+  std::ostringstream ops;
+  for (int i = 0; i < rec.nops; ++i) {
+    const Operand& o = rec.ops[i];
+    if (i) ops << "; ";
+    ops << (rec.desc ? rec.desc->operands[i].name : "op") << ' ';
+    if (o.kind == Operand::Kind::Tile) ops << o.tile << " @UB+0x" << std::hex << o.tile.offset << std::dec;
+    else if (o.kind == Operand::Kind::Gm) ops << o.gm;
+  }
+  return ops.str();
+}
+
 void Core::abandon() noexcept {
   if (opt_.executor) opt_.executor->abandon();
 }
 
-void Core::deadlock(const std::string& scalar_waits_at) {
+int Core::pipe_holding(std::uint64_t seq) const {
+  for (int p : kQueuedPipes)
+    for (std::size_t k = 0; k < pipes_[p].queue.size(); ++k)
+      if (pipes_[p].queue[k].seq == seq) return p;
+  return -1;
+}
+
+void Core::deadlock(const InstrRecord* blocked) {
   abandon();
+  const std::string scalar_waits_at =
+      blocked ? describe(*blocked) : std::string("the end of the kernel (an implicit pipe_barrier(PIPE_ALL))");
   std::ostringstream os;
   os << "deadlock on core " << opt_.block_idx << ": the scalar pipe waits at " << scalar_waits_at
      << " and no pipe can make progress";
@@ -40,7 +64,8 @@ void Core::deadlock(const std::string& scalar_waits_at) {
     const PipeState& ps = pipes_[p];
     if (ps.queue.empty()) continue;
     const Slot& head = ps.queue.front();
-    os << "; " << pipe_name(p) << " is stuck at " << describe(head.rec) << " (instruction #" << head.seq << ")";
+    os << "; " << pipe_name(p) << " is stuck at " << describe(head.rec) << " (instruction #" << head.seq
+       << call_site(head.rec) << ")";
     if (head.rec.kind == RecordKind::WaitFlag)
       os << ", which no set_flag(" << pipe_name(head.rec.flag_src) << ", " << pipe_name(head.rec.flag_dst)
          << ", EVENT_ID" << head.rec.flag_id << ") issued so far can satisfy";
@@ -49,7 +74,110 @@ void Core::deadlock(const std::string& scalar_waits_at) {
         if (end_time(head.rec.waits[i]) == kNotDone) os << ", waiting on instruction #" << head.rec.waits[i];
     os << " (last completed there: " << (ps.retired_any ? describe(ps.last_retired) : "nothing yet") << ')';
   }
-  fail(os.str());
+
+  // Classify: who waits for whom. A queued pipe waits for the pipe that must run the set_flag (or the
+  // event's instruction); if nothing queued anywhere can, only the scalar pipe could still issue it,
+  // unless the kernel has ended: then no set_flag can ever come.
+  struct Edge {
+    int to;
+    std::string why;
+  };
+  std::array<std::vector<Edge>, kNumPipeIds> waits_for;
+  std::vector<SyncFinding> findings;
+  auto never = [&](int pipe, const InstrRecord& w, std::uint64_t seq) {
+    SyncFinding f;
+    f.kind = SyncFinding::Kind::WaitNeverSatisfied;
+    f.core = opt_.block_idx;
+    f.second = {seq, pipe, describe(w), ""};
+    f.flag_src = w.flag_src;
+    f.flag_dst = w.flag_dst;
+    f.flag_id = w.flag_id;
+    std::ostringstream m;
+    m << describe(w) << call_site(w) << " on " << pipe_name(pipe) << " can never be satisfied: no set_flag(" << pipe_name(w.flag_src)
+      << ", " << pipe_name(w.flag_dst) << ", EVENT_ID" << w.flag_id << ") was issued before it and none can be issued after it";
+    f.message = m.str();
+    findings.push_back(std::move(f));
+  };
+  auto flag_edge = [&](int from, const InstrRecord& w, std::uint64_t seq) {
+    const std::string why = describe(w) + call_site(w);
+    if (w.flag_src != PIPE_S && !pipes_[w.flag_src].queue.empty()) waits_for[from].push_back({w.flag_src, why});
+    else if (blocked && from != PIPE_S) waits_for[from].push_back({PIPE_S, why + " (its set_flag is not issued yet)"});
+    else never(from, w, seq);
+  };
+  for (int p : kQueuedPipes) {
+    if (pipes_[p].queue.empty()) continue;
+    const Slot& head = pipes_[p].queue.front();
+    if (head.rec.kind == RecordKind::WaitFlag && tokens(head.rec.flag_src, head.rec.flag_dst, head.rec.flag_id).empty())
+      flag_edge(p, head.rec, head.seq);
+    for (int i = 0; i < head.rec.nwaits; ++i)
+      if (end_time(head.rec.waits[i]) == kNotDone) {
+        const int q = pipe_holding(head.rec.waits[i]);
+        if (q >= 0) waits_for[p].push_back({q, "an event from instruction #" + std::to_string(head.rec.waits[i])});
+      }
+  }
+  if (!blocked || blocked->kind == RecordKind::BarrierAll) {
+    for (int p : kQueuedPipes)
+      if (!pipes_[p].queue.empty()) waits_for[PIPE_S].push_back({p, scalar_waits_at});
+  } else if (blocked->pipe != PIPE_S) {
+    waits_for[PIPE_S].push_back({blocked->pipe, "a free slot in the full queue of " + std::string(pipe_name(blocked->pipe))});
+  } else if (blocked->kind == RecordKind::WaitFlag) {
+    flag_edge(PIPE_S, *blocked, issued_ + 1);
+  } else {
+    for (int i = 0; i < blocked->nwaits; ++i) {
+      const int q = pipe_holding(blocked->waits[i]);
+      if (q >= 0) waits_for[PIPE_S].push_back({q, "an event from instruction #" + std::to_string(blocked->waits[i])});
+    }
+  }
+  // A cycle reachable from the scalar pipe (depth-first, pipes in a fixed order: deterministic).
+  std::array<int, kNumPipeIds> colour{}, via{};
+  std::array<const Edge*, kNumPipeIds> edge_in{};
+  std::vector<int> cycle;
+  std::function<bool(int)> dfs = [&](int u) {
+    colour[std::size_t(u)] = 1;
+    for (const Edge& e : waits_for[std::size_t(u)]) {
+      if (colour[std::size_t(e.to)] == 1) {  // back edge: u -> ... -> e.to -> ... -> u
+        cycle.push_back(e.to);
+        for (int w = u; w != e.to; w = via[std::size_t(w)]) cycle.push_back(w);
+        std::reverse(cycle.begin() + 1, cycle.end());
+        edge_in[std::size_t(e.to)] = &e;
+        return true;
+      }
+      if (colour[std::size_t(e.to)] == 0) {
+        via[std::size_t(e.to)] = u;
+        edge_in[std::size_t(e.to)] = &e;
+        if (dfs(e.to)) return true;
+      }
+    }
+    colour[std::size_t(u)] = 2;
+    return false;
+  };
+  if (dfs(PIPE_S) && cycle.size() >= 2) {
+    SyncFinding f;
+    f.kind = SyncFinding::Kind::CyclicWait;
+    f.core = opt_.block_idx;
+    std::ostringstream m;
+    for (std::size_t k = 0; k < cycle.size(); ++k) {
+      const int u = cycle[k], v = cycle[(k + 1) % cycle.size()];
+      const Edge* e = nullptr;
+      for (const Edge& x : waits_for[std::size_t(u)])
+        if (x.to == v) e = &x;
+      m << (k ? "; " : "") << pipe_name(u) << " waits for " << pipe_name(v) << (e ? " (" + e->why + ")" : "");
+      if (u != PIPE_S && !pipes_[u].queue.empty()) {
+        const Slot& head = pipes_[u].queue.front();
+        if (head.rec.kind == RecordKind::WaitFlag) {
+          f.flag_src = head.rec.flag_src;
+          f.flag_dst = head.rec.flag_dst;
+          f.flag_id = head.rec.flag_id;
+          (f.first.seq ? f.second : f.first) = {head.seq, u, describe(head.rec), ""};
+        }
+      }
+    }
+    f.message = m.str();
+    findings.insert(findings.begin(), std::move(f));
+  }
+  if (!findings.empty()) os << " - " << kind_name(findings.front().kind) << ": " << findings.front().message;
+  for (SyncFinding& f : findings) f.message = "deadlock on core " + std::to_string(opt_.block_idx) + ", " + kind_name(f.kind) + ": " + f.message;
+  throw SyncError(os.str(), std::move(findings));
 }
 
 // The texts repeat (a kernel issues the same few instruction forms over and over): format each once,
@@ -101,17 +229,7 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
       }
     }
   }
-  e.operands_id = intern([&] {
-    std::ostringstream ops;
-    for (int i = 0; i < rec.nops; ++i) {
-      const Operand& o = rec.ops[i];
-      if (i) ops << "; ";
-      ops << (rec.desc ? rec.desc->operands[i].name : "op") << ' ';
-      if (o.kind == Operand::Kind::Tile) ops << o.tile << " @UB+0x" << std::hex << o.tile.offset << std::dec;
-      else if (o.kind == Operand::Kind::Gm) ops << o.gm;
-    }
-    return ops.str();
-  });
+  e.operands_id = intern([&] { return operands_text(rec); });
   e.after_begin = std::uint32_t(edges_.size());
   edges_.insert(edges_.end(), rec.waits, rec.waits + rec.nwaits);
   if (token_from) edges_.push_back(token_from);
@@ -133,6 +251,10 @@ CoreReport Core::report() {
   note_idle(r.pipes[PIPE_S], r.cycles - s_time_, {Stall::Barrier});  // the kernel's end waits for the pipes
   for (PipeStats& st : r.pipes)
     std::sort(st.flags.begin(), st.flags.end(), [](const FlagIdle& a, const FlagIdle& b) { return a.cycles > b.cycles; });
+  if (checker_) {
+    r.sync = checker_->take();
+    r.sync_suppressed = checker_->suppressed();
+  }
   r.timeline = std::move(timeline_);
   r.strings = std::move(strings_);
   r.edges = std::move(edges_);

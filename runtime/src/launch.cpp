@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -19,6 +21,24 @@
 namespace pto::detail {
 
 namespace {
+// SyncCheck::Default: the environment (PTO_SYNC_CHECK = 0/off, 1/report, throw) decides, else the
+// build: on when pto itself was built without NDEBUG.
+SyncCheck resolve_check(SyncCheck c) {
+  if (c != SyncCheck::Default) return c;
+  if (const char* env = std::getenv("PTO_SYNC_CHECK")) {
+    const std::string v = env;
+    if (v == "0" || v == "off") return SyncCheck::Off;
+    if (v == "1" || v == "report") return SyncCheck::Report;
+    if (v == "throw") return SyncCheck::Throw;
+    fail("PTO_SYNC_CHECK='", v, "': use 0 / off, 1 / report, or throw");
+  }
+#ifdef NDEBUG
+  return SyncCheck::Off;
+#else
+  return SyncCheck::Report;
+#endif
+}
+
 void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
                CoreReport& report) {
   std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(cfg.target) : nullptr;
@@ -32,6 +52,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.model_only = cfg.model_only;
   o.timeline = cfg.timeline;
   o.costs = cfg.costs;
+  o.check = cfg.check;  // resolved by launch_impl
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {
@@ -59,6 +80,8 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
 std::exception_ptr with_core(int block, std::exception_ptr e) {
   try {
     std::rethrow_exception(e);
+  } catch (const SyncError& err) {
+    return std::make_exception_ptr(SyncError("core " + std::to_string(block) + ": " + err.what(), err.findings()));
   } catch (const Error& err) {
     return std::make_exception_ptr(Error("core " + std::to_string(block) + ": " + err.what()));
   } catch (...) {
@@ -67,7 +90,9 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
 }
 }  // namespace
 
-LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state) {
+LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state) {
+  LaunchConfig cfg = config;
+  cfg.check = resolve_check(cfg.check);
   if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
   if (cfg.queue_depth < 1) fail("pto::launch: queue_depth ", cfg.queue_depth, " must be at least 1");
   if (cfg.costs && cfg.costs->machine != default_cost_table(cfg.target).machine)

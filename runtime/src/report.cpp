@@ -94,6 +94,12 @@ std::uint64_t LaunchReport::instructions() const {
   return n;
 }
 
+std::vector<SyncFinding> LaunchReport::findings() const {
+  std::vector<SyncFinding> all;
+  for (const auto& c : cores) all.insert(all.end(), c.sync.begin(), c.sync.end());
+  return all;
+}
+
 std::string LaunchReport::summary() const {
   std::ostringstream os;
   os << *this;
@@ -126,6 +132,21 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     }
     os << '\n';
     break;
+  }
+  {
+    std::uint64_t n = 0, more = 0;
+    for (const auto& c : r.cores) {
+      n += c.sync.size();
+      more += c.sync_suppressed;
+    }
+    if (n) {
+      os << "  sync checker: " << n + more << " finding(s)\n";
+      std::size_t shown = 0;
+      for (const auto& c : r.cores)
+        for (const SyncFinding& f : c.sync)
+          if (shown++ < 8) os << "    " << f.message << '\n';
+      if (n + more > 8) os << "    ... " << n + more - 8 << " more (LaunchReport::findings())\n";
+    }
   }
   os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
   const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};

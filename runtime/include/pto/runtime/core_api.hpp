@@ -39,6 +39,9 @@ void kernel_ends();
 // The calling kernel is failing: stop any host executor before the kernel's memory is unwound.
 void kernel_fails() noexcept;
 
+// Sync checker: `rec` waits on an Event<Src, Dst> (`event` names its type) that was never assigned.
+void note_unrecorded_event(Core&, const InstrRecord& rec, const char* event);
+
 // Base of the buffer behind a TileType on this core and its capacity (UB for Vec).
 std::byte* buffer_base(Core&, TileType);
 std::size_t buffer_bytes(const Core&, TileType);

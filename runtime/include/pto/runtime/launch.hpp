@@ -13,6 +13,7 @@
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/report.hpp>
+#include <pto/runtime/sync_check.hpp>
 
 namespace pto {
 
@@ -26,6 +27,7 @@ struct LaunchConfig {
   bool model_only = false;               // modeled time only: no instruction computes (GM/UB untouched)
   bool timeline = false;                 // record every instruction's modeled start/end in the report
   const CostTable* costs = nullptr;      // what-if cost table (copied from default_cost_table); null = target's
+  SyncCheck check = SyncCheck::Default;  // the synchronisation checker (Default: see sync_check.hpp)
 };
 
 namespace detail {

@@ -60,6 +60,16 @@ void add_gm(InstrRecord& rec, G& gm) {
 
 template <class... W>
 void add_waits(Core& core, InstrRecord& rec, const W&... waits) {
+  [[maybe_unused]] auto typed = [&]<class E>(const E&, RecordEvent e) {
+    // A bare RecordEvent that names nothing is a documented no-op (loop prologues); a typed Event
+    // waited before it was assigned is a bug the sync checker reports.
+    if constexpr (requires { E::src_op; E::dst_op; })
+      if (!e.valid()) {
+        static const std::string name = std::string("Event<") + op_name(E::src_op) + ", " + op_name(E::dst_op) + ">";
+        note_unrecorded_event(core, rec, name.c_str());
+      }
+  };
+  (typed(waits, event_of(waits)), ...);
   [[maybe_unused]] auto one = [&](RecordEvent e) {
     if (!e.valid()) return;  // an Event never recorded orders nothing
     if (e.core != core_run_id(core))

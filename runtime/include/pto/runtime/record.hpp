@@ -2,6 +2,7 @@
 // runs). The public instruction functions build one; the core's pipes run it.
 #pragma once
 #include <cstdint>
+#include <source_location>
 
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/kernel_abi.hpp>
@@ -31,6 +32,7 @@ struct InstrRecord {
   Operand ops[kMaxOperands];
   ScalarValue scalar{};
   std::uint64_t waits[kMaxWaits] = {};  // sequence numbers of instructions that must finish first
+  std::source_location where{};         // sync operations: the call site (line 0: unknown)
 };
 
 }  // namespace pto::detail

@@ -10,6 +10,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/pipes.hpp>
+#include <pto/runtime/sync_check.hpp>
 
 namespace pto {
 
@@ -70,6 +71,8 @@ struct CoreReport {
   std::vector<TimelineEntry> timeline;  // in retirement order; empty unless LaunchConfig::timeline
   std::vector<std::string> strings;     // the timeline's distinct texts
   std::vector<std::uint64_t> edges;     // the timeline's wait edges
+  std::vector<SyncFinding> sync;        // the synchronisation checker's findings (LaunchConfig::check)
+  std::uint64_t sync_suppressed = 0;    // findings beyond the first 64 of this core, counted only
 
   // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
   const std::string& name(const TimelineEntry& e) const { return strings[e.name_id]; }
@@ -103,6 +106,7 @@ struct LaunchReport {
   std::uint64_t serialised_cycles() const;
   double overlap() const { return cycles ? double(serialised_cycles()) / double(cycles) : 0.0; }
   std::uint64_t instructions() const;
+  std::vector<SyncFinding> findings() const;  // every core's, in core order
   std::string summary() const;  // the text a person reads
 };
 

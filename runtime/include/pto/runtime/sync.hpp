@@ -3,6 +3,8 @@
 // plain kernel. set_flag is queued on its source pipe, wait_flag on its destination pipe; a wait on
 // PIPE_S stalls the kernel itself.
 #pragma once
+#include <source_location>
+
 #include <pto/isa/error.hpp>
 #include <pto/isa/op.hpp>
 #include <pto/isa/pipes.hpp>
@@ -23,7 +25,7 @@ inline void check_flag_args(const char* fn, int src, int dst, int id) {
     fail(fn, "(", pipe_name(src), ", ", pipe_name(dst), ", ", id, "): operand event id ", id, " is out of range; use EVENT_ID0..EVENT_ID7");
 }
 
-inline Issue flag_issue(RecordKind kind, int src, int dst, int id) {
+inline Issue flag_issue(RecordKind kind, int src, int dst, int id, std::source_location where) {
   check_flag_args(kind == RecordKind::SetFlag ? "set_flag" : "wait_flag", src, dst, id);
   InstrRecord rec;
   rec.desc = find_desc(kind == RecordKind::SetFlag ? Op::SET_FLAG : Op::WAIT_FLAG);
@@ -32,19 +34,21 @@ inline Issue flag_issue(RecordKind kind, int src, int dst, int id) {
   rec.flag_dst = pipe_t(dst);
   rec.flag_id = id;
   rec.pipe = pipe_t(kind == RecordKind::SetFlag ? src : dst);
+  rec.where = where;
   return Issue(current_core(), rec);
 }
 
 }  // namespace pto::detail
 
 // Global, like the CANN builtins they stand for. Arguments are int so that EVENT_ID0 + i works.
-inline pto::detail::Issue set_flag(int src, int dst, int id) {
-  return pto::detail::flag_issue(pto::detail::RecordKind::SetFlag, src, dst, id);
+// The call site is kept for the synchronisation checker's messages.
+inline pto::detail::Issue set_flag(int src, int dst, int id, std::source_location where = std::source_location::current()) {
+  return pto::detail::flag_issue(pto::detail::RecordKind::SetFlag, src, dst, id, where);
 }
-inline pto::detail::Issue wait_flag(int src, int dst, int id) {
-  return pto::detail::flag_issue(pto::detail::RecordKind::WaitFlag, src, dst, id);
+inline pto::detail::Issue wait_flag(int src, int dst, int id, std::source_location where = std::source_location::current()) {
+  return pto::detail::flag_issue(pto::detail::RecordKind::WaitFlag, src, dst, id, where);
 }
-inline pto::detail::Issue pipe_barrier(int pipe) {
+inline pto::detail::Issue pipe_barrier(int pipe, std::source_location where = std::source_location::current()) {
   using namespace pto::detail;
   if (!(pipe >= 0 && pipe < pto::kNumPipeIds))
     fail("pipe_barrier: operand pipe ", pipe, " is not a pipe (PIPE_S, PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_ALL, PIPE_FIX)");
@@ -52,6 +56,7 @@ inline pto::detail::Issue pipe_barrier(int pipe) {
   rec.desc = pto::find_desc(pto::Op::PIPE_BARRIER);
   rec.kind = pipe == PIPE_ALL ? RecordKind::BarrierAll : RecordKind::Nop;
   rec.pipe = pipe == PIPE_ALL ? PIPE_S : pipe_t(pipe);  // one pipe is in order already: a no-op in its queue
+  rec.where = where;
   return Issue(current_core(), rec);
 }
 

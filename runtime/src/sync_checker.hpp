@@ -1,0 +1,95 @@
+// SyncChecker: logical happens-before over one core's pipes (vector clocks), a shadow of the on-chip
+// bytes (last writer and last reader per pipe, per byte range), flag-channel bookkeeping for lost
+// signals and flags left set. The core calls it in model order (deterministic under every policy):
+//   issue (scalar pipe)  -> scalar_vc() is stamped on the instruction;
+//   start of a queued instruction -> start(): its clock = its pipe's clock joined with the issue
+//     stamp, the events it waits for and (wait_flag) the set_flag whose token it consumed; then its
+//     tile accesses are checked against the shadow;
+//   scalar-pipe waits -> scalar_waits()/scalar_barrier().
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <pto/runtime/record.hpp>
+#include <pto/runtime/sync_check.hpp>
+
+namespace pto::detail {
+
+using VectorClock = std::array<std::uint32_t, kNumPipeIds>;  // per pipe: instructions known to have ended
+
+// " at file.cpp:42" for a record that knows its call site (the sync operations), else "".
+std::string call_site(const InstrRecord& rec);  // per pipe: instructions known to have ended
+
+class SyncChecker {
+public:
+  // `describe` names an instruction record for messages; `ub` is the core's UB (offsets in messages).
+  SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes, std::function<std::string(const InstrRecord&)> describe,
+              std::function<std::string(const InstrRecord&)> operands, bool throw_first);
+
+  const VectorClock& scalar_vc() const { return vc_[PIPE_S]; }
+  // A queued instruction starts (model order). `issue_vc`: scalar_vc() when it was issued;
+  // `token_from`: for a wait_flag, the set_flag whose token it consumed.
+  void start(const InstrRecord& rec, std::uint64_t seq, const VectorClock& issue_vc, std::uint64_t token_from);
+  // Scalar-pipe records: waits on events / a token, pipe_barrier(PIPE_ALL) (everything issued has ended).
+  void scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_t token_from);
+  // The end of the kernel: tokens still pending per channel (src, dst, id) -> count.
+  void kernel_end(const std::vector<std::array<int, 4>>& pending);
+  void event_not_recorded(const std::string& instruction, const std::string& event);
+  // End times before `seq` were compacted away: their clocks may go too.
+  void drop_before(std::uint64_t seq);
+
+  std::vector<SyncFinding> take() { return std::move(findings_); }
+  std::uint64_t suppressed() const { return suppressed_; }
+
+private:
+  struct Epoch {
+    std::uint32_t idx = 0;  // 0: nobody
+    std::uint8_t pipe = 0;
+    std::uint64_t seq = 0;
+    const InstrDesc* desc = nullptr;
+  };
+  struct Cell {
+    Epoch write;
+    std::array<Epoch, kNumPipeIds> read{};
+  };
+  struct Channel {
+    std::uint32_t sets = 0, waits = 0;
+    std::uint64_t last_set_seq = 0;
+    std::string last_set_site;
+    std::uint32_t last_wait_idx = 0;  // index on the destination pipe of the latest wait
+  };
+
+  const VectorClock& clock_of(std::uint64_t seq) const;
+  void remember(std::uint64_t seq, const VectorClock& vc);
+  void access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo, std::uintptr_t hi,
+              bool write);
+  void split(std::uintptr_t at);
+  void race(const Epoch& earlier, bool earlier_writes, const InstrRecord& rec, std::uint64_t seq, bool writes,
+            std::uintptr_t lo, std::uintptr_t hi);
+  void add(SyncFinding f);
+  Channel& channel(int src, int dst, int id) { return channels_[std::size_t((src * kNumPipeIds + dst) * kNumEventIds + id)]; }
+
+  int block_;
+  const std::byte* ub_;
+  std::size_t ub_bytes_;
+  std::function<std::string(const InstrRecord&)> describe_, operands_;
+  bool throw_first_;
+  std::array<VectorClock, kNumPipeIds> vc_{};  // each pipe's clock after its latest started instruction
+  std::deque<VectorClock> clocks_;             // by seq - dropped_ - 1
+  std::uint64_t dropped_ = 0;
+  VectorClock dropped_max_{};                   // bounds the clocks of dropped seqs
+  std::map<std::uintptr_t, Cell> shadow_;       // segment [key, next key) -> who touched it last
+  std::vector<Channel> channels_;
+  std::set<std::array<std::uint64_t, 3>> reported_;  // (first seq, second seq, kind) already reported
+  std::vector<SyncFinding> findings_;
+  std::uint64_t suppressed_ = 0;
+  static constexpr std::size_t kMaxFindings = 64;
+};
+
+}  // namespace pto::detail

@@ -1,0 +1,540 @@
+// The synchronisation checker: a corpus of deliberately broken manual kernels, each caught with the
+// right kind and instructions, and of correct kernels that produce no finding; the whole corpus gives
+// identical findings under both scheduling policies.
+#define BOOST_TEST_MODULE sync_check
+#include <boost/test/unit_test.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "../examples/stream_axpy_kernel.hpp"
+#include "kernels/seed_tcolexpandadd.hpp"
+
+using namespace pto;
+using K = SyncFinding::Kind;
+using H = SyncFinding::Hazard;
+
+namespace {
+constexpr int R = 64, C = 64;
+constexpr std::uint32_t kT = R * C * sizeof(float);  // one tile's bytes
+using TileF = Tile<TileType::Vec, float, R, C>;
+using GmF = GlobalTensor<float, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>>;
+
+std::vector<float>& gm_in() {
+  static std::vector<float> v(std::size_t(8) * R * C, 1.5f);
+  return v;
+}
+std::vector<float>& gm_out() {
+  static std::vector<float> v(std::size_t(8) * R * C);
+  return v;
+}
+
+// What a run found: the findings, or the SyncError a deadlock threw.
+struct Outcome {
+  std::vector<SyncFinding> findings;
+  bool threw = false;
+  std::string error;
+};
+
+Outcome run(const std::function<Kernel()>& body, Policy policy = Policy::Deterministic, int blocks = 1,
+            Mode mode = Mode::Manual) {
+  Outcome o;
+  auto kernel = [&body]() -> Kernel { co_await body(); };
+  try {
+    LaunchReport rep = launch({.blocks = blocks, .mode = mode, .policy = policy, .host_threads = 2,
+                               .check = SyncCheck::Report},
+                              kernel);
+    o.findings = rep.findings();
+  } catch (const SyncError& e) {
+    o.threw = true;
+    o.error = e.what();
+    o.findings = e.findings();
+  }
+  return o;
+}
+
+bool has(const Outcome& o, K kind, H hazard = H::None, const std::string& first = "", const std::string& second = "") {
+  for (const SyncFinding& f : o.findings)
+    if (f.kind == kind && (hazard == H::None || f.hazard == hazard) && (first.empty() || f.first.name == first) &&
+        (second.empty() || f.second.name == second))
+      return true;
+  return false;
+}
+
+std::string dump(const Outcome& o) {
+  std::string s = o.error;
+  for (const SyncFinding& f : o.findings) s += "\n  " + f.message;
+  return s;
+}
+
+// ---- the broken corpus ----------------------------------------------------------------------------
+
+Kernel missing_mte2_to_v() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data()), out(gm_out().data());
+  co_await TLOAD(a, in);
+  co_await TEXP(b, a);  // no MTE2 -> V flag
+  co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  co_await wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  co_await TSTORE(out, b);
+}
+
+Kernel missing_v_to_mte3() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data()), out(gm_out().data());
+  co_await TLOAD(a, in);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TEXP(b, a);
+  co_await TSTORE(out, b);  // no V -> MTE3 flag
+}
+
+Kernel single_buffer_reloaded_before_store() {
+  TileF a;
+  TASSIGN(a, 0);
+  for (int t = 0; t < 2; ++t) {
+    GmF in(gm_in().data() + t * R * C), out(gm_out().data() + t * R * C);
+    co_await TLOAD(a, in);  // tile 1's load does not wait for tile 0's store (no MTE3 -> MTE2 flag)
+    co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    co_await TEXP(a, a);
+    co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    co_await wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    co_await TSTORE(out, a);
+    if (t == 0) {  // the vector pipe is ordered, the store is not
+      co_await set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
+      co_await wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
+    }
+  }
+}
+
+Kernel double_buffer_one_event_id() {
+  TileF a[2], b[2];
+  for (int k = 0; k < 2; ++k) {
+    TASSIGN(a[k], k * kT);
+    TASSIGN(b[k], (2 + k) * kT);
+  }
+  GmF in0(gm_in().data()), in1(gm_in().data() + R * C);
+  co_await TLOAD(a[0], in0);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TLOAD(a[1], in1);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);  // the same id while the first may be pending
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TEXP(b[0], a[0]);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TEXP(b[1], a[1]);
+}
+
+Kernel wrong_event_id_waited() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data());
+  co_await TLOAD(a, in);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);  // nobody sets EVENT_ID0
+  co_await TEXP(b, a);
+}
+
+Kernel barrier_on_the_wrong_pipe() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data()), out(gm_out().data());
+  co_await TLOAD(a, in);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TEXP(b, a);
+  co_await pipe_barrier(PIPE_MTE3);  // orders MTE3 with itself only
+  co_await TSTORE(out, b);
+}
+
+Kernel store_then_overwrite() {
+  TileF b;
+  TASSIGN(b, 0);
+  GmF out(gm_out().data());
+  co_await TEXPANDS(b, 1.0f);
+  co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  co_await wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  co_await TSTORE(out, b);
+  co_await TEXPANDS(b, 2.0f);  // may overwrite b before the store has read it: no MTE3 -> V flag
+}
+
+Kernel wait_without_set() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data());
+  co_await TLOAD(a, in);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID3);
+  co_await TEXP(b, a);
+}
+
+Kernel cyclic_wait() {
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);  // V waits for MTE2 ...
+  co_await set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);
+  co_await wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);  // ... which waits for V
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+}
+
+Kernel lost_signal() {
+  TileF a;
+  TASSIGN(a, 0);
+  GmF in(gm_in().data());
+  co_await TLOAD(a, in);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);  // set twice with no wait in between
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID2);
+  co_await TEXP(a, a);
+}
+
+Kernel flag_left_set() {
+  TileF a;
+  TASSIGN(a, 0);
+  GmF in(gm_in().data());
+  co_await TLOAD(a, in);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID4);  // nobody waits
+  co_await pipe_barrier(PIPE_ALL);
+}
+
+Kernel event_waited_before_recorded() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data());
+  Event<Op::TLOAD, Op::TEXP> loaded;  // never assigned
+  co_await TLOAD(a, in);
+  co_await TEXP(b, a, loaded);
+}
+
+Kernel rowexpand_scratch_over_a_tile() {
+  TileF d, s;
+  Tile<TileType::Vec, float, R, 1, BLayout::ColMajor> e;
+  Tile<TileType::Vec, float, 8, C> user;
+  TASSIGN(d, 0);
+  TASSIGN(s, kT);
+  TASSIGN(e, 2 * kT);
+  TASSIGN(user, 184 * 1024);  // inside the A2/A3 scratch
+  co_await TROWEXPANDADD(d, s, e);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(missing_mte2_to_v_flag_is_a_raw_race) {
+  const Outcome o = run(missing_mte2_to_v);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  const SyncFinding& f = o.findings[0];
+  BOOST_TEST((f.kind == K::Race && f.hazard == H::RAW));
+  BOOST_TEST(f.first.name == "TLOAD");
+  BOOST_TEST(f.first.pipe == PIPE_MTE2);
+  BOOST_TEST(f.second.name == "TEXP");
+  BOOST_TEST(f.second.pipe == PIPE_V);
+  BOOST_TEST((f.lo == 0u && f.hi == kT && f.in_ub));
+  BOOST_TEST(f.message ==
+             "RAW race on core 0: TLOAD #1 on PIPE_MTE2 writes UB [0x0, 0x4000) and TEXP #2 on PIPE_V reads it, with "
+             "nothing ordering them (TEXP: dst Tile<Vec,float,64,64> valid 64x64 @UB+0x4000; src Tile<Vec,float,64,64> "
+             "valid 64x64 @UB+0x0); fix: set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) after TLOAD #1 and "
+             "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) before TEXP #2");
+}
+
+BOOST_AUTO_TEST_CASE(missing_v_to_mte3_flag_is_a_raw_race) {
+  const Outcome o = run(missing_v_to_mte3);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST(has(o, K::Race, H::RAW, "TEXP", "TSTORE"));
+  BOOST_TEST(o.findings[0].flag_src == PIPE_V);
+  BOOST_TEST(o.findings[0].flag_dst == PIPE_MTE3);
+}
+
+BOOST_AUTO_TEST_CASE(reloading_a_single_buffer_before_its_store_is_a_war_race) {
+  const Outcome o = run(single_buffer_reloaded_before_store);
+  BOOST_TEST(has(o, K::Race, H::WAR, "TSTORE", "TLOAD"), dump(o));
+  // The second tile's TEXP also overwrites what the first store still reads, and its V -> MTE3 set is not
+  // ordered after the first store's wait: every finding starts at the unsynchronised store.
+  BOOST_TEST(has(o, K::Race, H::WAR, "TSTORE", "TEXP"));
+  BOOST_TEST(has(o, K::LostSignal));
+  BOOST_TEST(o.findings.size() == 3u, dump(o));
+}
+
+BOOST_AUTO_TEST_CASE(double_buffering_with_one_event_id_loses_a_signal) {
+  const Outcome o = run(double_buffer_one_event_id);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST((o.findings[0].kind == K::LostSignal));
+  BOOST_TEST(o.findings[0].first.seq == 2u);
+  BOOST_TEST(o.findings[0].second.seq == 4u);
+  BOOST_TEST(o.findings[0].flag_id == 0);
+}
+
+BOOST_AUTO_TEST_CASE(waiting_on_the_wrong_event_id_deadlocks_with_a_wait_never_satisfied) {
+  const Outcome o = run(wrong_event_id_waited);
+  BOOST_TEST(o.threw);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  const SyncFinding& f = o.findings[0];
+  BOOST_TEST((f.kind == K::WaitNeverSatisfied));
+  BOOST_TEST(f.second.name == "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)");
+  BOOST_TEST(f.second.pipe == PIPE_V);
+  BOOST_TEST(o.error.find("core 0: deadlock on core 0: the scalar pipe waits at the end of the kernel") == 0u, o.error);
+  BOOST_TEST(o.error.find("wait never satisfied: wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) at test_sync_check.cpp:") !=
+                 std::string::npos, o.error);
+  BOOST_TEST(o.error.find("on PIPE_V can never be satisfied: no set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) was issued before "
+                          "it and none can be issued after it") != std::string::npos, o.error);
+  BOOST_TEST(o.error.find("(last completed there: nothing yet)") != std::string::npos, o.error);
+}
+
+BOOST_AUTO_TEST_CASE(a_barrier_on_the_wrong_pipe_orders_nothing) {
+  const Outcome o = run(barrier_on_the_wrong_pipe);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST(has(o, K::Race, H::RAW, "TEXP", "TSTORE"));
+}
+
+BOOST_AUTO_TEST_CASE(a_store_racing_a_later_overwrite_is_a_war_race) {
+  const Outcome o = run(store_then_overwrite);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST(has(o, K::Race, H::WAR, "TSTORE", "TEXPANDS"));
+  BOOST_TEST(o.findings[0].message.find("fix: set_flag(PIPE_MTE3, PIPE_V, EVENT_ID0) after TSTORE #4 and "
+                                        "wait_flag(PIPE_MTE3, PIPE_V, EVENT_ID0) before TEXPANDS #5") != std::string::npos,
+             o.findings[0].message);
+}
+
+BOOST_AUTO_TEST_CASE(the_a2a3_row_expansion_scratch_over_a_user_tile_is_an_error) {
+  BOOST_CHECK_EXCEPTION(run(rowexpand_scratch_over_a_tile), Error, [](const Error& e) {
+    return std::string(e.what()).find("TROWEXPANDADD: the 3-argument form with a ColMajor expand operand uses UB "
+                                      "[184 KiB, 192 KiB) as scratch on A2A3, but tile") != std::string::npos;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(a_wait_with_no_set_is_never_satisfied) {
+  const Outcome o = run(wait_without_set);
+  BOOST_TEST(o.threw);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST((o.findings[0].kind == K::WaitNeverSatisfied));
+  BOOST_TEST(o.findings[0].flag_id == 3);
+}
+
+BOOST_AUTO_TEST_CASE(pipes_waiting_on_each_other_are_a_cyclic_wait) {
+  const Outcome o = run(cyclic_wait);
+  BOOST_TEST(o.threw);
+  BOOST_TEST_REQUIRE(!o.findings.empty(), dump(o));
+  BOOST_TEST((o.findings[0].kind == K::CyclicWait), dump(o));
+  BOOST_TEST(o.error.find(" - cyclic wait: PIPE_V waits for PIPE_MTE2 (wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) at "
+                          "test_sync_check.cpp:") != std::string::npos, o.error);
+  BOOST_TEST(o.error.find("; PIPE_MTE2 waits for PIPE_V (wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1) at test_sync_check.cpp:") !=
+                 std::string::npos, o.error);
+}
+
+BOOST_AUTO_TEST_CASE(a_flag_set_twice_without_a_wait_is_a_lost_signal) {
+  const Outcome o = run(lost_signal);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST((o.findings[0].kind == K::LostSignal));
+  const std::string& m = o.findings[0].message;
+  BOOST_TEST(m.rfind("lost signal on core 0: set_flag(PIPE_MTE2, PIPE_V, EVENT_ID2) #3 at test_sync_check.cpp:", 0) == 0u, m);
+  BOOST_TEST(m.find("may find the token of #2 at test_sync_check.cpp:") != std::string::npos, m);
+}
+
+BOOST_AUTO_TEST_CASE(a_flag_nobody_waits_for_is_left_set) {
+  const Outcome o = run(flag_left_set);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST((o.findings[0].kind == K::FlagLeftSet));
+  const std::string& m = o.findings[0].message;
+  BOOST_TEST(m.rfind("flag left set on core 0: 1 token(s) of set_flag(PIPE_MTE2, PIPE_V, EVENT_ID4) (last set by #2 at "
+                     "test_sync_check.cpp:", 0) == 0u, m);
+  BOOST_TEST(m.find(") were never waited for by the end of the kernel; add the matching wait_flag(PIPE_MTE2, PIPE_V, "
+                    "EVENT_ID4) or drop the set") != std::string::npos, m);
+}
+
+BOOST_AUTO_TEST_CASE(an_event_waited_before_it_was_recorded_is_reported) {
+  const Outcome o = run(event_waited_before_recorded);
+  BOOST_TEST(has(o, K::EventNotRecorded), dump(o));
+  BOOST_TEST(has(o, K::Race, H::RAW, "TLOAD", "TEXP"));  // and so nothing orders the two
+}
+
+BOOST_AUTO_TEST_CASE(throw_mode_stops_at_the_first_finding) {
+  auto kernel = []() -> Kernel { co_await missing_mte2_to_v(); };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 2, .check = SyncCheck::Throw}, kernel), SyncError, [](const SyncError& e) {
+    return std::string(e.what()).rfind("core 0: RAW race on core 0: TLOAD #1", 0) == 0 && e.findings().size() == 1u;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(checking_off_reports_nothing) {
+  auto kernel = []() -> Kernel { co_await missing_mte2_to_v(); };
+  BOOST_TEST(launch({.blocks = 1, .check = SyncCheck::Off}, kernel).findings().empty());
+}
+
+// ---- the correct corpus ---------------------------------------------------------------------------
+
+namespace {
+Kernel flags_copy() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data()), out(gm_out().data());
+  co_await TLOAD(a, in);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TMOV(b, a);
+  co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  co_await wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  co_await TSTORE(out, b);
+}
+
+Kernel record_events_chain() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data()), out(gm_out().data());
+  RecordEvent l = co_await TLOAD(a, in);
+  RecordEvent m = co_await TEXP(b, a, l);
+  co_await TSTORE(out, b, m);
+}
+
+Kernel typed_events_and_tsync() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  GmF in(gm_in().data()), out(gm_out().data());
+  Event<Op::TLOAD, Op::TEXP> loaded = co_await TLOAD(a, in);
+  Event<Op::TEXP, Op::TSTORE_VEC> done = co_await TEXP(b, a, loaded);
+  TSYNC(done);
+  co_await TSTORE(out, b);
+}
+
+// Buffers rotate over `n` sets; each set has its own event ids for every direction.
+Kernel n_buffered(int n, int tiles) {
+  TileF a[3], b[3];
+  for (int k = 0; k < n; ++k) {
+    TASSIGN(a[k], k * kT);
+    TASSIGN(b[k], (3 + k) * kT);
+    co_await set_flag(PIPE_V, PIPE_MTE2, k);
+    co_await set_flag(PIPE_MTE3, PIPE_V, k);
+  }
+  for (int t = 0; t < tiles; ++t) {
+    const int k = t % n;
+    GmF in(gm_in().data() + t * R * C), out(gm_out().data() + t * R * C);
+    co_await wait_flag(PIPE_V, PIPE_MTE2, k);
+    co_await TLOAD(a[k], in);
+    co_await set_flag(PIPE_MTE2, PIPE_V, k);
+    co_await wait_flag(PIPE_MTE2, PIPE_V, k);
+    co_await wait_flag(PIPE_MTE3, PIPE_V, k);
+    co_await TEXP(b[k], a[k]);
+    co_await set_flag(PIPE_V, PIPE_MTE2, k);
+    co_await set_flag(PIPE_V, PIPE_MTE3, k);
+    co_await wait_flag(PIPE_V, PIPE_MTE3, k);
+    co_await TSTORE(out, b[k]);
+    co_await set_flag(PIPE_MTE3, PIPE_V, k);
+  }
+  for (int k = 0; k < n; ++k) {
+    co_await wait_flag(PIPE_V, PIPE_MTE2, k);
+    co_await wait_flag(PIPE_MTE3, PIPE_V, k);
+  }
+}
+
+Kernel barrier_phases() {
+  TileF a;
+  TASSIGN(a, 0);
+  GmF in(gm_in().data()), out(gm_out().data());
+  co_await TLOAD(a, in);
+  co_await pipe_barrier(PIPE_ALL);
+  co_await TEXP(a, a);
+  co_await pipe_barrier(PIPE_ALL);
+  co_await TSTORE(out, a);
+  co_await pipe_barrier(PIPE_ALL);
+  co_await TEXPANDS(a, 0.0f);  // after the barrier: the store has read a
+}
+
+Kernel scalar_pipe_waits() {
+  TileF a;
+  TASSIGN(a, 0);
+  GmF out(gm_out().data());
+  for (int t = 0; t < 3; ++t) {
+    co_await TEXPANDS(a, float(t));
+    co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    co_await wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    co_await TSTORE(out, a);
+    co_await set_flag(PIPE_MTE3, PIPE_S, EVENT_ID0);  // the kernel itself waits for the store ...
+    co_await wait_flag(PIPE_MTE3, PIPE_S, EVENT_ID0);  // ... so the next fill is issued after it
+  }
+}
+
+Kernel auto_mode_stream() {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, kT);
+  for (int t = 0; t < 3; ++t) {
+    GmF in(gm_in().data() + t * R * C), out(gm_out().data() + t * R * C);
+    co_await TLOAD(a, in);
+    co_await TEXP(b, a);
+    co_await TSTORE(out, b);
+  }
+}
+
+Kernel seed_article() {
+  static std::vector<float> out(64 * 64), src0(64 * 64, 1.0f), src1(64, 2.0f);
+  runCOLEXPANDADD<float, 64, 64, 1, 64>(out.data(), src0.data(), src1.data());
+  co_return;
+}
+
+Kernel stream_axpy_kernel(int buffers) {
+  static std::vector<float> x(std::size_t(4) * 6 * R * C, 1.0f), out(x.size()), bias(C, 0.5f);
+  co_await stream_axpy::kernel(out.data(), x.data(), bias.data(), 0.5f, 6, buffers);
+}
+
+struct Named {
+  const char* name;
+  std::function<Kernel()> body;
+  int blocks = 1;
+  Mode mode = Mode::Manual;
+};
+
+std::vector<Named> correct_corpus() {
+  return {
+      {"flags copy", flags_copy},
+      {"record-event chain", record_events_chain},
+      {"typed events and TSYNC", typed_events_and_tsync},
+      {"single-buffered", [] { return n_buffered(1, 4); }},
+      {"double-buffered", [] { return n_buffered(2, 6); }},
+      {"triple-buffered", [] { return n_buffered(3, 7); }},
+      {"barrier phases", barrier_phases},
+      {"scalar-pipe waits", scalar_pipe_waits},
+      {"auto mode", auto_mode_stream, 1, Mode::Auto},
+      {"seed article TCOLEXPANDADD", seed_article},
+      {"stream_axpy single", [] { return stream_axpy_kernel(1); }},
+      {"stream_axpy double, 4 cores", [] { return stream_axpy_kernel(2); }, 4},
+      {"double-buffered, 3 cores with per-core UB", [] { return n_buffered(2, 5); }, 3},
+  };
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(correct_kernels_produce_no_finding) {
+  for (const Named& k : correct_corpus())
+    for (Policy p : {Policy::Deterministic, Policy::Concurrent}) {
+      const Outcome o = run(k.body, p, k.blocks, k.mode);
+      BOOST_TEST((!o.threw && o.findings.empty()), k.name << ": " << dump(o));
+    }
+}
+
+BOOST_AUTO_TEST_CASE(the_corpus_gives_identical_findings_under_both_policies) {
+  const std::vector<std::function<Kernel()>> broken = {
+      missing_mte2_to_v, missing_v_to_mte3, single_buffer_reloaded_before_store, double_buffer_one_event_id,
+      wrong_event_id_waited, barrier_on_the_wrong_pipe, store_then_overwrite, wait_without_set, cyclic_wait,
+      lost_signal, flag_left_set, event_waited_before_recorded};
+  for (std::size_t i = 0; i < broken.size(); ++i) {
+    for (int blocks : {1, 3}) {
+      const Outcome d = run(broken[i], Policy::Deterministic, blocks), c = run(broken[i], Policy::Concurrent, blocks);
+      BOOST_TEST(d.threw == c.threw, "kernel " << i);
+      BOOST_TEST(d.error == c.error, "kernel " << i);
+      BOOST_TEST_REQUIRE(d.findings.size() == c.findings.size(), "kernel " << i);
+      BOOST_TEST(!d.findings.empty(), "kernel " << i);
+      for (std::size_t k = 0; k < d.findings.size(); ++k) {
+        BOOST_TEST(d.findings[k].message == c.findings[k].message, "kernel " << i);
+        BOOST_TEST(d.findings[k].core == c.findings[k].core);
+      }
+    }
+  }
+}
