@@ -4,6 +4,7 @@
 #define BOOST_TEST_MODULE sync_check
 #include <boost/test/unit_test.hpp>
 
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -537,4 +538,29 @@ BOOST_AUTO_TEST_CASE(the_corpus_gives_identical_findings_under_both_policies) {
       }
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(the_default_follows_the_environment) {
+  auto kernel = []() -> Kernel { co_await missing_mte2_to_v(); };
+  const char* saved = std::getenv("PTO_SYNC_CHECK");
+  const std::string keep = saved ? saved : "";
+  setenv("PTO_SYNC_CHECK", "1", 1);
+  BOOST_TEST(launch({.blocks = 1}, kernel).findings().size() == 1u);
+  setenv("PTO_SYNC_CHECK", "off", 1);
+  BOOST_TEST(launch({.blocks = 1}, kernel).findings().empty());
+  setenv("PTO_SYNC_CHECK", "throw", 1);
+  BOOST_CHECK_THROW(launch({.blocks = 1}, kernel), SyncError);
+  setenv("PTO_SYNC_CHECK", "yes please", 1);
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 1}, kernel), Error, [](const Error& e) {
+    return std::string(e.what()) == "PTO_SYNC_CHECK='yes please': use 0 / off, 1 / report, or throw";
+  });
+  if (saved) setenv("PTO_SYNC_CHECK", keep.c_str(), 1);
+  else unsetenv("PTO_SYNC_CHECK");
+}
+
+BOOST_AUTO_TEST_CASE(the_summary_prints_the_findings) {
+  auto kernel = []() -> Kernel { co_await flag_left_set(); };
+  const LaunchReport rep = launch({.blocks = 1, .check = SyncCheck::Report}, kernel);
+  BOOST_TEST(rep.summary().find("  sync checker: 1 finding(s)\n    flag left set on core 0: 1 token(s)") != std::string::npos,
+             rep.summary());
 }

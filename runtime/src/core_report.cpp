@@ -168,7 +168,10 @@ void Core::deadlock(const InstrRecord* blocked) {
           f.flag_src = head.rec.flag_src;
           f.flag_dst = head.rec.flag_dst;
           f.flag_id = head.rec.flag_id;
-          (f.first.seq ? f.second : f.first) = {head.seq, u, describe(head.rec), ""};
+          SyncFinding::Instr& slot = f.first.seq ? f.second : f.first;
+          slot.seq = head.seq;
+          slot.pipe = u;
+          slot.name = describe(head.rec);
         }
       }
     }
