@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <immintrin.h>
+
 #include "cpu_backend.hpp"
 #include "pad_value.hpp"
 
@@ -25,6 +27,27 @@ Lines lines_of(const TileView& t) {
 // counter instead of dividing per line (GmView::map's definition, without its divisions). Along a line
 // elements are stride[4] (ND) or stride[3] (DN) apart: one memcpy when that is 1.
 enum class Dir { GmToStaging, StagingToGm };
+
+// UB -> GM: a long run bypasses the host caches with non-temporal stores, like a DMA engine writing
+// to memory the core will not read back soon. It spares the write-allocate read of every GM line
+// (a third of a streaming kernel's memory traffic); shorter runs are plain memcpy.
+constexpr std::size_t kStreamingStoreMin = 4096;
+void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
+  if (n < kStreamingStoreMin) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  const std::size_t head = (16 - (reinterpret_cast<std::uintptr_t>(dst) & 15)) & 15;
+  std::memcpy(dst, src, head);
+  dst += head;
+  src += head;
+  n -= head;
+  for (; n >= 64; n -= 64, dst += 64, src += 64)
+    for (int k = 0; k < 4; ++k)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst) + k, _mm_loadu_si128(reinterpret_cast<const __m128i*>(src) + k));
+  std::memcpy(dst, src, n);
+  _mm_sfence();  // the streamed bytes are visible to every later load, as after a memcpy
+}
 // `other` is the first line on the host side (a dense staging buffer, or the tile itself) and
 // `other_step` the bytes between its lines.
 void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, std::ptrdiff_t other_step) {
@@ -46,7 +69,7 @@ void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, st
   auto flush = [&] {
     if (run_len == 0) return;
     if (dir == Dir::GmToStaging) std::memcpy(run_other, run_gm, run_len);
-    else std::memcpy(run_gm, run_other, run_len);
+    else copy_to_gm(run_gm, run_other, run_len);
     run_len = 0;
   };
   for (int a = 0; a < l.count; ++a, other += other_step) {
