@@ -47,13 +47,13 @@ public:
 
   void wait_done(std::uint64_t seq) override {
     std::unique_lock lock(m_);
-    cv_.wait(lock, [&] { return error_ || (seq <= done_.size() && done_[seq - 1]); });
+    sleep_locked(lock, Wait::Seq, seq);
     if (error_) std::rethrow_exception(error_);
   }
 
   void wait_all() override {
     std::unique_lock lock(m_);
-    cv_.wait(lock, [&] { return error_ || pending_ == 0; });
+    sleep_locked(lock, Wait::All, 0);
     if (error_) std::rethrow_exception(error_);
   }
 
@@ -69,7 +69,9 @@ public:
       pending_ -= p.queue.size();
       p.queue.clear();
     }
+    wait_ = Wait::Idle;
     cv_.wait(lock, [&] { return running_ == 0; });
+    wait_ = Wait::None;
   }
 
 private:
@@ -87,6 +89,37 @@ private:
 
   int& count(const InstrRecord& r) { return flags_[(r.flag_src * kNumPipeIds + r.flag_dst) * kNumEventIds + r.flag_id]; }
 
+  // The one thread that ever waits here (the core's kernel thread) says what it waits for, so a
+  // completion wakes it only when that holds: no wake-up per instruction.
+  enum class Wait { None, Seq, All, Idle };
+  bool satisfied_locked() const {
+    switch (wait_) {
+      case Wait::None: return false;
+      case Wait::Seq: return error_ || (wait_seq_ <= done_.size() && done_[wait_seq_ - 1]);
+      case Wait::All: return error_ || pending_ == 0;
+      case Wait::Idle: return running_ == 0;
+    }
+    return false;
+  }
+  void sleep_locked(std::unique_lock<std::mutex>& lock, Wait what, std::uint64_t seq) {
+    wait_ = what;
+    wait_seq_ = seq;
+    cv_.wait(lock, [&] { return satisfied_locked(); });
+    wait_ = Wait::None;
+  }
+  void wake_locked() {
+    if (satisfied_locked()) cv_.notify_all();
+  }
+  // Whether the head of pipe p could run now (without consuming its token).
+  bool head_ready_locked(int p) {
+    const Pipe& pipe = pipes_[p];
+    if (pipe.queue.empty()) return false;
+    const Item& head = pipe.queue.front();
+    for (int i = 0; i < head.rec.nwaits; ++i)
+      if (head.rec.waits[i] > done_.size() || !done_[head.rec.waits[i] - 1]) return false;
+    return head.rec.kind != RecordKind::WaitFlag || count(head.rec) > 0;
+  }
+
   void schedule_locked(int p) {
     Pipe& pipe = pipes_[p];
     if (pipe.scheduled || pipe.queue.empty() || abandoned_) return;
@@ -97,8 +130,9 @@ private:
 
   void complete_locked(std::uint64_t seq) {
     done_[seq - 1] = 1;
-    for (int p = 0; p < kNumPipeIds; ++p) schedule_locked(p);  // a completion may unblock any pipe
-    cv_.notify_all();
+    for (int p = 0; p < kNumPipeIds; ++p)  // a completion may unblock any pipe
+      if (head_ready_locked(p)) schedule_locked(p);
+    wake_locked();
   }
 
   bool ready_locked(Item& it) {
@@ -142,15 +176,8 @@ private:
     pipe.scheduled = false;
     --running_;
     // A completion while we ran may have found us scheduled and skipped us: look once more.
-    if (!pipe.queue.empty() && !error_ && !abandoned_) {
-      Item& head = pipe.queue.front();
-      bool ready = true;
-      for (int i = 0; i < head.rec.nwaits; ++i)
-        if (head.rec.waits[i] > done_.size() || !done_[head.rec.waits[i] - 1]) ready = false;
-      if (head.rec.kind == RecordKind::WaitFlag && count(head.rec) == 0) ready = false;
-      if (ready) schedule_locked(p);
-    }
-    cv_.notify_all();
+    if (!error_ && !abandoned_ && head_ready_locked(p)) schedule_locked(p);
+    wake_locked();
   }
 
   Target target_;
@@ -163,6 +190,8 @@ private:
   int running_ = 0;          // drains posted or running
   bool abandoned_ = false;
   std::exception_ptr error_;
+  Wait wait_ = Wait::None;
+  std::uint64_t wait_seq_ = 0;
 };
 
 }  // namespace
