@@ -57,6 +57,11 @@ public:
     if (error_) std::rethrow_exception(error_);
   }
 
+  void set_ub(std::byte* ub, std::size_t bytes) override {
+    ub_ = ub;
+    ub_bytes_ = bytes;
+  }
+
   bool is_done(std::uint64_t seq) override {
     std::lock_guard lock(m_);
     return seq <= done_.size() && done_[seq - 1];
@@ -156,7 +161,7 @@ private:
       std::exception_ptr failure;
       if (it.kernel) {
         try {
-          ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &pipe.staging};
+          ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &pipe.staging, it.rec.desc->op, ub_, ub_bytes_};
           if (it.kernel->direct) {
             it.kernel->direct(ctx);  // runs when its flags allow: its inputs are what it must read
           } else {
@@ -191,6 +196,8 @@ private:
   bool abandoned_ = false;
   std::exception_ptr error_;
   Wait wait_ = Wait::None;
+  std::byte* ub_ = nullptr;
+  std::size_t ub_bytes_ = 0;
   std::uint64_t wait_seq_ = 0;
 };
 

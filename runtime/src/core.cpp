@@ -68,11 +68,13 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 // ---------------------------------------------------------------------------------------------------
 Core::Core(const CoreOptions& opt)
     : opt_(opt),
-      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num),
+      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, opt.target == Target::A2A3 && !opt.cpu_reference),
       run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
   ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
   ub_base_ = align_up(ub_storage_.data(), 64);
+  cost_.set_ub(ub_base_, ub_bytes_);
+  if (opt_.executor) opt_.executor->set_ub(ub_base_, ub_bytes_);
   for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
   if (opt_.check != SyncCheck::Off && !opt_.synchronous)
     checker_ = std::make_unique<SyncChecker>(
@@ -146,7 +148,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
     if (opt_.executor) opt_.executor->submit(seq, rec, nullptr);  // a scalar set_flag feeds real waits
   } else {
     const BackendKernel* kernel = nullptr;
-    if (rec.kind == RecordKind::Compute) kernel = &backend_kernel(rec.desc->op, opt_.target);
+    if (rec.kind == RecordKind::Compute) kernel = &backend_kernel(rec, opt_.target, !opt_.cpu_reference, ub_base_, ub_bytes_);
     PipeState& p = pipes_[rec.pipe];
     Slot& s = p.queue.push();
     s.rec = rec;
@@ -347,7 +349,7 @@ void Core::stage(Slot& s) {
   if (staging_pool_.empty()) staging_pool_.push_back(std::make_unique<Staging>());
   s.staging = std::move(staging_pool_.back());
   staging_pool_.pop_back();
-  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get()};
+  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get(), s.rec.desc->op, ub_base_, ub_bytes_};
   s.kernel->start(ctx);
   s.snapshotted = true;
 }
@@ -400,7 +402,7 @@ void Core::snapshot_readers_of(const Slot& writer) {
 }
 
 void Core::run_finish(Slot& s) {
-  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get()};
+  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get(), s.rec.desc->op, ub_base_, ub_bytes_};
   if (s.kernel->start) {  // staged at start, or lazily on overwrite, or not needed at all
     if (s.staging) s.kernel->finish(ctx);
     else s.kernel->direct(ctx);

@@ -48,6 +48,8 @@ public:
   virtual void abandon() noexcept = 0;
   // Whether instruction `seq` has really executed (non-blocking).
   virtual bool is_done(std::uint64_t seq) = 0;
+  // The core's UB, for device code paths (set once, before the first submit).
+  virtual void set_ub(std::byte* ub, std::size_t bytes) = 0;
 };
 
 struct CoreOptions {
@@ -62,6 +64,7 @@ struct CoreOptions {
   bool timeline = false;                   // keep a TimelineEntry per retired instruction
   const CostTable* costs = nullptr;        // null: default_cost_table(target)
   SyncCheck check = SyncCheck::Off;        // resolved: Off, Report or Throw
+  bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
 };
 
 class Core {

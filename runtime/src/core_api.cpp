@@ -20,6 +20,7 @@ Core& current_core() {
   thread_local std::unique_ptr<Core> implicit = [] {
     CoreOptions o;
     o.synchronous = true;
+    o.cpu_reference = true;  // direct calls behave like the CPU simulator
     return std::make_unique<Core>(o);
   }();
   return *implicit;

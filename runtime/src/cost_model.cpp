@@ -1,5 +1,7 @@
 #include "cost_model.hpp"
 
+#include "../../backends/a2a3/a2a3_backend.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -102,7 +104,7 @@ const CostTable& default_cost_table(Target t) {
 
 namespace detail {
 
-CostModel::CostModel(const CostTable& table, int cores) : table_(table) {
+CostModel::CostModel(const CostTable& table, int cores, bool device) : table_(table), device_(device) {
   gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
 }
 
@@ -157,9 +159,19 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec) {
   switch (rec.pipe) {
     case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true);
     case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true);
-    case PIPE_V:
-      plan_vector(rec, table_.machine, stream_);
+    case PIPE_V: {
+      // A device code path issues the stream itself (a recording, non-executing run of its algorithm,
+      // which also raises what the chip would get silently wrong); else the planner derives it.
+      const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, Target::A2A3, nullptr, rec.desc->op, ub_, ub_bytes_};
+      if (device_ && ub_ && a2a3::covers(rec.desc->op, ctx)) {
+        stream_.clear();
+        a2a3::VectorUnit vu(ub_, ub_bytes_, rec.desc->name, &stream_, false);
+        a2a3::run(rec.desc->op, vu, ctx, ub_);
+      } else {
+        plan_vector(rec, table_.machine, stream_);
+      }
       return stream_cycles(stream_);
+    }
     default: fail("pipeline model: no cost for ", rec.desc ? rec.desc->name : "an instruction", " on ", pipe_name(rec.pipe));
   }
 }

@@ -13,7 +13,12 @@ namespace pto::detail {
 
 class CostModel {
 public:
-  CostModel(const CostTable& table, int cores);
+  // `device`: price A2/A3 vector instructions by running their device code path's algorithm.
+  CostModel(const CostTable& table, int cores, bool device = false);
+  void set_ub(std::byte* ub, std::size_t bytes) {
+    ub_ = ub;
+    ub_bytes_ = bytes;
+  }
   const CostTable& table() const { return table_; }
   std::uint64_t cycles(const InstrRecord& rec);  // 0 for sync records
   // Cycles of an intrinsic stream on this table's machine.
@@ -24,6 +29,9 @@ private:
   const CostTable& table_;
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;
+  bool device_ = false;
+  std::byte* ub_ = nullptr;
+  std::size_t ub_bytes_ = 0;
 };
 
 }  // namespace pto::detail

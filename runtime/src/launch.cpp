@@ -53,6 +53,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.timeline = cfg.timeline;
   o.costs = cfg.costs;
   o.check = cfg.check;  // resolved by launch_impl
+  o.cpu_reference = cfg.cpu_reference;
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {

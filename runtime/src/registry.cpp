@@ -1,12 +1,17 @@
 #include "registry.hpp"
 
+#include "../../backends/a2a3/a2a3_backend.hpp"
 #include "../../backends/cpu/cpu_backend.hpp"
 #include <pto/isa/error.hpp>
 
 namespace pto::detail {
 
-const BackendKernel& backend_kernel(Op op, Target target) {
-  // Device code paths (backends/a2a3, backends/a5) will be consulted first for their target.
+const BackendKernel& backend_kernel(const InstrRecord& rec, Target target, bool device, std::byte* ub, std::size_t ub_bytes) {
+  const Op op = rec.desc->op;
+  if (device && target == Target::A2A3 && rec.pipe == PIPE_V) {
+    const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target, nullptr, op, ub, ub_bytes};
+    if (a2a3::covers(op, ctx)) return a2a3::device_kernel();
+  }
   if (const BackendKernel* k = cpu::kernel_for(op)) return *k;
   fail(op_name(op), ": no backend implements this instruction for target ", name_of(target));
 }

@@ -3,10 +3,12 @@
 #include <pto/isa/enums.hpp>
 #include <pto/isa/kernel_abi.hpp>
 #include <pto/isa/op.hpp>
+#include <pto/runtime/record.hpp>
 
 namespace pto::detail {
 
-// The kernel that runs `op` for `target`; throws pto::Error naming the op when none exists.
-const BackendKernel& backend_kernel(Op op, Target target);
+// The kernel that runs `rec` for `target`: the target's device code path when one covers it and
+// `device` is set, else the CPU reference; throws pto::Error naming the op when none exists.
+const BackendKernel& backend_kernel(const InstrRecord& rec, Target target, bool device, std::byte* ub, std::size_t ub_bytes);
 
 }  // namespace pto::detail

@@ -9,6 +9,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/instr_desc.hpp>
+#include <pto/isa/op.hpp>
 #include <pto/isa/views.hpp>
 
 namespace pto {
@@ -87,6 +88,9 @@ struct ExecContext {
   std::uint8_t variant = 0;
   Target target = Target::A2A3;
   Staging* staging = nullptr;  // owned by the runtime, alive from start to finish
+  Op op = Op::kCount;          // the instruction
+  std::byte* ub = nullptr;     // the core's UB (device code paths address it directly)
+  std::size_t ub_bytes = 0;
 };
 
 using PhaseFn = void (*)(ExecContext&);

@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <pto/isa/enums.hpp>
 
@@ -78,6 +79,35 @@ struct IntrinsicCall {
   std::uint32_t repeats = 1;     // Repeat: repeats per call; Register: loop iterations
   std::uint32_t calls = 1;
   std::uint64_t bytes = 0;       // copy_ubuf_to_ubuf: bytes per call
+};
+
+// An instruction's intrinsic stream, as its algorithm issues it.
+class IntrinsicStream {
+public:
+  void clear() {
+    calls_.clear();
+    barrier_ = false;
+  }
+  // Appends a call; one identical to the previous (and not behind a barrier) only bumps its count.
+  void add(IntrinsicCall c) {
+    c.barrier_before = barrier_;
+    barrier_ = false;
+    if (!calls_.empty()) {
+      IntrinsicCall& p = calls_.back();
+      if (!c.barrier_before && p.op == c.op && p.count_mode == c.count_mode && p.lanes == c.lanes &&
+          p.repeats == c.repeats && p.bytes == c.bytes) {
+        p.calls += c.calls;
+        return;
+      }
+    }
+    calls_.push_back(c);
+  }
+  void barrier() { barrier_ = !calls_.empty(); }  // pipe_barrier(PIPE_V) inside the instruction
+  const std::vector<IntrinsicCall>& calls() const { return calls_; }
+
+private:
+  std::vector<IntrinsicCall> calls_;
+  bool barrier_ = false;
 };
 
 }  // namespace pto

@@ -28,6 +28,7 @@ struct LaunchConfig {
   bool timeline = false;                 // record every instruction's modeled start/end in the report
   const CostTable* costs = nullptr;      // what-if cost table (copied from default_cost_table); null = target's
   SyncCheck check = SyncCheck::Default;  // the synchronisation checker (Default: see sync_check.hpp)
+  bool cpu_reference = false;            // run the CPU reference kernels even where a device code path exists
 };
 
 namespace detail {

@@ -1,0 +1,519 @@
+// PTO's A2/A3 algorithms (spec §3.2-3.7) written against the emulated vector unit: the same intrinsic
+// calls, masks, repeats and strides as include/pto/npu/a2a3/*.hpp, so the bytes they write (also past
+// the valid region) and the stream they issue are the chip's. No algorithm touches UB except through an
+// intrinsic. Static shape tests of the originals (Dst::Cols == Dst::ValidCol, Rows < 256, ...) are
+// taken on the tile's capacity and runtime valid shape.
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include <pto/common/constants.hpp>
+
+#include "../cpu/fast_exp.hpp"
+#include "a2a3_backend.hpp"
+
+namespace pto::a2a3 {
+namespace {
+
+using I = Intrinsic;
+
+template <class T> constexpr unsigned kBE = 32 / sizeof(T);
+template <class T> constexpr unsigned kEPR = 256 / sizeof(T);
+
+// ---- lane functions: one rounding to T per operation (half computes in float) ---------------------
+enum class Fn { Add, Sub, Mul, Div, Max, Min };
+
+template <Fn F, class T>
+T apply(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;  // two's complement wrap, no signed overflow
+    if constexpr (F == Fn::Add) return T(U(a) + U(b));
+    if constexpr (F == Fn::Sub) return T(U(a) - U(b));
+    if constexpr (F == Fn::Mul) return T(U(a) * U(b));
+    if constexpr (F == Fn::Max) return a < b ? b : a;
+    if constexpr (F == Fn::Min) return b < a ? b : a;
+    if constexpr (F == Fn::Div) return b == 0 ? T(0) : T(a / b);  // not reached: integer division is not covered
+  } else {
+    const float x = float(a), y = float(b);
+    if constexpr (F == Fn::Add) return T(x + y);
+    if constexpr (F == Fn::Sub) return T(x - y);
+    if constexpr (F == Fn::Mul) return T(x * y);
+    if constexpr (F == Fn::Div) return T(x / y);
+    if constexpr (F == Fn::Max) return a < b ? b : a;
+    if constexpr (F == Fn::Min) return b < a ? b : a;
+  }
+}
+template <class T> T exp_of(T x) { return T(cpu::fast_expf(float(x))); }
+
+constexpr I intrinsic_of(Fn f) {
+  switch (f) {
+    case Fn::Add: return I::vadd;
+    case Fn::Sub: return I::vsub;
+    case Fn::Mul: return I::vmul;
+    case Fn::Div: return I::vdiv;
+    case Fn::Max: return I::vmax;
+    case Fn::Min: return I::vmin;
+  }
+  return I::vadd;
+}
+
+template <class T> T* at(const TileView& t, int r, int c) { return reinterpret_cast<T*>(t.base) + t.elem_offset(r, c); }
+
+// The kernel-object layer: v<op>(dst, a, b, ...) with the vector unit's lane function for Fn.
+template <Fn F, class T>
+void vbin(VectorUnit& vu, T* dst, const T* a, const T* b, unsigned repeat, Strides s) {
+  vu.binary<T>(intrinsic_of(F), dst, a, b, repeat, s, [](T x, T y) { return apply<F, T>(x, y); });
+}
+template <class T>
+void vexp(VectorUnit& vu, T* dst, const T* src, unsigned repeat, Strides s) {
+  vu.unary<T>(I::vexp, dst, src, repeat, s, [](T x) { return exp_of(x); });
+}
+
+// uint8 stride fields: the algorithm computes them in int; the chip would truncate.
+unsigned stride8(VectorUnit& vu, const char* what, std::size_t blocks) {
+  vu.field("the", what, blocks);
+  return unsigned(blocks);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// TCOLEXPAND* (§3.2, §3.4). `swap`: the vector operand is src0, so the math is v op f (Op2).
+template <Fn F, bool ExpDif, class T>
+void colexpand_op(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& vec = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  const int R = d.valid_rows, C = d.valid_cols;
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  // One instruction (or an EXPDIF pair): Op puts the full operand first, Op2 the vector operand;
+  // the vector operand has repeat stride 0, so every repeat (row) reads the same columns.
+  // vrs: the vector operand's repeat stride, 0 in norm mode (every row reads row 0); counter mode
+  // issues one row per call with contiguous strides (8, 8, 8).
+  auto kernel = [&](T* dst, const T* f, const T* v, unsigned repeat, unsigned drs, unsigned frs, unsigned vrs) {
+    if (!swap) vbin<F, T>(vu, dst, f, v, repeat, {1, 1, 1, drs, frs, vrs});
+    else vbin<F, T>(vu, dst, v, f, repeat, {1, 1, 1, drs, vrs, frs});
+    if constexpr (ExpDif) {
+      vu.barrier();
+      vexp<T>(vu, dst, dst, repeat, {1, 1, 1, drs, drs, 0});
+    }
+  };
+  T* dst = at<T>(d, 0, 0);
+  const T* f = at<T>(full, 0, 0);
+  const T* v = at<T>(vec, 0, 0);
+  if (d.cols == C || d.rows == 1) {  // norm mode: one repeat per row
+    const unsigned drs = stride8(vu, "dst repeat stride (row stride in 32-byte blocks)", std::size_t(d.row_stride) / BE);
+    const unsigned frs = stride8(vu, "full-operand repeat stride (row stride in 32-byte blocks)", std::size_t(full.row_stride) / BE);
+    if (unsigned(d.row_stride) < EPR && unsigned(full.row_stride) < EPR) {
+      vu.set_cont_mask(unsigned(C));
+      kernel(dst, f, v, unsigned(R), drs, frs, 0);
+      vu.set_full_mask();
+    } else {
+      int c = 0;
+      for (; c + int(EPR) <= C; c += int(EPR)) kernel(dst + c, f + c, v + c, unsigned(R), drs, frs, 0);
+      if (c < C) {
+        vu.set_cont_mask(unsigned(C - c));
+        kernel(dst + c, f + c, v + c, unsigned(R), drs, frs, 0);
+        vu.set_full_mask();
+      }
+    }
+  } else {  // counter mode, one row at a time; the vector pointer stays on row 0
+    vu.set_mask_count();
+    vu.set_vector_count(std::uint64_t(C));
+    for (int i = 0; i < R; ++i) kernel(at<T>(d, i, 0), at<T>(full, i, 0), v, 0, 8, 8, 8);
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  }
+}
+
+// TCOLEXPAND: per row, copy_ubuf_to_ubuf of whole 32-byte blocks of src row 0 (may write up to BE - 1
+// elements past C).
+void colexpand(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const auto blocks = unsigned((std::size_t(d.valid_cols) * d.elem_bytes() + 31) / 32);
+  for (int i = 0; i < d.valid_rows; ++i)
+    vu.copy_ubuf_to_ubuf(d.base + d.elem_offset(i, 0) * std::ptrdiff_t(d.elem_bytes()), s.base, 1, blocks, 0, 0);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// TBinSInstr / TUnaryOp (§3.6): one element-wise intrinsic over a tile (tile-scalar ops, TEXP, TAXPY of
+// one type). `issue(dst, src, repeat, strides)` is the intrinsic.
+template <class T, class Issue>
+void elementwise(VectorUnit& vu, const TileView& d, const TileView& s, Issue issue) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  const int R = d.valid_rows, C = d.valid_cols;
+  T* dst = at<T>(d, 0, 0);
+  const T* src = at<T>(s, 0, 0);
+  const bool contiguous = (d.cols == C && s.cols == s.valid_cols) || (d.rows == 1 && s.rows == 1);
+  if (contiguous) {
+    const std::uint64_t n = std::uint64_t(R) * std::uint64_t(C);
+    const std::uint64_t total = (std::uint64_t(d.rows) * std::uint64_t(d.cols) + EPR - 1) / EPR;
+    const bool non_aligned = d.cols % int(EPR) != 0 && d.cols > int(EPR);
+    if (non_aligned || total > 255) {  // 1-level counter mode over R * C
+      vu.set_mask_count();
+      vu.set_vector_count(n);
+      issue(dst, src, 0u, Strides{1, 1, 1, 8, 8, 8});
+      vu.set_mask_norm();
+      vu.set_full_mask();
+    } else {
+      if (n / EPR) issue(dst, src, unsigned(n / EPR), Strides{1, 1, 1, 8, 8, 8});
+      if (n % EPR) {
+        vu.set_cont_mask(unsigned(n % EPR));
+        issue(dst + n / EPR * EPR, src + n / EPR * EPR, 1u, Strides{1, 1, 1, 8, 8, 8});
+        vu.set_full_mask();
+      }
+    }
+    return;
+  }
+  const unsigned ncr = unsigned(d.cols) / EPR;
+  auto per_row_count = [&] {
+    vu.set_mask_count();
+    vu.set_vector_count(std::uint64_t(C));
+    for (int i = 0; i < R; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), 0u, Strides{1, 1, 1, 8, 8, 8});
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  };
+  if (ncr > 1 && unsigned(d.rows) * ncr < 4 && unsigned(s.rows) * ncr < 4) {
+    per_row_count();
+  } else if (unsigned(d.rows) < ncr + 1 && unsigned(s.rows) < ncr + 1) {
+    if (C % int(EPR)) per_row_count();
+    else
+      for (int i = 0; i < R; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), unsigned(C) / EPR, Strides{1, 1, 1, 8, 8, 8});
+  } else if (d.rows <= 255 && unsigned(d.row_stride) / BE <= 255 && unsigned(s.row_stride) / BE <= 255) {
+    // Row-repeat: per EPR-column chunk one instruction with repeat = R.
+    const unsigned drs = unsigned(d.row_stride) / BE, srs = unsigned(s.row_stride) / BE;
+    int c = 0;
+    for (; c + int(EPR) <= C; c += int(EPR)) issue(dst + c, src + c, unsigned(R), Strides{1, 1, 1, drs, srs, 8});
+    if (c < C) {
+      vu.set_cont_mask(unsigned(C - c));
+      issue(dst + c, src + c, unsigned(R), Strides{1, 1, 1, drs, srs, 8});
+      vu.set_full_mask();
+    }
+  } else {
+    // Strides or rows beyond 8 bits: a head pass (whole EPR chunks per row, runs of <= 255 repeats)
+    // when rows exceed EPR, then a tail pass masking the remaining columns one row at a time.
+    int tail_from = 0;
+    if (d.rows > int(EPR)) {
+      for (int i = 0; i < R; ++i)
+        for (unsigned done = 0; done < unsigned(C) / EPR; done += 255)
+          issue(at<T>(d, i, int(done * EPR)), at<T>(s, i, int(done * EPR)), std::min(255u, unsigned(C) / EPR - done),
+                Strides{1, 1, 1, 8, 8, 8});
+      tail_from = C / int(EPR) * int(EPR);
+    }
+    if (tail_from < C) {
+      vu.set_cont_mask(unsigned(C - tail_from));
+      for (int i = 0; i < R; ++i) issue(at<T>(d, i, tail_from), at<T>(s, i, tail_from), 1u, Strides{1, 1, 1, 8, 8, 8});
+      vu.set_full_mask();
+    }
+  }
+}
+
+template <Fn F, class T>
+void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  T k = ctx.scalar.as<T>();
+  I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : I::vmins;
+  Fn f = F;
+  if constexpr (F == Fn::Sub) {  // TSUBS: vadds with the scalar negated through float
+    k = T(-float(k));
+    id = I::vadds;
+    f = Fn::Add;
+  }
+  elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
+    vu.scalar<T>(id, dst, src, k, repeat, st, [f](T x, T y) {
+      switch (f) {
+        case Fn::Add: return apply<Fn::Add, T>(x, y);
+        case Fn::Mul: return apply<Fn::Mul, T>(x, y);
+        case Fn::Max: return apply<Fn::Max, T>(x, y);
+        default: return apply<Fn::Min, T>(x, y);
+      }
+    });
+  });
+}
+
+// TDIVS, floats: in place it multiplies by T(1 / scalar); otherwise it duplicates the scalar into dst
+// and divides (scalar / src for the reversed form).
+template <class T>
+void divs(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const T k = ctx.scalar.as<T>();
+  const bool scalar_first = ctx.variant & kVariantScalarFirst;
+  if (!scalar_first && d.base == s.base) {
+    const T inv = T(1.0f / float(k));
+    elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
+      vu.scalar<T>(I::vmuls, dst, src, inv, repeat, st, [](T x, T y) { return apply<Fn::Mul, T>(x, y); });
+    });
+    return;
+  }
+  elementwise<T>(vu, d, d, [&](T* dst, const T*, unsigned repeat, Strides st) { vu.vector_dup<T>(dst, k, repeat, st); });
+  vu.barrier();
+  elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
+    if (scalar_first) vbin<Fn::Div, T>(vu, dst, dst, src, repeat, {1, 1, 1, st.drs, st.drs, st.ars});
+    else vbin<Fn::Div, T>(vu, dst, src, dst, repeat, {1, 1, 1, st.drs, st.ars, st.drs});
+  });
+}
+
+template <class T>
+void texp(VectorUnit& vu, const ExecContext& ctx) {
+  elementwise<T>(vu, ctx.ops[0].tile, ctx.ops[1].tile,
+                 [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// TAXPY (§3.5): dst = scalar * src + dst. Same type: the TBinS driver with vaxpy (half rounds the
+// product, then the sum). float <- half: 64 f32 lanes per repeat, src repeat = 4 blocks of half.
+template <class T>
+void axpy_same(VectorUnit& vu, const ExecContext& ctx) {
+  const T k = ctx.scalar.as<T>();
+  elementwise<T>(vu, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, unsigned repeat, Strides st) {
+    vu.axpy<T, T>(dst, src, repeat, st, [k](T acc, T x) { return apply<Fn::Add, T>(apply<Fn::Mul, T>(k, x), acc); });
+  });
+}
+
+void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const float k = float(ctx.scalar.as<_Float16>());
+  const int R = d.valid_rows, C = d.valid_cols;
+  auto f = [k](float acc, _Float16 x) { return k * float(x) + acc; };
+  const bool overflow = d.row_stride / 8 > 255 || s.row_stride / 16 > 255;
+  if (overflow || C / 64 > R) {
+    vu.set_mask_count();
+    vu.set_vector_count(std::uint64_t(C));
+    for (int i = 0; i < R; ++i) vu.axpy<float, _Float16>(at<float>(d, i, 0), at<_Float16>(s, i, 0), 0, {1, 1, 1, 8, 4, 8}, f);
+    vu.set_mask_norm();
+    vu.set_full_mask();
+    return;
+  }
+  for (int r0 = 0; r0 < R; r0 += 255) {
+    const unsigned rows = unsigned(std::min(255, R - r0));
+    const unsigned drs = unsigned(d.row_stride) / 8, srs = unsigned(s.row_stride) / 16;
+    float* dst = at<float>(d, r0, 0);
+    const _Float16* src = at<_Float16>(s, r0, 0);
+    if (d.row_stride < 64 || s.row_stride < 64) {
+      vu.set_cont_mask(unsigned(C));
+      vu.axpy<float, _Float16>(dst, src, rows, {1, 1, 1, drs, srs, 8}, f);
+      vu.set_full_mask();
+    } else {
+      int c = 0;
+      for (; c + 64 <= C; c += 64) vu.axpy<float, _Float16>(dst + c, src + c, rows, {1, 1, 1, drs, srs, 8}, f);
+      if (c < C) {
+        vu.set_cont_mask(unsigned(C - c));
+        vu.axpy<float, _Float16>(dst + c, src + c, rows, {1, 1, 1, drs, srs, 8}, f);
+        vu.set_full_mask();
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// TROWEXPAND* (§3.3, §3.4). The expand operand E feeds one 32-byte block per row: mode 2 reads E's
+// own blocks; mode 1 first broadcasts E's per-row scalars into blocks with vbrcb, into the tmp tile
+// or the fixed scratch at UB + 184 KiB.
+template <Fn F, bool ExpDif, class T>
+void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const bool mode2 = ctx.variant & kVariantMode2;
+  const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& e = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  const int R = d.valid_rows, C = d.valid_cols;
+  // Op2 (SUB, DIV when E is src0) puts the block operand first; ADD/MUL/MAX/MIN are symmetric.
+  const bool op2 = swap && (F == Fn::Sub || F == Fn::Div);
+  auto k4 = [&](T* dst, const T* f, const T* blk) {  // counter mode, one row
+    if (!op2) vbin<F, T>(vu, dst, f, blk, 0, {1, 1, 0, 8, 8, 0});
+    else vbin<F, T>(vu, dst, blk, f, 0, {1, 0, 1, 8, 0, 8});
+  };
+  auto k6 = [&](T* dst, const T* f, const T* blk, unsigned rows, unsigned drs, unsigned frs) {
+    if (!op2) vbin<F, T>(vu, dst, f, blk, rows, {1, 1, 0, drs, frs, 1});
+    else vbin<F, T>(vu, dst, blk, f, rows, {1, 0, 1, drs, 1, frs});
+  };
+  const bool overflow = unsigned(d.row_stride) / BE > 255 || unsigned(full.row_stride) / BE > 255;
+  const bool use_count = overflow || unsigned(C) / EPR > unsigned(R);
+  // Rows [r0, r0 + rows) with the blocks at `blk` (block i for row r0 + i).
+  auto norm_tail = [&](int r0, int rows, const T* blk) {
+    const unsigned drs = stride8(vu, "dst repeat stride (row stride in 32-byte blocks)", std::size_t(d.row_stride) / BE);
+    const unsigned frs = stride8(vu, "full-operand repeat stride (row stride in 32-byte blocks)", std::size_t(full.row_stride) / BE);
+    T* dst = at<T>(d, r0, 0);
+    const T* f = at<T>(full, r0, 0);
+    if (unsigned(d.row_stride) < EPR || unsigned(full.row_stride) < EPR) {
+      vu.set_cont_mask(unsigned(C));
+      k6(dst, f, blk, unsigned(rows), drs, frs);
+      vu.set_full_mask();
+      return;
+    }
+    int c = 0;
+    for (; c + int(EPR) <= C; c += int(EPR)) k6(dst + c, f + c, blk, unsigned(rows), drs, frs);
+    if (c < C) {
+      vu.set_cont_mask(unsigned(C - c));
+      k6(dst + c, f + c, blk, unsigned(rows), drs, frs);
+      vu.set_full_mask();
+    }
+  };
+  auto body = [&](const T* blk) {
+    if (use_count) {
+      vu.set_mask_count();
+      vu.set_vector_count(std::uint64_t(C));
+      for (int i = 0; i < R; ++i) k4(at<T>(d, i, 0), at<T>(full, i, 0), blk + std::size_t(i) * BE);
+      vu.set_mask_norm();
+      vu.set_full_mask();
+    } else {
+      norm_tail(0, R, blk);
+    }
+  };
+  using U = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint32_t>;
+  if (mode2) {
+    const T* blk = at<T>(e, 0, 0);
+    if (d.rows < 256 || R < 256) {
+      body(blk);
+    } else {
+      const std::size_t e_step = std::size_t(e.row_stride);
+      int r = 0;
+      for (; r + 255 <= R; r += 255) norm_tail(r, 255, blk + std::size_t(r) * e_step);
+      if (r < R) norm_tail(r, R - r, blk + std::size_t(r) * e_step);
+    }
+  } else {
+    // The scratch: the tmp tile (4-argument form) or UB + TMP_UB_OFFSET.
+    T* tmp = ctx.nops > 3 ? reinterpret_cast<T*>(ctx.ops[3].tile.base) : reinterpret_cast<T*>(ub + TMP_UB_OFFSET);
+    const auto* col = reinterpret_cast<const U*>(at<T>(e, 0, 0));  // E's per-row scalars, as raw lanes
+    if (d.rows < 256 || R < 256) {
+      vu.vbrcb<U>(reinterpret_cast<U*>(tmp), col, 1, 8, unsigned((R + 7) / 8));
+      vu.barrier();
+      body(tmp);
+    } else {
+      const unsigned rep = unsigned((R + 7) / 8), loops = rep / 30, rem = rep % 30;
+      int r0 = 0;
+      for (unsigned k = 0; k < loops; ++k, r0 += 240) {
+        vu.vbrcb<U>(reinterpret_cast<U*>(tmp), col + r0, 1, 8, 30);
+        vu.barrier();
+        norm_tail(r0, 240, tmp);
+        vu.barrier();
+      }
+      if (rem) {
+        vu.vbrcb<U>(reinterpret_cast<U*>(tmp), col + r0, 1, 8, rem);
+        vu.barrier();
+        norm_tail(r0, R % 240, tmp);
+      }
+    }
+  }
+  if constexpr (ExpDif) {  // the whole SUB, a barrier, then TEXP(dst, dst)
+    vu.barrier();
+    elementwise<T>(vu, d, d, [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Dispatch: which (instruction, dtype) pairs have a device path.
+template <class T> constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, _Float16>;
+template <class T> constexpr bool kVecInt = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int16_t>;
+
+template <class Body>
+bool by_dtype(DType t, bool ints, Body body) {
+  switch (t) {
+    case DType::F32: body(float{}); return true;
+    case DType::F16: body(_Float16{}); return true;
+    case DType::I32: if (!ints) return false; body(std::int32_t{}); return true;
+    case DType::I16: if (!ints) return false; body(std::int16_t{}); return true;
+    default: return false;
+  }
+}
+
+bool colexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
+  const DType t = ctx.ops[0].tile.dtype;
+  switch (op) {
+    case Op::TCOLEXPAND: colexpand(vu, ctx); return true;
+#define PTO_COL(OP, FN, EXP, INTS) \
+  case Op::OP: return by_dtype(t, INTS, [&](auto z) { colexpand_op<Fn::FN, EXP, decltype(z)>(vu, ctx); });
+    PTO_COL(TCOLEXPANDADD, Add, false, true)
+    PTO_COL(TCOLEXPANDSUB, Sub, false, true)
+    PTO_COL(TCOLEXPANDMUL, Mul, false, true)
+    PTO_COL(TCOLEXPANDDIV, Div, false, false)
+    PTO_COL(TCOLEXPANDMAX, Max, false, true)
+    PTO_COL(TCOLEXPANDMIN, Min, false, true)
+    PTO_COL(TCOLEXPANDEXPDIF, Sub, true, false)
+#undef PTO_COL
+    default: return false;
+  }
+}
+
+bool rowexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
+  const DType t = ctx.ops[0].tile.dtype;
+  switch (op) {
+#define PTO_ROW(OP, FN, EXP, INTS) \
+  case Op::OP: return by_dtype(t, INTS, [&](auto z) { rowexpand_op<Fn::FN, EXP, decltype(z)>(vu, ctx, ub); });
+    PTO_ROW(TROWEXPANDADD, Add, false, true)
+    PTO_ROW(TROWEXPANDSUB, Sub, false, true)
+    PTO_ROW(TROWEXPANDMUL, Mul, false, true)
+    PTO_ROW(TROWEXPANDDIV, Div, false, false)
+    PTO_ROW(TROWEXPANDMAX, Max, false, true)
+    PTO_ROW(TROWEXPANDMIN, Min, false, true)
+    PTO_ROW(TROWEXPANDEXPDIF, Sub, true, false)
+#undef PTO_ROW
+    default: return false;
+  }
+}
+
+bool scalar_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
+  const DType t = ctx.ops[0].tile.dtype;
+  switch (op) {
+    case Op::TADDS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Add, decltype(z)>(vu, ctx); });
+    case Op::TSUBS: return by_dtype(t, false, [&](auto z) { tile_scalar<Fn::Sub, decltype(z)>(vu, ctx); });
+    case Op::TMULS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Mul, decltype(z)>(vu, ctx); });
+    case Op::TMAXS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Max, decltype(z)>(vu, ctx); });
+    case Op::TMINS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Min, decltype(z)>(vu, ctx); });
+    case Op::TDIVS: return by_dtype(t, false, [&](auto z) { divs<decltype(z)>(vu, ctx); });
+    case Op::TEXP: return by_dtype(t, false, [&](auto z) { texp<decltype(z)>(vu, ctx); });
+    case Op::TAXPY:
+      if (ctx.ops[1].tile.dtype != t) {
+        axpy_widening(vu, ctx);
+        return true;
+      }
+      return by_dtype(t, false, [&](auto z) { axpy_same<decltype(z)>(vu, ctx); });
+    default: return false;
+  }
+}
+}  // namespace
+
+bool run(Op op, VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
+  return colexpand_family(op, vu, ctx) || rowexpand_family(op, vu, ctx, ub) || scalar_family(op, vu, ctx);
+}
+
+namespace {
+void device_finish(ExecContext& ctx) {
+  VectorUnit vu(ctx.ub, ctx.ub_bytes, op_name(ctx.op), nullptr, true);
+  if (!run(ctx.op, vu, ctx, ctx.ub)) detail::fail(op_name(ctx.op), ": no A2A3 device path for this dtype");
+}
+constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
+}  // namespace
+
+const BackendKernel& device_kernel() { return kDevice; }
+
+bool covers(Op op, const ExecContext& ctx) {
+  // The A2/A3 algorithms address RowMajor tiles (ColMajor tile-scalar operands take the CPU path).
+  for (int i = 0; i < ctx.nops; ++i)
+    if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major && i < 3 &&
+        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND))
+      return false;
+  const DType t = ctx.ops[0].tile.dtype;
+  const bool floats = t == DType::F32 || t == DType::F16;
+  const bool ints = t == DType::I32 || t == DType::I16;
+  switch (op) {
+    case Op::TCOLEXPAND: return true;
+    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
+    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
+    case Op::TADDS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
+      return floats || ints;
+    case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDDIV: case Op::TROWEXPANDEXPDIF:
+    case Op::TDIVS:  // scalar / src in place: the dup-then-divide algorithm would clobber src first
+      return floats && !((ctx.variant & kVariantScalarFirst) && ctx.ops[0].tile.footprint().overlaps(ctx.ops[1].tile.footprint()));
+    case Op::TSUBS: case Op::TEXP:
+      return floats;
+    case Op::TAXPY: return floats;
+    default: return false;
+  }
+}
+
+}  // namespace pto::a2a3

@@ -1,0 +1,258 @@
+// The emulated A2/A3 vector unit (spec §3.1): a 128-bit lane mask in norm or counter mode and the
+// intrinsics PTO's A2/A3 kernels issue, with their parameter lists, working on the core's UB bytes.
+//
+// Every intrinsic appends itself to an intrinsic stream (the pipeline model prices it) and, when
+// executing, reads all inputs of a repeat before writing its outputs (in-place operands are legal).
+// What the chip would do silently wrong is an error here: a repeat count or stride that does not fit
+// its 8-bit field, or a lane outside UB. A unit built with execute = false only records and checks
+// (the pipeline model runs the same algorithm that way to learn its stream).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/error.hpp>
+#include <pto/runtime/cost_table.hpp>
+
+namespace pto::a2a3 {
+
+struct Strides {  // in 32-byte blocks of each operand's own element type
+  unsigned dbs = 1, abs = 1, bbs = 1, drs = 8, ars = 8, brs = 8;
+};
+
+class VectorUnit {
+public:
+  VectorUnit(std::byte* ub, std::size_t ub_bytes, const char* instruction, IntrinsicStream* trace, bool execute)
+      : ub_(ub), ub_bytes_(ub_bytes), instruction_(instruction), trace_(trace), execute_(execute) {}
+
+  bool executes() const { return execute_; }
+  const char* instruction() const { return instruction_; }
+
+  // ---- mask state -------------------------------------------------------------------------------
+  void set_mask_norm() { counter_ = false; }
+  void set_mask_count() { counter_ = true; }
+  void set_vector_mask(std::uint64_t hi, std::uint64_t lo) {
+    mask_[1] = hi;
+    mask_[0] = lo;
+  }
+  void set_full_mask() { set_vector_mask(~0ull, ~0ull); }  // SetFullVecMaskByDType
+  // SetContMaskByDType / SetContinuousMask: the low n lanes (1 <= n <= 128; PTO never passes 128).
+  void set_cont_mask(unsigned n) {
+    if (n == 0 || n > 128) detail::fail(instruction_, ": SetContMaskByDType(", n, "): the lane count must be in [1, 128]");
+    set_vector_mask(n > 64 ? (n == 128 ? ~0ull : (1ull << (n - 64)) - 1) : 0, n >= 64 ? ~0ull : (1ull << n) - 1);
+  }
+  void set_vector_count(std::uint64_t n) { set_vector_mask(0, n); }  // SetVectorCount (counter mode)
+  bool counter_mode() const { return counter_; }
+  // pipe_barrier(PIPE_V) inside an instruction: ordering only, but it drains the pipe (a cost).
+  void barrier() {
+    if (trace_) trace_->barrier();
+  }
+
+  // ---- intrinsics ---------------------------------------------------------------------------------
+  // v<op>(dst, a, b, repeat, dbs, abs, bbs, drs, ars, brs): dst = f(a, b) per active lane.
+  template <class T, class F>
+  void binary(Intrinsic id, T* dst, const T* a, const T* b, unsigned repeat, Strides s, F f) {
+    lanes<T, T>(id, dst, a, b, repeat, s, [&](T& d, T x, T y) { d = f(x, y); }, false);
+  }
+  // v<op>s(dst, a, scalar, repeat, dbs, abs, drs, ars)
+  template <class T, class F>
+  void scalar(Intrinsic id, T* dst, const T* a, T scalar, unsigned repeat, Strides s, F f) {
+    lanes<T, T>(id, dst, a, static_cast<const T*>(nullptr), repeat, s, [&](T& d, T x, T) { d = f(x, scalar); }, false);
+  }
+  // vexp and other unary ops: vexp(dst, src, repeat, dbs, sbs, drs, srs)
+  template <class T, class F>
+  void unary(Intrinsic id, T* dst, const T* src, unsigned repeat, Strides s, F f) {
+    lanes<T, T>(id, dst, src, static_cast<const T*>(nullptr), repeat, s, [&](T& d, T x, T) { d = f(x); }, false);
+  }
+  // vaxpy(dst, src, scalar, repeat, dbs, sbs, drs, srs): dst = scalar * src + dst. D = float and
+  // S = half is the widening form: 64 lanes per repeat counted in dst, src repeat = 4 blocks of half.
+  template <class D, class S, class F>
+  void axpy(D* dst, const S* src, unsigned repeat, Strides s, F f) {
+    lanes<D, S>(Intrinsic::vaxpy, dst, src, static_cast<const S*>(nullptr), repeat, s, [&](D& d, S x, S) { d = f(d, x); }, true);
+  }
+  // vector_dup(dst, scalar, repeat, dbs, _, drs, _)
+  template <class T>
+  void vector_dup(T* dst, T value, unsigned repeat, Strides s) {
+    lanes<T, T>(Intrinsic::vector_dup, dst, static_cast<const T*>(nullptr), static_cast<const T*>(nullptr), repeat, s,
+                [&](T& d, T, T) { d = value; }, false);
+  }
+
+  // vbrcb(dst, src, dbs, drs, repeat): for repeat r and i < 8, element src[r * 8 + i] fills the 32-byte
+  // block at dst + (r * drs + i * dbs) * 32. Mask-independent (PTO calls it with a full mask).
+  template <class U>  // uint16_t or uint32_t
+  void vbrcb(U* dst, const U* src, unsigned dbs, unsigned drs, unsigned repeat) {
+    field("vbrcb", "repeat", repeat);
+    field("vbrcb", "block stride", dbs);
+    field("vbrcb", "repeat stride", drs);
+    if (trace_) trace_->add({.op = Intrinsic::vbrcb, .repeats = repeat});
+    if (repeat == 0) return;
+    const auto d0 = reinterpret_cast<std::uintptr_t>(dst);
+    const std::uintptr_t hi = d0 + (std::uintptr_t(repeat - 1) * drs + 7ull * dbs) * 32 + 32;
+    in_ub("vbrcb", "writes", d0, hi);
+    in_ub("vbrcb", "reads", reinterpret_cast<std::uintptr_t>(src), reinterpret_cast<std::uintptr_t>(src + repeat * 8));
+    if (!execute_) return;
+    U values[8];
+    constexpr unsigned per_block = 32 / sizeof(U);
+    for (unsigned r = 0; r < repeat; ++r) {
+      std::memcpy(values, src + r * 8, sizeof values);
+      for (unsigned i = 0; i < 8; ++i) {
+        U* block = reinterpret_cast<U*>(reinterpret_cast<std::byte*>(dst) + (std::size_t(r) * drs + std::size_t(i) * dbs) * 32);
+        std::fill(block, block + per_block, values[i]);
+      }
+    }
+  }
+
+  // copy_ubuf_to_ubuf(dst, src, 0, nBurst, lenBurst, srcGap, dstGap): nBurst bursts of lenBurst
+  // 32-byte blocks; after each burst skip srcGap / dstGap blocks.
+  void copy_ubuf_to_ubuf(void* dst, const void* src, unsigned n_burst, unsigned len_burst, unsigned src_gap, unsigned dst_gap) {
+    if (trace_) trace_->add({.op = Intrinsic::copy_ubuf_to_ubuf, .repeats = 1, .bytes = std::uint64_t(n_burst) * len_burst * 32});
+    if (n_burst == 0 || len_burst == 0) return;
+    const auto s0 = reinterpret_cast<std::uintptr_t>(src), d0 = reinterpret_cast<std::uintptr_t>(dst);
+    in_ub("copy_ubuf_to_ubuf", "reads", s0, s0 + (std::uintptr_t(n_burst) * (len_burst + src_gap) - src_gap) * 32);
+    in_ub("copy_ubuf_to_ubuf", "writes", d0, d0 + (std::uintptr_t(n_burst) * (len_burst + dst_gap) - dst_gap) * 32);
+    if (!execute_) return;
+    const auto* s = static_cast<const std::byte*>(src);
+    auto* d = static_cast<std::byte*>(dst);
+    for (unsigned k = 0; k < n_burst; ++k, s += (len_burst + src_gap) * 32, d += (len_burst + dst_gap) * 32)
+      std::memmove(d, s, std::size_t(len_burst) * 32);
+  }
+
+  // The scalar unit's side of a kernel (reading UB between V<->S flags, a scalar loop): for the stream.
+  void scalar_round_trip() {
+    if (trace_) {
+      trace_->barrier();
+      trace_->add({.op = Intrinsic::sync_roundtrip});
+    }
+  }
+  void scalar_elements(std::uint64_t n) {
+    if (trace_ && n) trace_->add({.op = Intrinsic::scalar_elem, .repeats = std::uint32_t(n)});
+  }
+
+  // An 8-bit intrinsic field: a value beyond 255 would be truncated by the chip.
+  void field(const char* intrinsic, const char* what, std::uint64_t v) const {
+    if (v > 255)
+      detail::fail(instruction_, ": ", intrinsic, " ", what, " ", v, " does not fit its 8-bit field (at most 255); the chip "
+                   "would silently use ", v % 256, " and compute on the wrong bytes");
+  }
+
+private:
+  // Lane k of repeat r of an operand with element size sz: base + (r*rs + (k/BE)*bs)*32 + (k%BE)*sz.
+  // D: dst element type; S: source element type (the widening vaxpy reads half sources under float
+  // lanes: 64 lanes per repeat, 16 source elements per block).
+  template <class D, class S, class F>
+  void lanes(Intrinsic id, D* dst, const S* a, const S* b, unsigned repeat, Strides s, F f, bool reads_dst) {
+    constexpr unsigned epr = 256 / sizeof(D), be_d = 32 / sizeof(D), be_s = 32 / sizeof(S);
+    const char* name = intrinsic_name(id);
+    unsigned reps, last;  // repeats, and active lanes of the last one (counter mode)
+    if (counter_) {
+      const std::uint64_t n = mask_[0];
+      reps = unsigned((n + epr - 1) / epr);
+      last = unsigned(n - std::uint64_t(reps ? reps - 1 : 0) * epr);
+    } else {
+      field(name, "repeat", repeat);
+      reps = repeat;
+      last = epr;
+    }
+    for (unsigned v : {s.dbs, s.abs, s.bbs}) field(name, "block stride", v);
+    for (unsigned v : {s.drs, s.ars, s.brs}) field(name, "repeat stride", v);
+    // Active lanes of a full repeat (norm: the mask; 32-bit types use only its low word).
+    bool active[epr];
+    unsigned top = 0;  // highest active lane + 1
+    for (unsigned k = 0; k < epr; ++k) {
+      active[k] = counter_ || (k < 64 ? (mask_[0] >> k) & 1 : (epr > 64 && ((mask_[1] >> (k - 64)) & 1)));
+      if (active[k]) top = k + 1;
+    }
+    const unsigned lanes_last = counter_ ? last : top;
+    if (trace_)
+      trace_->add({.op = id, .count_mode = counter_, .lanes = std::uint16_t(lanes_last % epr), .repeats = reps});
+    if (reps == 0 || top == 0) return;
+    // The bytes each operand spans (lanes are monotone in r and k for non-negative strides).
+    auto span = [&](std::uintptr_t base, unsigned bs, unsigned rs, unsigned be, std::size_t sz) {
+      auto end = [&](unsigned r, unsigned k) { return base + (std::uintptr_t(r) * rs + std::uintptr_t(k / be) * bs) * 32 + (k % be + 1) * sz; };
+      std::uintptr_t hi = end(reps - 1, (counter_ ? last : top) - 1);
+      if (counter_ && reps > 1) hi = std::max(hi, end(reps - 2, epr - 1));
+      return hi;
+    };
+    const auto d0 = reinterpret_cast<std::uintptr_t>(dst);
+    in_ub(name, "writes", d0, span(d0, s.dbs, s.drs, be_d, sizeof(D)));
+    if (a) in_ub(name, "reads", reinterpret_cast<std::uintptr_t>(a), span(reinterpret_cast<std::uintptr_t>(a), s.abs, s.ars, be_s, sizeof(S)));
+    if (b) in_ub(name, "reads", reinterpret_cast<std::uintptr_t>(b), span(reinterpret_cast<std::uintptr_t>(b), s.bbs, s.brs, be_s, sizeof(S)));
+    if (!execute_) return;
+    // A source that overlaps dst with a different layout (dst over the block operand of a row
+    // expansion, say) would see an earlier repeat's results in a later repeat if repeats ran strictly
+    // one after another; the reference kernels rely on the chip reading ahead, so such a source is read
+    // from a copy taken before the call, as the CPU reference reads it.
+    const std::uintptr_t d_hi = span(d0, s.dbs, s.drs, be_d, sizeof(D));
+    auto detach = [&](const S*& src, unsigned bs, unsigned rs, std::vector<std::byte>& keep) {
+      if (!src) return;
+      const auto lo = reinterpret_cast<std::uintptr_t>(src), hi = span(lo, bs, rs, be_s, sizeof(S));
+      const bool same = lo == d0 && sizeof(D) == sizeof(S) && bs == s.dbs && rs == s.drs;
+      if (same || hi <= d0 || d_hi <= lo) return;
+      keep.assign(reinterpret_cast<const std::byte*>(lo), reinterpret_cast<const std::byte*>(hi));
+      src = reinterpret_cast<const S*>(keep.data());
+    };
+    thread_local std::vector<std::byte> keep_a, keep_b;
+    detach(a, s.abs, s.ars, keep_a);
+    detach(b, s.bbs, s.brs, keep_b);
+    D out[epr];
+    S xa[epr], xb[epr];
+    bool full[8];  // every lane of this destination block active (under the mask)
+    for (unsigned blk = 0; blk < 8; ++blk) {
+      full[blk] = true;
+      for (unsigned k = blk * be_d; k < (blk + 1) * be_d; ++k) full[blk] = full[blk] && active[k];
+    }
+    auto at = [](const void* base, unsigned r, unsigned k, unsigned rs, unsigned bs, unsigned be, std::size_t sz) {
+      return static_cast<const std::byte*>(base) + (std::size_t(r) * rs + std::size_t(k / be) * bs) * 32 + (k % be) * sz;
+    };
+    for (unsigned r = 0; r < reps; ++r) {
+      const unsigned n = (counter_ && r + 1 == reps) ? last : epr;
+      // Gather every input of the repeat first: in-place operands read the old values. Whole active
+      // blocks move 32 bytes at a time (one block of dst is one block of each same-width source).
+      for (unsigned blk = 0; blk * be_d < n; ++blk) {
+        const unsigned k0 = blk * be_d;
+        if (sizeof(D) == sizeof(S) && full[blk] && k0 + be_d <= n) {
+          if (a) std::memcpy(&xa[k0], at(a, r, k0, s.ars, s.abs, be_s, sizeof(S)), 32);
+          if (b) std::memcpy(&xb[k0], at(b, r, k0, s.brs, s.bbs, be_s, sizeof(S)), 32);
+          if (reads_dst) std::memcpy(&out[k0], at(dst, r, k0, s.drs, s.dbs, be_d, sizeof(D)), 32);
+          continue;
+        }
+        for (unsigned k = k0; k < std::min(n, k0 + be_d); ++k) {
+          if (!active[k]) continue;
+          if (a) std::memcpy(&xa[k], at(a, r, k, s.ars, s.abs, be_s, sizeof(S)), sizeof(S));
+          if (b) std::memcpy(&xb[k], at(b, r, k, s.brs, s.bbs, be_s, sizeof(S)), sizeof(S));
+          if (reads_dst) std::memcpy(&out[k], at(dst, r, k, s.drs, s.dbs, be_d, sizeof(D)), sizeof(D));
+        }
+      }
+      for (unsigned k = 0; k < n; ++k)
+        if (active[k]) f(out[k], a ? xa[k] : S{}, b ? xb[k] : S{});
+      for (unsigned blk = 0; blk * be_d < n; ++blk) {
+        const unsigned k0 = blk * be_d;
+        if (full[blk] && k0 + be_d <= n) {
+          std::memcpy(const_cast<std::byte*>(at(dst, r, k0, s.drs, s.dbs, be_d, sizeof(D))), &out[k0], 32);
+          continue;
+        }
+        for (unsigned k = k0; k < std::min(n, k0 + be_d); ++k)
+          if (active[k]) std::memcpy(const_cast<std::byte*>(at(dst, r, k, s.drs, s.dbs, be_d, sizeof(D))), &out[k], sizeof(D));
+      }
+    }
+  }
+  void in_ub(const char* intrinsic, const char* verb, std::uintptr_t lo, std::uintptr_t hi) const {
+    const auto u = reinterpret_cast<std::uintptr_t>(ub_);
+    if (lo < u || hi > u + ub_bytes_)
+      detail::fail(instruction_, ": ", intrinsic, " ", verb, " UB bytes [", std::int64_t(lo - u), ", ", std::int64_t(hi - u),
+                   "), outside the ", ub_bytes_ / 1024, " KiB UB");
+  }
+
+  std::byte* ub_;
+  std::size_t ub_bytes_;
+  const char* instruction_;
+  IntrinsicStream* trace_;
+  bool execute_;
+  bool counter_ = false;
+  std::uint64_t mask_[2] = {~0ull, ~0ull};
+};
+
+}  // namespace pto::a2a3
