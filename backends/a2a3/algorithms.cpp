@@ -69,11 +69,8 @@ void vexp(VectorUnit& vu, T* dst, const T* src, unsigned repeat, Strides s) {
   vu.unary<T>(I::vexp, dst, src, repeat, s, [](T x) { return exp_of(x); });
 }
 
-// uint8 stride fields: the algorithm computes them in int; the chip would truncate.
-unsigned stride8(VectorUnit& vu, const char* what, std::size_t blocks) {
-  vu.field("the", what, blocks);
-  return unsigned(blocks);
-}
+// The algorithms pass repeat strides as uint8; the intrinsics check them where they are used.
+unsigned stride8(VectorUnit&, const char*, std::size_t blocks) { return unsigned(std::min<std::size_t>(blocks, ~0u)); }
 
 // ---------------------------------------------------------------------------------------------------
 // TCOLEXPAND* (§3.2, §3.4). `swap`: the vector operand is src0, so the math is v op f (Op2).

@@ -86,7 +86,7 @@ public:
   void vbrcb(U* dst, const U* src, unsigned dbs, unsigned drs, unsigned repeat) {
     field("vbrcb", "repeat", repeat);
     field("vbrcb", "block stride", dbs);
-    field("vbrcb", "repeat stride", drs);
+    if (repeat > 1) field("vbrcb", "repeat stride", drs);
     if (trace_) trace_->add({.op = Intrinsic::vbrcb, .repeats = repeat});
     if (repeat == 0) return;
     const auto d0 = reinterpret_cast<std::uintptr_t>(dst);
@@ -156,8 +156,9 @@ private:
       reps = repeat;
       last = epr;
     }
-    for (unsigned v : {s.dbs, s.abs, s.bbs}) field(name, "block stride", v);
-    for (unsigned v : {s.drs, s.ars, s.brs}) field(name, "repeat stride", v);
+    // Strides are 8-bit fields too; they matter only when a second block or repeat uses them.
+    if (reps > 1)
+      for (unsigned v : {s.drs, a ? s.ars : 0u, b ? s.brs : 0u}) field(name, "repeat stride", v);
     // Active lanes of a full repeat (norm: the mask; 32-bit types use only its low word).
     bool active[epr];
     unsigned top = 0;  // highest active lane + 1
@@ -165,6 +166,8 @@ private:
       active[k] = counter_ || (k < 64 ? (mask_[0] >> k) & 1 : (epr > 64 && ((mask_[1] >> (k - 64)) & 1)));
       if (active[k]) top = k + 1;
     }
+    if ((counter_ ? (reps > 1 ? epr : last) : top) > be_d)
+      for (unsigned v : {s.dbs, a ? s.abs : 0u, b ? s.bbs : 0u}) field(name, "block stride", v);
     const unsigned lanes_last = counter_ ? last : top;
     if (trace_)
       trace_->add({.op = id, .count_mode = counter_, .lanes = std::uint16_t(lanes_last % epr), .repeats = reps});

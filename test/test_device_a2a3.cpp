@@ -1,0 +1,459 @@
+// The A2/A3 device code paths: the emulated vector unit's intrinsics against hand-computed lanes, and
+// every covered instruction on random shapes against the CPU reference (the whole UB compared: the
+// valid region under the spec's rule, every other byte exactly, except the bytes the chip's algorithm
+// is known to write), the hardware limits as errors, and the cycles of the intrinsic stream.
+#define BOOST_TEST_MODULE device_a2a3
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "../backends/a2a3/vector_unit.hpp"
+#include "test_util.hpp"
+
+using namespace pto;
+using pto::a2a3::Strides;
+using pto::a2a3::VectorUnit;
+
+// ---- intrinsics -------------------------------------------------------------------------------------
+
+namespace {
+struct Ub {
+  alignas(64) std::byte bytes[4096]{};
+  template <class T> T* at(std::size_t off) { return reinterpret_cast<T*>(bytes + off); }
+};
+float plus(float a, float b) { return a + b; }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(vadd_norm_mode_full_mask_two_repeats) {
+  Ub ub;
+  for (int i = 0; i < 128; ++i) {
+    ub.at<float>(0)[i] = float(i);
+    ub.at<float>(1024)[i] = 1000.0f;
+  }
+  IntrinsicStream trace;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", &trace, true);
+  vu.binary<float>(Intrinsic::vadd, ub.at<float>(2048), ub.at<float>(0), ub.at<float>(1024), 2, {1, 1, 1, 8, 8, 8}, plus);
+  for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(ub.at<float>(2048)[i] == float(i) + 1000.0f);
+  BOOST_TEST_REQUIRE(trace.calls().size() == 1u);
+  BOOST_TEST(trace.calls()[0].repeats == 2u);
+  BOOST_TEST(!trace.calls()[0].count_mode);
+}
+
+BOOST_AUTO_TEST_CASE(a_continuous_mask_writes_only_its_lanes) {
+  Ub ub;
+  for (int i = 0; i < 64; ++i) ub.at<float>(0)[i] = float(i);
+  for (int i = 0; i < 64; ++i) ub.at<float>(512)[i] = -1.0f;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  vu.set_cont_mask(5);
+  vu.binary<float>(Intrinsic::vadd, ub.at<float>(512), ub.at<float>(0), ub.at<float>(0), 1, {}, plus);
+  for (int i = 0; i < 64; ++i) BOOST_TEST_REQUIRE(ub.at<float>(512)[i] == (i < 5 ? 2.0f * float(i) : -1.0f));
+  // 16-bit lanes use both mask words: 100 lanes = 64 + 36.
+  for (int i = 0; i < 128; ++i) ub.at<_Float16>(1024)[i] = _Float16(1.0f);
+  vu.set_cont_mask(100);
+  vu.unary<_Float16>(Intrinsic::vexp, ub.at<_Float16>(1024), ub.at<_Float16>(1024), 1, {},
+                     [](_Float16) { return _Float16(7.0f); });
+  for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(float(ub.at<_Float16>(1024)[i]) == (i < 100 ? 7.0f : 1.0f));
+}
+
+BOOST_AUTO_TEST_CASE(counter_mode_runs_ceil_n_over_lanes_repeats_with_a_partial_tail) {
+  Ub ub;
+  for (int i = 0; i < 192; ++i) ub.at<float>(0)[i] = -5.0f;
+  IntrinsicStream trace;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", &trace, true);
+  vu.set_mask_count();
+  vu.set_vector_count(70);  // 64 + 6 lanes; the repeat argument is ignored
+  vu.vector_dup<float>(ub.at<float>(0), 3.0f, 0, {1, 1, 1, 8, 8, 8});
+  for (int i = 0; i < 192; ++i) BOOST_TEST_REQUIRE(ub.at<float>(0)[i] == (i < 70 ? 3.0f : -5.0f));
+  BOOST_TEST(trace.calls()[0].count_mode);
+  BOOST_TEST(trace.calls()[0].repeats == 2u);
+  BOOST_TEST(trace.calls()[0].lanes == 6u);
+}
+
+BOOST_AUTO_TEST_CASE(repeat_stride_zero_rereads_one_row_and_block_stride_zero_one_block) {
+  Ub ub;
+  for (int i = 0; i < 64; ++i) ub.at<float>(0)[i] = float(i);      // the "vector" row
+  for (int i = 0; i < 256; ++i) ub.at<float>(512)[i] = 100.0f * float(i / 64);  // 4 rows
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  // Repeat stride 0 on b: every repeat (row) adds the same 64 values.
+  vu.binary<float>(Intrinsic::vadd, ub.at<float>(2048), ub.at<float>(512), ub.at<float>(0), 4, {1, 1, 1, 8, 8, 0}, plus);
+  for (int r = 0; r < 4; ++r)
+    for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(ub.at<float>(2048)[r * 64 + k] == 100.0f * float(r) + float(k));
+  // Block stride 0 and repeat stride 1 on b: repeat r reads block r (8 floats) for all of its blocks.
+  vu.binary<float>(Intrinsic::vadd, ub.at<float>(2048), ub.at<float>(512), ub.at<float>(0), 2, {1, 1, 0, 8, 8, 1}, plus);
+  for (int r = 0; r < 2; ++r)
+    for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(ub.at<float>(2048)[r * 64 + k] == 100.0f * float(r) + float(r * 8 + k % 8));
+}
+
+BOOST_AUTO_TEST_CASE(in_place_operands_read_before_the_repeat_writes) {
+  Ub ub;
+  for (int i = 0; i < 64; ++i) ub.at<float>(0)[i] = float(i);
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  vu.binary<float>(Intrinsic::vadd, ub.at<float>(0), ub.at<float>(0), ub.at<float>(0), 1, {}, plus);
+  for (int i = 0; i < 64; ++i) BOOST_TEST_REQUIRE(ub.at<float>(0)[i] == 2.0f * float(i));
+}
+
+BOOST_AUTO_TEST_CASE(vbrcb_fills_one_block_per_scalar) {
+  Ub ub;
+  for (int i = 0; i < 16; ++i) ub.at<std::uint32_t>(0)[i] = std::uint32_t(i + 1);
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  vu.vbrcb<std::uint32_t>(ub.at<std::uint32_t>(1024), ub.at<std::uint32_t>(0), 1, 8, 2);
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 8; ++k) BOOST_TEST_REQUIRE(ub.at<std::uint32_t>(1024)[i * 8 + k] == std::uint32_t(i + 1));
+}
+
+BOOST_AUTO_TEST_CASE(copy_ubuf_to_ubuf_moves_bursts_and_skips_gaps) {
+  Ub ub;
+  for (int i = 0; i < 64; ++i) ub.at<std::uint32_t>(0)[i] = std::uint32_t(i);
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  vu.copy_ubuf_to_ubuf(ub.at<std::byte>(1024), ub.at<std::byte>(0), 2, 1, 1, 2);  // 2 bursts of 1 block
+  for (int k = 0; k < 8; ++k) {
+    BOOST_TEST_REQUIRE(ub.at<std::uint32_t>(1024)[k] == std::uint32_t(k));          // burst 0: src block 0
+    BOOST_TEST_REQUIRE(ub.at<std::uint32_t>(1024 + 96)[k] == std::uint32_t(16 + k));  // burst 1: src block 2 -> dst block 3
+    BOOST_TEST_REQUIRE(ub.at<std::uint32_t>(1024 + 32)[k] == 0u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(widening_vaxpy_reads_four_half_blocks_per_repeat) {
+  Ub ub;
+  for (int i = 0; i < 128; ++i) ub.at<_Float16>(0)[i] = _Float16(float(i));
+  for (int i = 0; i < 128; ++i) ub.at<float>(1024)[i] = 1.0f;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  vu.axpy<float, _Float16>(ub.at<float>(1024), ub.at<_Float16>(0), 2, {1, 1, 1, 8, 4, 8},
+                           [](float acc, _Float16 x) { return 2.0f * float(x) + acc; });
+  for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(ub.at<float>(1024)[i] == 2.0f * float(i) + 1.0f);
+}
+
+BOOST_AUTO_TEST_CASE(what_the_chip_would_truncate_or_overrun_is_an_error) {
+  Ub ub;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TCOLEXPANDADD", nullptr, true);
+  auto message = [&](auto f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  BOOST_TEST(message([&] { vu.binary<float>(Intrinsic::vadd, ub.at<float>(0), ub.at<float>(0), ub.at<float>(0), 300, {}, plus); }) ==
+             "TCOLEXPANDADD: vadd repeat 300 does not fit its 8-bit field (at most 255); the chip would silently use 44 and "
+             "compute on the wrong bytes");
+  BOOST_TEST(message([&] { vu.binary<float>(Intrinsic::vadd, ub.at<float>(0), ub.at<float>(0), ub.at<float>(0), 2, {1, 1, 1, 256, 8, 8}, plus); }) ==
+             "TCOLEXPANDADD: vadd repeat stride 256 does not fit its 8-bit field (at most 255); the chip would silently use 0 "
+             "and compute on the wrong bytes");
+  BOOST_TEST(message([&] { vu.binary<float>(Intrinsic::vadd, ub.at<float>(3840), ub.at<float>(0), ub.at<float>(0), 2, {}, plus); }) ==
+             "TCOLEXPANDADD: vadd writes UB bytes [3840, 4352), outside the 4 KiB UB");
+  BOOST_TEST(message([&] { vu.set_cont_mask(0); }) == "TCOLEXPANDADD: SetContMaskByDType(0): the lane count must be in [1, 128]");
+}
+
+// ---- instructions: device path against the CPU reference --------------------------------------------
+
+namespace {
+constexpr std::size_t kUb = 192 * 1024;
+
+// Runs `issue` (which TASSIGNs its tiles and issues one instruction) on one A2A3 core whose UB starts
+// as `init`, and returns the UB afterwards.
+std::vector<std::byte> ub_after(const std::function<Kernel()>& issue, const std::vector<std::byte>& init, bool cpu) {
+  std::vector<std::byte> out(kUb);
+  auto kernel = [&]() -> Kernel {
+    Tile<TileType::Vec, std::uint8_t, 1, 32> probe;
+    TASSIGN(probe, 0);
+    std::memcpy(probe.data(), init.data(), kUb);  // before any instruction runs
+    co_await issue();
+    co_await pipe_barrier(PIPE_ALL);
+    std::memcpy(out.data(), probe.data(), kUb);
+  };
+  launch({.blocks = 1, .target = Target::A2A3, .check = SyncCheck::Off, .cpu_reference = cpu}, kernel);
+  return out;
+}
+
+std::vector<std::byte> random_ub(unsigned seed, DType t) {
+  std::vector<std::byte> ub(kUb);
+  std::mt19937 rng(seed);
+  visit_dtype(t, [&](auto zero) {
+    using T = decltype(zero);
+    auto* p = reinterpret_cast<T*>(ub.data());
+    for (std::size_t i = 0; i < kUb / sizeof(T); ++i) {
+      if constexpr (std::is_integral_v<T>) p[i] = T(int(rng() % 15) - 7);
+      else p[i] = T(float(int(rng() % 2000) - 1000) / 500.0f + (rng() % 2 ? 0.25f : -0.25f));  // |x| in [0.25, 2.25]
+    }
+  });
+  return ub;
+}
+
+struct Region {  // dst's valid region, where floats may differ within the spec's rule
+  std::size_t base;
+  int rows, cols, row_stride;
+  std::size_t es;
+};
+
+// Every byte equal, except dst's valid region (under the spec's rule for floats) and `skip` ranges.
+void compare(const std::string& what, DType t, const std::vector<std::byte>& dev, const std::vector<std::byte>& cpu,
+             Region d, std::vector<std::pair<std::size_t, std::size_t>> skip = {}) {
+  std::vector<char> in_valid(kUb, 0);
+  for (int r = 0; r < d.rows; ++r)
+    std::fill_n(in_valid.begin() + std::ptrdiff_t(d.base + std::size_t(r) * d.row_stride * d.es), std::size_t(d.cols) * d.es, 1);
+  for (auto [lo, hi] : skip) std::fill(in_valid.begin() + std::ptrdiff_t(lo), in_valid.begin() + std::ptrdiff_t(hi), 2);
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i < kUb; ++i)
+    if (!in_valid[i] && dev[i] != cpu[i]) ++outside;
+  BOOST_TEST(outside == 0u, what << ": " << outside << " bytes outside dst's valid region differ");
+  visit_dtype(t, [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<double> a, e;
+    for (int r = 0; r < d.rows; ++r)
+      for (int c = 0; c < d.cols; ++c) {
+        T x, y;
+        const std::size_t off = d.base + (std::size_t(r) * d.row_stride + c) * d.es;
+        std::memcpy(&x, dev.data() + off, sizeof(T));
+        std::memcpy(&y, cpu.data() + off, sizeof(T));
+        a.push_back(double(x));
+        e.push_back(double(y));
+      }
+    if constexpr (std::is_integral_v<T>) {
+      BOOST_TEST((a == e), what << ": integer results differ");
+    } else {
+      const auto r = pto_test::compare_eps(a, e, 1e-3);
+      BOOST_TEST(r.ok(), what << ": " << r.errors << " of " << e.size() << " elements beyond eps (allowed " << r.allowed
+                              << "), first at " << r.first_bad);
+    }
+  });
+}
+
+std::mt19937& rng() {
+  static std::mt19937 g(20261130);
+  return g;
+}
+int pick(int lo, int hi) { return lo + int(rng()() % unsigned(hi - lo + 1)); }
+
+template <class T, int TR, int TC>
+using DynTile = Tile<TileType::Vec, T, TR, TC, BLayout::RowMajor, -1, -1>;
+
+// TCOLEXPAND<op>: full (R x C in a TR x TC tile) at 0, vector row at 64 KiB, dst at 96 KiB.
+template <class T, int TR, int TC>
+void colexpand_case(const char* name, const std::function<void(DynTile<T, TR, TC>&, DynTile<T, TR, TC>&, DynTile<T, 1, TC>&, bool)>& op,
+                    int R, int C, bool swap) {
+  auto issue = [&]() -> Kernel {
+    DynTile<T, TR, TC> f(R, C), d(R, C);
+    DynTile<T, 1, TC> v(1, C);
+    TASSIGN(f, 0);
+    TASSIGN(v, 64 * 1024);
+    TASSIGN(d, 96 * 1024);
+    op(d, f, v, swap);
+    co_return;
+  };
+  const auto init = random_ub(unsigned(R * 131 + C), dtype_v<T>);
+  const std::string what = std::string(name) + " " + name_of(dtype_v<T>) + " " + std::to_string(R) + "x" + std::to_string(C) +
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + (swap ? " (vector is src0)" : "");
+  compare(what, dtype_v<T>, ub_after(issue, init, false), ub_after(issue, init, true), {96 * 1024, R, C, TC, sizeof(T)});
+}
+
+#define COL_OP(NAME)                                                                \
+  [](auto& d, auto& f, auto& v, bool swap) {                                        \
+    if (swap) NAME(d, v, f);                                                        \
+    else NAME(d, f, v);                                                             \
+  }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(colexpand_family_matches_the_cpu_reference_on_random_shapes) {
+  for (int k = 0; k < 6; ++k) {
+    const bool swap = k % 2;
+    // Full-width rows (norm mode: one masked repeat per row, or EPR chunks) and partial valid columns
+    // (counter mode, one row at a time).
+    const int r1 = pick(1, 64), c1 = pick(1, 128), r2 = pick(1, 32), c2 = pick(1, 256);
+    colexpand_case<float, 64, 128>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), r1, 128, swap);
+    colexpand_case<float, 64, 128>("TCOLEXPANDSUB", COL_OP(TCOLEXPANDSUB), r1, c1, swap);
+    colexpand_case<float, 64, 128>("TCOLEXPANDDIV", COL_OP(TCOLEXPANDDIV), r1, c1, swap);
+    colexpand_case<float, 64, 128>("TCOLEXPANDEXPDIF", COL_OP(TCOLEXPANDEXPDIF), r1, c1, swap);
+    colexpand_case<half, 32, 256>("TCOLEXPANDMUL", COL_OP(TCOLEXPANDMUL), r2, 256, swap);
+    colexpand_case<half, 32, 256>("TCOLEXPANDMAX", COL_OP(TCOLEXPANDMAX), r2, c2, swap);
+    colexpand_case<half, 32, 256>("TCOLEXPANDEXPDIF", COL_OP(TCOLEXPANDEXPDIF), r2, c2, swap);
+    colexpand_case<std::int32_t, 64, 64>("TCOLEXPANDMIN", COL_OP(TCOLEXPANDMIN), r1, pick(1, 64), swap);
+    colexpand_case<std::int16_t, 32, 256>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), r2, c2, swap);
+  }
+  colexpand_case<float, 1, 4096>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), 1, 4096, false);  // one row, 64 chunks
+  colexpand_case<float, 64, 64>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), 64, 63, false);
+}
+
+BOOST_AUTO_TEST_CASE(pure_tcolexpand_writes_whole_blocks_past_the_valid_columns) {
+  // copy_ubuf_to_ubuf copies ceil(C * 4 / 32) blocks per row: 5 columns write 8.
+  auto issue = []() -> Kernel {
+    DynTile<float, 16, 64> s(1, 5), d(10, 5);
+    TASSIGN(s, 0);
+    TASSIGN(d, 8192);
+    TCOLEXPAND(d, s);
+    co_return;
+  };
+  const auto init = random_ub(7, DType::F32);
+  const auto dev = ub_after(issue, init, false), cpu = ub_after(issue, init, true);
+  std::vector<std::pair<std::size_t, std::size_t>> tails;
+  for (int r = 0; r < 10; ++r) {
+    const std::size_t row = 8192 + std::size_t(r) * 64 * 4;
+    tails.emplace_back(row + 20, row + 32);
+    for (int c = 5; c < 8; ++c) BOOST_TEST_REQUIRE(std::memcmp(dev.data() + row + c * 4, init.data() + c * 4, 4) == 0);  // src row 0
+  }
+  compare("TCOLEXPAND 10x5", DType::F32, dev, cpu, {8192, 10, 5, 64, 4}, tails);
+}
+
+namespace {
+template <class T, int TR, int TC, bool Mode2>
+using ETileOf = std::conditional_t<Mode2, Tile<TileType::Vec, T, TR, 32 / sizeof(T), BLayout::RowMajor, -1, -1>,
+                                   Tile<TileType::Vec, T, TR, 1, BLayout::ColMajor, -1, -1>>;
+
+// TROWEXPAND<op>: full at 0, E right after, dst after E; a tmp tile (4-argument form) after dst.
+template <class T, int TR, int TC, bool Mode2>
+void rowexpand_case(const char* name, int op, int R, int C, bool swap, bool tmp) {
+  constexpr std::size_t full_bytes = std::size_t(TR) * TC * sizeof(T);
+  constexpr std::size_t e_bytes = (std::size_t(TR) * (Mode2 ? 32 : sizeof(T)) + 31) / 32 * 32;
+  constexpr std::size_t e_off = full_bytes, d_off = (e_off + e_bytes + 255) / 256 * 256, t_off = d_off + full_bytes;
+  auto issue = [&]() -> Kernel {
+    DynTile<T, TR, TC> f(R, C), d(R, C);
+    ETileOf<T, TR, TC, Mode2> e(R, Mode2 ? 32 / sizeof(T) : 1);
+    ETileOf<T, TR, TC, Mode2> t(R, Mode2 ? 32 / sizeof(T) : 1);
+    TASSIGN(f, 0);
+    TASSIGN(e, e_off);
+    TASSIGN(d, d_off);
+    TASSIGN(t, t_off);
+    auto go = [&](auto&& fn) {
+      if (tmp) {
+        if (swap) fn(d, e, f, t);
+        else fn(d, f, e, t);
+      } else {
+        if (swap) fn(d, e, f);
+        else fn(d, f, e);
+      }
+    };
+    switch (op) {
+      case 0: go([](auto&... x) { TROWEXPANDADD(x...); }); break;
+      case 1: go([](auto&... x) { TROWEXPANDSUB(x...); }); break;
+      case 2: go([](auto&... x) { TROWEXPANDDIV(x...); }); break;
+      case 3: go([](auto&... x) { TROWEXPANDMAX(x...); }); break;
+      default: go([](auto&... x) { TROWEXPANDEXPDIF(x...); }); break;
+    }
+    co_return;
+  };
+  const auto init = random_ub(unsigned(R * 7 + C), dtype_v<T>);
+  // Mode 1 broadcasts into the tmp tile or the fixed scratch [184 KiB, 192 KiB): the chip writes it.
+  std::vector<std::pair<std::size_t, std::size_t>> scratch;
+  if (!Mode2) scratch.emplace_back(tmp ? t_off : std::size_t(TMP_UB_OFFSET), tmp ? t_off + 30 * 256 : kUb);
+  const std::string what = std::string(name) + " " + name_of(dtype_v<T>) + " " + std::to_string(R) + "x" + std::to_string(C) +
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + (Mode2 ? " mode 2" : " mode 1") +
+                           (swap ? " swapped" : "") + (tmp ? " tmp" : "");
+  compare(what, dtype_v<T>, ub_after(issue, init, false), ub_after(issue, init, true), {d_off, R, C, TC, sizeof(T)}, scratch);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rowexpand_family_matches_the_cpu_reference_on_random_shapes) {
+  const char* names[] = {"TROWEXPANDADD", "TROWEXPANDSUB", "TROWEXPANDDIV", "TROWEXPANDMAX", "TROWEXPANDEXPDIF"};
+  for (int k = 0; k < 10; ++k) {
+    const int op = k % 5;
+    const bool swap = (k / 5) % 2, tmp = k % 3 == 0;
+    rowexpand_case<float, 32, 64, false>(names[op], op, pick(1, 32), pick(1, 64), swap, tmp);
+    rowexpand_case<float, 32, 64, true>(names[op], op, pick(1, 32), pick(1, 64), swap, false);
+    rowexpand_case<half, 16, 128, false>(names[op], op, pick(1, 16), pick(1, 128), swap, tmp);
+    rowexpand_case<half, 16, 128, true>(names[op], op, pick(1, 16), pick(1, 128), swap, false);
+  }
+  // More than 240 / 255 rows: the 30-repeat vbrcb chunks (mode 1) and 255-row chunks (mode 2).
+  rowexpand_case<float, 600, 8, false>("TROWEXPANDADD", 0, 600, 8, false, false);
+  rowexpand_case<float, 600, 8, false>("TROWEXPANDEXPDIF", 4, 487, 8, false, true);
+  rowexpand_case<float, 600, 8, true>("TROWEXPANDSUB", 1, 600, 8, true, false);
+  rowexpand_case<float, 2048, 8, false>("TROWEXPANDEXPDIF", 4, 2048, 1, false, false);  // spec case 6
+  rowexpand_case<float, 8, 2048, false>("TROWEXPANDMAX", 3, 1, 2048, false, false);    // one row, wide
+}
+
+namespace {
+template <class D, class S, int TR, int TC>
+void scalar_case(const char* name, int op, int R, int C) {
+  auto issue = [&]() -> Kernel {
+    DynTile<D, TR, TC> d(R, C);
+    DynTile<S, TR, TC> s(R, C);
+    TASSIGN(s, 0);
+    TASSIGN(d, 96 * 1024);
+    const S k = S(1.5f);
+    constexpr bool floats = std::is_same_v<D, float> || std::is_same_v<D, half>;
+    if constexpr (!std::is_same_v<D, S>) {
+      TAXPY(d, s, half(1.5f));
+    } else {
+      switch (op) {
+        case 0: TADDS(d, s, k); break;
+        case 1: TSUBS(d, s, k); break;
+        case 2: TMULS(d, s, k); break;
+        case 3: TMAXS(d, s, k); break;
+        case 4: TMINS(d, s, k); break;
+        case 5: TDIVS(d, s, k); break;
+        case 6: TDIVS(d, k, s); break;
+        case 7: if constexpr (floats) TEXP(d, s); break;
+        default: if constexpr (floats) TAXPY(d, s, k); break;
+      }
+    }
+    co_return;
+  };
+  const auto init = random_ub(unsigned(R * 3 + C + op), dtype_v<S>);
+  // A widening TAXPY reads half sources but dst is float: fill dst's area with float values.
+  auto start = init;
+  if constexpr (!std::is_same_v<D, S>) {
+    const auto floats = random_ub(unsigned(R + C), DType::F32);
+    std::copy(floats.begin() + 96 * 1024, floats.end(), start.begin() + 96 * 1024);
+  }
+  const std::string what = std::string(name) + " " + name_of(dtype_v<D>) + " " + std::to_string(R) + "x" + std::to_string(C) +
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC);
+  compare(what, dtype_v<D>, ub_after(issue, start, false), ub_after(issue, start, true), {96 * 1024, R, C, TC, sizeof(D)});
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_random_shapes) {
+  const char* names[] = {"TADDS", "TSUBS", "TMULS", "TMAXS", "TMINS", "TDIVS", "TDIVS(scalar/src)", "TEXP", "TAXPY"};
+  for (int op = 0; op < 9; ++op) {
+    scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), 64);           // contiguous
+    scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), pick(1, 63));  // row-repeat
+    scalar_case<half, half, 16, 256>(names[op], op, pick(1, 16), pick(1, 256));
+    scalar_case<float, float, 1, 16384>(names[op], op, 1, 16384);               // > 255 repeats: counter mode
+    scalar_case<float, float, 300, 16>(names[op], op, 300, 15);                 // rows beyond 255
+  }
+  for (int op : {0, 2, 3, 4}) scalar_case<std::int32_t, std::int32_t, 64, 64>(names[op], op, pick(1, 64), pick(1, 64));
+  // TAXPY float <- half (spec §5.2 cases 7-9 shapes).
+  scalar_case<float, half, 64, 64>("TAXPY", 8, 63, 63);
+  scalar_case<float, half, 4, 1024>("TAXPY", 8, 4, 1023);
+  scalar_case<float, half, 256, 16>("TAXPY", 8, 256, 15);
+  scalar_case<float, half, 300, 64>("TAXPY", 8, 300, 64);
+}
+
+BOOST_AUTO_TEST_CASE(a_norm_mode_repeat_beyond_255_rows_is_an_error_on_a2a3) {
+  // TCOLEXPAND* in norm mode passes repeat = R as uint8: 300 rows would run 44 repeats on the chip.
+  static std::vector<float> gm(300 * 64, 1.0f);
+  auto kernel = [](bool cpu) {
+    return launch({.blocks = 1, .target = Target::A2A3, .model_only = true, .cpu_reference = cpu}, []() -> Kernel {
+      Tile<TileType::Vec, float, 300, 64> f, d;
+      Tile<TileType::Vec, float, 1, 64> v;
+      TASSIGN(f, 0);
+      TASSIGN(v, 80 * 1024);
+      TASSIGN(d, 81 * 1024);
+      co_await TCOLEXPANDADD(d, f, v);
+    });
+  };
+  BOOST_CHECK_EXCEPTION(kernel(false), Error, [](const Error& e) {
+    return std::string(e.what()) ==
+           "core 0: TCOLEXPANDADD: vadd repeat 300 does not fit its 8-bit field (at most 255); the chip would silently use "
+           "44 and compute on the wrong bytes";
+  });
+  BOOST_CHECK_NO_THROW(kernel(true));
+}
+
+BOOST_AUTO_TEST_CASE(the_device_stream_prices_the_instruction) {
+  auto cycles = [](bool cpu) {
+    auto k = []() -> Kernel {
+      Tile<TileType::Vec, float, 64, 64> a;
+      TASSIGN(a, 0);
+      co_await TEXP(a, a);
+    };
+    return launch({.blocks = 1, .model_only = true, .cpu_reference = cpu}, k).cores[0].pipes[PIPE_V].busy_cycles;
+  };
+  BOOST_TEST(cycles(false) == 159u);  // 64 vexp repeats: 13 + 128 + 18, the hardware figure
+  BOOST_TEST(cycles(true) == 159u);   // the planner derives the same stream
+}
