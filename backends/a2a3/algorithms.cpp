@@ -43,7 +43,6 @@ T apply(T a, T b) {
     if constexpr (F == Fn::Min) return b < a ? b : a;
   }
 }
-template <class T> T exp_of(T x) { return T(cpu::fast_expf(float(x))); }
 
 constexpr I intrinsic_of(Fn f) {
   switch (f) {
@@ -60,13 +59,14 @@ constexpr I intrinsic_of(Fn f) {
 template <class T> T* at(const TileView& t, int r, int c) { return reinterpret_cast<T*>(t.base) + t.elem_offset(r, c); }
 
 // The kernel-object layer: v<op>(dst, a, b, ...) with the vector unit's lane function for Fn.
+// Lane functions take the compute type (float for half: the unit rounds once when it stores).
 template <Fn F, class T>
 void vbin(VectorUnit& vu, T* dst, const T* a, const T* b, unsigned repeat, Strides s) {
-  vu.binary<T>(intrinsic_of(F), dst, a, b, repeat, s, [](T x, T y) { return apply<F, T>(x, y); });
+  vu.binary<T>(intrinsic_of(F), dst, a, b, repeat, s, [](auto x, auto y) { return apply<F, decltype(x)>(x, y); });
 }
 template <class T>
 void vexp(VectorUnit& vu, T* dst, const T* src, unsigned repeat, Strides s) {
-  vu.unary<T>(I::vexp, dst, src, repeat, s, [](T x) { return exp_of(x); });
+  vu.unary<T>(I::vexp, dst, src, repeat, s, [](auto x) { return decltype(x)(cpu::fast_expf(float(x))); });
 }
 
 // The algorithms pass repeat strides as uint8; the intrinsics check them where they are used.
@@ -211,21 +211,13 @@ void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& s = ctx.ops[1].tile;
   T k = ctx.scalar.as<T>();
   I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : I::vmins;
-  Fn f = F;
   if constexpr (F == Fn::Sub) {  // TSUBS: vadds with the scalar negated through float
     k = T(-float(k));
     id = I::vadds;
-    f = Fn::Add;
   }
+  using G = std::integral_constant<Fn, F == Fn::Sub ? Fn::Add : F>;
   elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
-    vu.scalar<T>(id, dst, src, k, repeat, st, [f](T x, T y) {
-      switch (f) {
-        case Fn::Add: return apply<Fn::Add, T>(x, y);
-        case Fn::Mul: return apply<Fn::Mul, T>(x, y);
-        case Fn::Max: return apply<Fn::Max, T>(x, y);
-        default: return apply<Fn::Min, T>(x, y);
-      }
-    });
+    vu.scalar<T>(id, dst, src, k, repeat, st, [](auto x, auto y) { return apply<G::value, decltype(x)>(x, y); });
   });
 }
 
@@ -240,7 +232,7 @@ void divs(VectorUnit& vu, const ExecContext& ctx) {
   if (!scalar_first && d.base == s.base) {
     const T inv = T(1.0f / float(k));
     elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
-      vu.scalar<T>(I::vmuls, dst, src, inv, repeat, st, [](T x, T y) { return apply<Fn::Mul, T>(x, y); });
+      vu.scalar<T>(I::vmuls, dst, src, inv, repeat, st, [](auto x, auto y) { return apply<Fn::Mul, decltype(x)>(x, y); });
     });
     return;
   }
@@ -265,7 +257,11 @@ template <class T>
 void axpy_same(VectorUnit& vu, const ExecContext& ctx) {
   const T k = ctx.scalar.as<T>();
   elementwise<T>(vu, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, unsigned repeat, Strides st) {
-    vu.axpy<T, T>(dst, src, repeat, st, [k](T acc, T x) { return apply<Fn::Add, T>(apply<Fn::Mul, T>(k, x), acc); });
+    // Two roundings for half: the product to half, then the sum (at the store).
+    vu.axpy<T, T>(dst, src, repeat, st, [k](auto acc, auto x) {
+      using Cc = decltype(acc);
+      return Cc(T(Cc(k) * x)) + acc;
+    });
   });
 }
 
@@ -274,7 +270,7 @@ void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& s = ctx.ops[1].tile;
   const float k = float(ctx.scalar.as<_Float16>());
   const int R = d.valid_rows, C = d.valid_cols;
-  auto f = [k](float acc, _Float16 x) { return k * float(x) + acc; };
+  auto f = [k](float acc, float x) { return k * x + acc; };  // x: the half, widened exactly
   const bool overflow = d.row_stride / 8 > 255 || s.row_stride / 16 > 255;
   if (overflow || C / 64 > R) {
     vu.set_mask_count();

@@ -17,6 +17,8 @@
 #include <pto/isa/error.hpp>
 #include <pto/runtime/cost_table.hpp>
 
+#include "../cpu/elementwise.hpp"
+
 namespace pto::a2a3 {
 
 struct Strides {  // in 32-byte blocks of each operand's own element type
@@ -52,32 +54,38 @@ public:
   }
 
   // ---- intrinsics ---------------------------------------------------------------------------------
+  // Lane functions work in the compute type C<T>: float for half (one rounding to half when the
+  // result is stored, as fp16 hardware rounds each operation), T otherwise.
+  template <class T> using C = std::conditional_t<std::is_same_v<T, _Float16>, float, T>;
+
   // v<op>(dst, a, b, repeat, dbs, abs, bbs, drs, ars, brs): dst = f(a, b) per active lane.
   template <class T, class F>
   void binary(Intrinsic id, T* dst, const T* a, const T* b, unsigned repeat, Strides s, F f) {
-    lanes<T, T>(id, dst, a, b, repeat, s, [&](T& d, T x, T y) { d = f(x, y); }, false);
+    lanes<T, T>(id, dst, a, b, repeat, s, [&](C<T>& d, C<T> x, C<T> y) { d = f(x, y); }, false);
   }
   // v<op>s(dst, a, scalar, repeat, dbs, abs, drs, ars)
   template <class T, class F>
   void scalar(Intrinsic id, T* dst, const T* a, T scalar, unsigned repeat, Strides s, F f) {
-    lanes<T, T>(id, dst, a, static_cast<const T*>(nullptr), repeat, s, [&](T& d, T x, T) { d = f(x, scalar); }, false);
+    const C<T> k = C<T>(scalar);
+    lanes<T, T>(id, dst, a, static_cast<const T*>(nullptr), repeat, s, [&](C<T>& d, C<T> x, C<T>) { d = f(x, k); }, false);
   }
   // vexp and other unary ops: vexp(dst, src, repeat, dbs, sbs, drs, srs)
   template <class T, class F>
   void unary(Intrinsic id, T* dst, const T* src, unsigned repeat, Strides s, F f) {
-    lanes<T, T>(id, dst, src, static_cast<const T*>(nullptr), repeat, s, [&](T& d, T x, T) { d = f(x); }, false);
+    lanes<T, T>(id, dst, src, static_cast<const T*>(nullptr), repeat, s, [&](C<T>& d, C<T> x, C<T>) { d = f(x); }, false);
   }
   // vaxpy(dst, src, scalar, repeat, dbs, sbs, drs, srs): dst = scalar * src + dst. D = float and
   // S = half is the widening form: 64 lanes per repeat counted in dst, src repeat = 4 blocks of half.
   template <class D, class S, class F>
   void axpy(D* dst, const S* src, unsigned repeat, Strides s, F f) {
-    lanes<D, S>(Intrinsic::vaxpy, dst, src, static_cast<const S*>(nullptr), repeat, s, [&](D& d, S x, S) { d = f(d, x); }, true);
+    lanes<D, S>(Intrinsic::vaxpy, dst, src, static_cast<const S*>(nullptr), repeat, s, [&](C<D>& d, C<S> x, C<S>) { d = f(d, x); }, true);
   }
   // vector_dup(dst, scalar, repeat, dbs, _, drs, _)
   template <class T>
   void vector_dup(T* dst, T value, unsigned repeat, Strides s) {
+    const C<T> v = C<T>(value);
     lanes<T, T>(Intrinsic::vector_dup, dst, static_cast<const T*>(nullptr), static_cast<const T*>(nullptr), repeat, s,
-                [&](T& d, T, T) { d = value; }, false);
+                [&](C<T>& d, C<T>, C<T>) { d = v; }, false);
   }
 
   // vbrcb(dst, src, dbs, drs, repeat): for repeat r and i < 8, element src[r * 8 + i] fills the 32-byte
@@ -202,6 +210,11 @@ private:
     detach(b, s.bbs, s.brs, keep_b);
     D out[epr];
     S xa[epr], xb[epr];
+    C<D> co[epr];
+    C<S> ca[epr], cb[epr];
+    std::fill(std::begin(xa), std::end(xa), S{});  // lanes never gathered still compute on defined values
+    std::fill(std::begin(xb), std::end(xb), S{});
+    std::fill(std::begin(out), std::end(out), D{});
     bool full[8];  // every lane of this destination block active (under the mask)
     for (unsigned blk = 0; blk < 8; ++blk) {
       full[blk] = true;
@@ -216,9 +229,9 @@ private:
       // blocks move 32 bytes at a time (one block of dst is one block of each same-width source).
       for (unsigned blk = 0; blk * be_d < n; ++blk) {
         const unsigned k0 = blk * be_d;
-        if (sizeof(D) == sizeof(S) && full[blk] && k0 + be_d <= n) {
-          if (a) std::memcpy(&xa[k0], at(a, r, k0, s.ars, s.abs, be_s, sizeof(S)), 32);
-          if (b) std::memcpy(&xb[k0], at(b, r, k0, s.brs, s.bbs, be_s, sizeof(S)), 32);
+        if (full[blk] && k0 + be_d <= n) {  // a dst block's lanes are contiguous in each source too
+          if (a) std::memcpy(&xa[k0], at(a, r, k0, s.ars, s.abs, be_s, sizeof(S)), be_d * sizeof(S));
+          if (b) std::memcpy(&xb[k0], at(b, r, k0, s.brs, s.bbs, be_s, sizeof(S)), be_d * sizeof(S));
           if (reads_dst) std::memcpy(&out[k0], at(dst, r, k0, s.drs, s.dbs, be_d, sizeof(D)), 32);
           continue;
         }
@@ -229,8 +242,13 @@ private:
           if (reads_dst) std::memcpy(&out[k], at(dst, r, k, s.drs, s.dbs, be_d, sizeof(D)), sizeof(D));
         }
       }
-      for (unsigned k = 0; k < n; ++k)
-        if (active[k]) f(out[k], a ? xa[k] : S{}, b ? xb[k] : S{});
+      widen(xa, ca, n);
+      widen(xb, cb, n);
+      if (reads_dst) widen(out, co, n);
+      // Every lane computes (inactive ones on stale inputs) so the loop vectorises; only active
+      // lanes are stored.
+      for (unsigned k = 0; k < n; ++k) f(co[k], ca[k], cb[k]);
+      narrow(co, out, n);
       for (unsigned blk = 0; blk * be_d < n; ++blk) {
         const unsigned k0 = blk * be_d;
         if (full[blk] && k0 + be_d <= n) {
@@ -242,6 +260,18 @@ private:
       }
     }
   }
+  // Lanes to the compute type and back: half through F16C eight lanes at a time.
+  template <class T>
+  static void widen(const T* in, C<T>* out, unsigned n) {
+    if constexpr (std::is_same_v<T, _Float16>) cpu::to_float(in, out, int(n));
+    else std::copy(in, in + n, out);
+  }
+  template <class T>
+  static void narrow(const C<T>* in, T* out, unsigned n) {
+    if constexpr (std::is_same_v<T, _Float16>) cpu::from_float(in, out, int(n));
+    else std::copy(in, in + n, out);
+  }
+
   void in_ub(const char* intrinsic, const char* verb, std::uintptr_t lo, std::uintptr_t hi) const {
     const auto u = reinterpret_cast<std::uintptr_t>(ub_);
     if (lo < u || hi > u + ub_bytes_)
