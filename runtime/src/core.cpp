@@ -148,7 +148,9 @@ RecordEvent Core::issue(InstrRecord& rec) {
     if (opt_.executor) opt_.executor->submit(seq, rec, nullptr);  // a scalar set_flag feeds real waits
   } else {
     const BackendKernel* kernel = nullptr;
-    if (rec.kind == RecordKind::Compute) kernel = &backend_kernel(rec, opt_.target, !opt_.cpu_reference, ub_base_, ub_bytes_);
+    // Model-only runs compute nothing, so they need no kernel.
+    if (rec.kind == RecordKind::Compute && !opt_.model_only)
+      kernel = &backend_kernel(rec, opt_.target, !opt_.cpu_reference, ub_base_, ub_bytes_);
     PipeState& p = pipes_[rec.pipe];
     Slot& s = p.queue.push();
     s.rec = rec;

@@ -238,6 +238,14 @@ private:
   // ... by a binary key of what they show (looked up by string_view: no allocation per instruction)
   std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> interned_;
   std::unordered_map<std::uint64_t, std::uint32_t> name_ids_;  // names by (instruction, kind, flag)
+  // The last few operand keys of each instruction (a loop alternates a few buffers): a hit costs a
+  // memcmp instead of hashing the key.
+  struct RecentKey {
+    std::string key;
+    std::uint32_t id = 0;
+  };
+  std::vector<std::array<RecentKey, 4>> recent_ = std::vector<std::array<RecentKey, 4>>(kNumOps + 1);
+  std::vector<std::uint8_t> recent_next_ = std::vector<std::uint8_t>(kNumOps + 1, 0);
   char key_[512];  // the key being built
   std::size_t key_len_ = 0;
   template <class T>

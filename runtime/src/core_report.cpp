@@ -232,7 +232,18 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
       }
     }
   }
-  e.operands_id = intern([&] { return operands_text(rec); });
+  const std::string_view key(key_, key_len_);
+  const std::size_t slot = rec.desc ? std::size_t(rec.desc->op) : std::size_t(kNumOps);
+  auto& recent = recent_[slot];
+  const auto hit = std::find_if(recent.begin(), recent.end(), [&](const RecentKey& r) { return r.key == key; });
+  if (hit != recent.end()) {
+    e.operands_id = hit->id;
+  } else {
+    e.operands_id = intern([&] { return operands_text(rec); });
+    RecentKey& r = recent[recent_next_[slot]++ % recent.size()];
+    r.key.assign(key);
+    r.id = e.operands_id;
+  }
   e.after_begin = std::uint32_t(edges_.size());
   edges_.insert(edges_.end(), rec.waits, rec.waits + rec.nwaits);
   if (token_from) edges_.push_back(token_from);

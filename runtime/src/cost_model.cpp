@@ -164,9 +164,22 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec) {
       // which also raises what the chip would get silently wrong); else the planner derives it.
       const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, Target::A2A3, nullptr, rec.desc->op, ub_, ub_bytes_};
       if (device_ && ub_ && a2a3::covers(rec.desc->op, ctx)) {
+        key_.clear();
+        auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+        put(rec.desc->op);
+        put(rec.variant);
+        for (int i = 0; i < rec.nops; ++i) {
+          const TileView& t = rec.ops[i].tile;  // every operand of a vector instruction is a tile
+          put(t.base);
+          for (int v : {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride, int(t.row_major)}) put(v);
+        }
+        if (auto it = device_cycles_.find(std::string_view(key_)); it != device_cycles_.end()) return it->second;
         stream_.clear();
         a2a3::VectorUnit vu(ub_, ub_bytes_, rec.desc->name, &stream_, false);
         a2a3::run(rec.desc->op, vu, ctx, ub_);
+        const std::uint64_t c = stream_cycles(stream_);
+        if (device_cycles_.size() < 4096) device_cycles_.emplace(key_, c);
+        return c;
       } else {
         plan_vector(rec, table_.machine, stream_);
       }

@@ -3,6 +3,10 @@
 // priced by the target's CostTable.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/record.hpp>
@@ -29,6 +33,14 @@ private:
   const CostTable& table_;
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;
+  // Device-path cycles by the operands' geometry and addresses (a kernel issues the same few forms
+  // over and over; the same key always yields the same stream, and the same errors).
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
+  };
+  std::unordered_map<std::string, std::uint64_t, KeyHash, std::equal_to<>> device_cycles_;
+  std::string key_;
   bool device_ = false;
   std::byte* ub_ = nullptr;
   std::size_t ub_bytes_ = 0;
