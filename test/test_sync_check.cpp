@@ -71,13 +71,22 @@ std::string dump(const Outcome& o) {
   return s;
 }
 
+// Two tiles a (UB 0) and b (UB 16 KiB) and the GM tensors in and out: where most corpus kernels work.
+struct Setting {
+  TileF a, b;
+  GmF in{gm_in().data()}, out{gm_out().data()};
+  Setting() {
+    TASSIGN(a, 0);
+    TASSIGN(b, kT);
+  }
+};
+
 // ---- the broken corpus ----------------------------------------------------------------------------
 
 Kernel missing_mte2_to_v() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data()), out(gm_out().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto &in = k.in, &out = k.out;
   co_await TLOAD(a, in);
   co_await TEXP(b, a);  // no MTE2 -> V flag
   co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
@@ -86,10 +95,9 @@ Kernel missing_mte2_to_v() {
 }
 
 Kernel missing_v_to_mte3() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data()), out(gm_out().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto &in = k.in, &out = k.out;
   co_await TLOAD(a, in);
   co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -134,10 +142,9 @@ Kernel double_buffer_one_event_id() {
 }
 
 Kernel wrong_event_id_waited() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto& in = k.in;
   co_await TLOAD(a, in);
   co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID1);
   co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);  // nobody sets EVENT_ID0
@@ -145,10 +152,9 @@ Kernel wrong_event_id_waited() {
 }
 
 Kernel barrier_on_the_wrong_pipe() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data()), out(gm_out().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto &in = k.in, &out = k.out;
   co_await TLOAD(a, in);
   co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -169,10 +175,9 @@ Kernel store_then_overwrite() {
 }
 
 Kernel wait_without_set() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto& in = k.in;
   co_await TLOAD(a, in);
   co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID3);
   co_await TEXP(b, a);
@@ -207,10 +212,9 @@ Kernel flag_left_set() {
 }
 
 Kernel event_waited_before_recorded() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto& in = k.in;
   Event<Op::TLOAD, Op::TEXP> loaded;  // never assigned
   co_await TLOAD(a, in);
   co_await TEXP(b, a, loaded);
@@ -372,10 +376,9 @@ BOOST_AUTO_TEST_CASE(checking_off_reports_nothing) {
 
 namespace {
 Kernel flags_copy() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data()), out(gm_out().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto &in = k.in, &out = k.out;
   co_await TLOAD(a, in);
   co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
@@ -386,20 +389,18 @@ Kernel flags_copy() {
 }
 
 Kernel record_events_chain() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data()), out(gm_out().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto &in = k.in, &out = k.out;
   RecordEvent l = co_await TLOAD(a, in);
   RecordEvent m = co_await TEXP(b, a, l);
   co_await TSTORE(out, b, m);
 }
 
 Kernel typed_events_and_tsync() {
-  TileF a, b;
-  TASSIGN(a, 0);
-  TASSIGN(b, kT);
-  GmF in(gm_in().data()), out(gm_out().data());
+  Setting k;
+  auto &a = k.a, &b = k.b;
+  auto &in = k.in, &out = k.out;
   Event<Op::TLOAD, Op::TEXP> loaded = co_await TLOAD(a, in);
   Event<Op::TEXP, Op::TSTORE_VEC> done = co_await TEXP(b, a, loaded);
   TSYNC(done);
