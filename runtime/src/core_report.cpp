@@ -84,6 +84,11 @@ void Core::deadlock(const InstrRecord* blocked) {
   };
   std::array<std::vector<Edge>, kNumPipeIds> waits_for;
   std::vector<SyncFinding> findings;
+  auto last_completed = [&](int pipe) -> std::string {
+    if (pipe == PIPE_S) return {};
+    return std::string(" (last completed on ") + pipe_name(pipe) + ": " +
+           (pipes_[pipe].retired_any ? describe(pipes_[pipe].last_retired) : std::string("nothing yet")) + ")";
+  };
   auto never = [&](int pipe, const InstrRecord& w, std::uint64_t seq) {
     SyncFinding f;
     f.kind = SyncFinding::Kind::WaitNeverSatisfied;
@@ -94,7 +99,8 @@ void Core::deadlock(const InstrRecord* blocked) {
     f.flag_id = w.flag_id;
     std::ostringstream m;
     m << describe(w) << call_site(w) << " on " << pipe_name(pipe) << " can never be satisfied: no set_flag(" << pipe_name(w.flag_src)
-      << ", " << pipe_name(w.flag_dst) << ", EVENT_ID" << w.flag_id << ") was issued before it and none can be issued after it";
+      << ", " << pipe_name(w.flag_dst) << ", EVENT_ID" << w.flag_id << ") was issued before it and none can be issued after it"
+      << last_completed(pipe);
     f.message = m.str();
     findings.push_back(std::move(f));
   };
@@ -161,7 +167,7 @@ void Core::deadlock(const InstrRecord* blocked) {
       const Edge* e = nullptr;
       for (const Edge& x : waits_for[std::size_t(u)])
         if (x.to == v) e = &x;
-      m << (k ? "; " : "") << pipe_name(u) << " waits for " << pipe_name(v) << (e ? " (" + e->why + ")" : "");
+      m << (k ? "; " : "") << pipe_name(u) << " waits for " << pipe_name(v) << (e ? " (" + e->why + ")" : "") << last_completed(u);
       if (u != PIPE_S && !pipes_[u].queue.empty()) {
         const Slot& head = pipes_[u].queue.front();
         if (head.rec.kind == RecordKind::WaitFlag) {
