@@ -68,7 +68,7 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 // ---------------------------------------------------------------------------------------------------
 Core::Core(const CoreOptions& opt)
     : opt_(opt),
-      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, opt.target == Target::A2A3 && !opt.cpu_reference),
+      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, !opt.cpu_reference, opt.target),
       run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
   ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator

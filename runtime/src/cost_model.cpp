@@ -1,6 +1,7 @@
 #include "cost_model.hpp"
 
 #include "../../backends/a2a3/a2a3_backend.hpp"
+#include "../../backends/a5/a5_backend.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +47,7 @@ CostTable make_a2a3() {
   set({I::copy_ubuf_to_ubuf}, {0, 0, 0});      // bytes / ub_to_ub
   set({I::sync_roundtrip}, {0, 13, 0});        // assumed: fitted to TROWEXPAND 64x64 = 933 cycles
   set({I::scalar_elem}, {0, 4, 0});            // assumed: load, divide, store on the scalar unit
+  set({I::plt, I::vbr}, {0, 0, 0});            // A5 intrinsics; unused by A2/A3 streams
   t.count_mode_cycles = 16;
   return t;
 }
@@ -77,6 +79,8 @@ CostTable make_a5() {
   set({I::vconv, I::vcvt, I::vcmp}, {10, 2, 0});
   set({I::sync_roundtrip}, {0, 13, 0});
   set({I::scalar_elem}, {0, 4, 0});
+  // Assumed: predicate generation (plt) and the scalar splat (vbr) overlap with the vector pipeline.
+  set({I::plt, I::vbr}, {0, 0, 0});
   t.vf_startup = 23;
   t.vf_drain = 12;
   t.load_ports = 2;
@@ -104,7 +108,8 @@ const CostTable& default_cost_table(Target t) {
 
 namespace detail {
 
-CostModel::CostModel(const CostTable& table, int cores, bool device) : table_(table), device_(device) {
+CostModel::CostModel(const CostTable& table, int cores, bool device, Target target)
+    : table_(table), device_(device), target_(target) {
   gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
 }
 
@@ -162,8 +167,10 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec) {
     case PIPE_V: {
       // A device code path issues the stream itself (a recording, non-executing run of its algorithm,
       // which also raises what the chip would get silently wrong); else the planner derives it.
-      const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, Target::A2A3, nullptr, rec.desc->op, ub_, ub_bytes_};
-      if (device_ && ub_ && a2a3::covers(rec.desc->op, ctx)) {
+      const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target_, nullptr, rec.desc->op, ub_, ub_bytes_};
+      const bool a2a3_path = target_ == Target::A2A3 && a2a3::covers(rec.desc->op, ctx);
+      const bool a5_path = target_ == Target::A5 && a5::covers(rec.desc->op, ctx);
+      if (device_ && ub_ && (a2a3_path || a5_path)) {
         key_.clear();
         auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
         put(rec.desc->op);
@@ -175,8 +182,13 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec) {
         }
         if (auto it = device_cycles_.find(std::string_view(key_)); it != device_cycles_.end()) return it->second;
         stream_.clear();
-        a2a3::VectorUnit vu(ub_, ub_bytes_, rec.desc->name, &stream_, false);
-        a2a3::run(rec.desc->op, vu, ctx, ub_);
+        if (a2a3_path) {
+          a2a3::VectorUnit vu(ub_, ub_bytes_, rec.desc->name, &stream_, false);
+          a2a3::run(rec.desc->op, vu, ctx, ub_);
+        } else {
+          a5::RegisterUnit u(ub_, ub_bytes_, rec.desc->name, &stream_, false);
+          a5::run(rec.desc->op, u, ctx);
+        }
         const std::uint64_t c = stream_cycles(stream_);
         if (device_cycles_.size() < 4096) device_cycles_.emplace(key_, c);
         return c;

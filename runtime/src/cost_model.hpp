@@ -17,8 +17,8 @@ namespace pto::detail {
 
 class CostModel {
 public:
-  // `device`: price A2/A3 vector instructions by running their device code path's algorithm.
-  CostModel(const CostTable& table, int cores, bool device = false);
+  // `device`: price vector instructions by running their device code path's algorithm (A2A3, A5).
+  CostModel(const CostTable& table, int cores, bool device = false, Target target = Target::A2A3);
   void set_ub(std::byte* ub, std::size_t bytes) {
     ub_ = ub;
     ub_bytes_ = bytes;
@@ -42,6 +42,7 @@ private:
   std::unordered_map<std::string, std::uint64_t, KeyHash, std::equal_to<>> device_cycles_;
   std::string key_;
   bool device_ = false;
+  Target target_ = Target::A2A3;
   std::byte* ub_ = nullptr;
   std::size_t ub_bytes_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "registry.hpp"
 
 #include "../../backends/a2a3/a2a3_backend.hpp"
+#include "../../backends/a5/a5_backend.hpp"
 #include "../../backends/cpu/cpu_backend.hpp"
 #include <pto/isa/error.hpp>
 
@@ -11,6 +12,10 @@ const BackendKernel& backend_kernel(const InstrRecord& rec, Target target, bool 
   if (device && target == Target::A2A3 && rec.pipe == PIPE_V) {
     const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target, nullptr, op, ub, ub_bytes};
     if (a2a3::covers(op, ctx)) return a2a3::device_kernel();
+  }
+  if (device && target == Target::A5 && rec.pipe == PIPE_V) {
+    const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target, nullptr, op, ub, ub_bytes};
+    if (a5::covers(op, ctx)) return a5::device_kernel();
   }
   if (const BackendKernel* k = cpu::kernel_for(op)) return *k;
   fail(op_name(op), ": no backend implements this instruction for target ", name_of(target));

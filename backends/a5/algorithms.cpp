@@ -1,0 +1,299 @@
+// PTO's A5 algorithms (spec §3.9) on the emulated register machine: for each row and 256-byte column
+// chunk, load, compute under a plt predicate (MODE_ZEROING), store the active lanes. Stores are
+// predicated, so nothing outside the valid region is written.
+#include <type_traits>
+
+#include "../cpu/fast_exp.hpp"
+#include "a5_backend.hpp"
+
+namespace pto::a5 {
+namespace {
+
+using I = Intrinsic;
+enum class Fn { Add, Sub, Mul, Div, Max, Min };
+
+template <Fn F, class C>
+C apply(C a, C b) {
+  if constexpr (std::is_integral_v<C>) {
+    using U = std::make_unsigned_t<C>;  // two's complement wrap
+    if constexpr (F == Fn::Add) return C(U(a) + U(b));
+    if constexpr (F == Fn::Sub) return C(U(a) - U(b));
+    if constexpr (F == Fn::Mul) return C(U(a) * U(b));
+    if constexpr (F == Fn::Div) return b == 0 ? C(0) : C(a / b);  // not reached: integer division is not covered
+    if constexpr (F == Fn::Max) return a < b ? b : a;
+    if constexpr (F == Fn::Min) return b < a ? b : a;
+  } else {
+    if constexpr (F == Fn::Add) return a + b;
+    if constexpr (F == Fn::Sub) return a - b;
+    if constexpr (F == Fn::Mul) return a * b;
+    if constexpr (F == Fn::Div) return a / b;
+    if constexpr (F == Fn::Max) return a < b ? b : a;
+    if constexpr (F == Fn::Min) return b < a ? b : a;
+  }
+}
+constexpr I intrinsic_of(Fn f) {
+  switch (f) {
+    case Fn::Add: return I::vadd;
+    case Fn::Sub: return I::vsub;
+    case Fn::Mul: return I::vmul;
+    case Fn::Div: return I::vdiv;
+    case Fn::Max: return I::vmax;
+    case Fn::Min: return I::vmin;
+  }
+  return I::vadd;
+}
+template <class T> T* row(const TileView& t, int r) { return reinterpret_cast<T*>(t.base) + std::ptrdiff_t(r) * t.row_stride; }
+
+// d = op(x, y) for the binary ops, exp(x - y) for EXPDIF (float: fused vexpdif; half: vsub + vexp).
+template <Fn F, bool ExpDif, class T>
+Reg<T> combine(RegisterUnit& u, const Reg<T>& x, const Reg<T>& y, const Mask& p) {
+  if constexpr (ExpDif) {
+    if constexpr (std::is_same_v<T, float>) {
+      return u.binary<T>(I::vexpdif, x, y, p, [](float a, float b) { return cpu::fast_expf(a - b); });
+    } else {
+      const Reg<T> diff = u.binary<T>(I::vsub, x, y, p, [](auto a, auto b) { return a - b; });
+      return u.unary<T>(I::vexp, diff, p, [](auto a) { return decltype(a)(cpu::fast_expf(float(a))); });
+    }
+  } else {
+    return u.binary<T>(intrinsic_of(F), x, y, p, [](auto a, auto b) { return apply<F, decltype(a)>(a, b); });
+  }
+}
+
+// TCOLEXPAND*: per row i and chunk j: v = vec chunk j, f = full row i chunk j, d = op(f, v) (Op2: op(v, f)).
+template <Fn F, bool ExpDif, class T>
+void colexpand_op(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& vec = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  constexpr unsigned epr = Reg<T>::kLanes;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (unsigned j = 0; j * epr < unsigned(d.valid_cols); ++j) {
+      const Reg<T> v = u.vlds(row<T>(vec, 0), j * epr);
+      const Reg<T> f = u.vlds(row<T>(full, i), j * epr);
+      const Mask p = u.plt<T>(left);
+      u.vsts(swap ? combine<F, ExpDif, T>(u, v, f, p) : combine<F, ExpDif, T>(u, f, v, p), row<T>(d, i), j * epr, p);
+    }
+  }
+}
+
+// int64 / uint64 TCOLEXPANDADD (and SUB): 32-element chunks as de-interleaved low/high word registers,
+// vaddc + vaddcs, re-interleaved on store: exact two's complement.
+template <class T>
+void colexpand64(RegisterUnit& u, const ExecContext& ctx, bool subtract) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& vec = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (unsigned j = 0; j * 32 < unsigned(d.valid_cols); ++j) {
+      Reg<std::uint32_t> vlo, vhi, flo, fhi;
+      u.vlds_dintlv(row<T>(vec, 0), j * 32, vlo, vhi);
+      u.vlds_dintlv(row<T>(full, i), j * 32, flo, fhi);
+      Mask p = u.plt64(left);  // 32 elements per chunk
+      if (swap) {
+        u.add64(vlo, vhi, flo, fhi, p, subtract);
+        u.vsts_intlv(vlo, vhi, row<T>(d, i), j * 32, p);
+      } else {
+        u.add64(flo, fhi, vlo, vhi, p, subtract);
+        u.vsts_intlv(flo, fhi, row<T>(d, i), j * 32, p);
+      }
+    }
+  }
+}
+
+// TROWEXPAND*: per row a broadcast register (mode 1: BRC of E[i][0]; mode 2: BLK of E's block i), then
+// per chunk d = op(f, b) (Op2: op(b, f)).
+template <Fn F, bool ExpDif, class T>
+void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool swap = ctx.variant & kVariantSwap;
+  const bool mode2 = ctx.variant & kVariantMode2;
+  const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  const TileView& e = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  constexpr unsigned epr = Reg<T>::kLanes, be = 32 / sizeof(T);
+  const T* e0 = reinterpret_cast<const T*>(e.base);
+  for (int i = 0; i < d.valid_rows; ++i) {
+    const Reg<T> b = mode2 ? u.vlds_blk(e0, std::size_t(i) * be) : u.vlds_brc(e0, std::size_t(e.elem_offset(i, 0)));
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (unsigned j = 0; j * epr < unsigned(d.valid_cols); ++j) {
+      const Reg<T> f = u.vlds(row<T>(full, i), j * epr);
+      const Mask p = u.plt<T>(left);
+      u.vsts(swap ? combine<F, ExpDif, T>(u, b, f, p) : combine<F, ExpDif, T>(u, f, b, p), row<T>(d, i), j * epr, p);
+    }
+  }
+}
+
+// The 1-D / 2-D element-wise loop (BinaryInstr, TEXP): 1-D over R * C when the rows are contiguous.
+template <class T, class Body>
+void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body) {
+  constexpr unsigned epr = Reg<T>::kLanes;
+  const bool one_d = (d.cols == d.valid_cols && s.cols == s.valid_cols) || (d.rows == 1 && s.rows == 1);
+  if (one_d) {
+    std::uint32_t left = std::uint32_t(d.valid_rows) * std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += epr) body(row<T>(d, 0), row<T>(s, 0), off, u.plt<T>(left));
+    return;
+  }
+  for (int i = 0; i < d.valid_rows; ++i) {
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += epr) body(row<T>(d, i), row<T>(s, i), off, u.plt<T>(left));
+  }
+}
+
+template <Fn F, class T>
+void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
+  using C = RegisterUnit::C<T>;
+  const C k = C(ctx.scalar.as<T>());
+  const bool scalar_first = ctx.variant & kVariantScalarFirst;
+  const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vsub : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins : I::vdiv;
+  u.vbr();
+  each_chunk<T>(u, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, std::size_t off, const Mask& p) {
+    const Reg<T> x = u.vlds(src, off);
+    u.vsts(u.unary<T>(id, x, p, [&](C a) { return scalar_first ? apply<F, C>(k, a) : apply<F, C>(a, k); }), dst, off, p);
+  });
+}
+
+template <class T>
+void texp(RegisterUnit& u, const ExecContext& ctx) {
+  each_chunk<T>(u, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, std::size_t off, const Mask& p) {
+    const Reg<T> x = u.vlds(src, off);
+    u.vsts(u.unary<T>(I::vexp, x, p, [](auto a) { return decltype(a)(cpu::fast_expf(float(a))); }), dst, off, p);
+  });
+}
+
+// TAXPY: acc = vlds dst, x = vlds src (float <- half: UNPK_B16 + vcvt, exact), vaxpy, store; half
+// rounds the product, then the sum, as the CPU reference and A2/A3 do.
+template <class T>
+void axpy_same(RegisterUnit& u, const ExecContext& ctx) {
+  using C = RegisterUnit::C<T>;
+  const T k = ctx.scalar.as<T>();
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  constexpr unsigned epr = Reg<T>::kLanes;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += epr) {
+      const Reg<T> x = u.vlds(row<T>(s, i), off);
+      Reg<T> acc = u.vlds(row<T>(d, i), off);
+      const Mask p = u.plt<T>(left);
+      u.axpy<T>(acc, x, p, [k](C a, C b) { return C(T(C(k) * b)) + a; });  // half: product rounded, then sum
+      u.vsts(acc, row<T>(d, i), off, p);
+    }
+  }
+}
+void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
+  const float k = float(ctx.scalar.as<_Float16>());
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += 64) {
+      const Reg<float> x = u.vlds_unpk_cvt(row<_Float16>(s, i), off);
+      Reg<float> acc = u.vlds(row<float>(d, i), off);
+      const Mask p = u.plt<float>(left);
+      u.axpy<float>(acc, x, p, [k](float a, float b) { return k * b + a; });
+      u.vsts(acc, row<float>(d, i), off, p);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+template <class Body>
+bool by_dtype(DType t, bool ints, Body body) {
+  switch (t) {
+    case DType::F32: body(float{}); return true;
+    case DType::F16: body(_Float16{}); return true;
+    case DType::I32: if (!ints) return false; body(std::int32_t{}); return true;
+    case DType::U32: if (!ints) return false; body(std::uint32_t{}); return true;
+    case DType::I16: if (!ints) return false; body(std::int16_t{}); return true;
+    case DType::U16: if (!ints) return false; body(std::uint16_t{}); return true;
+    default: return false;
+  }
+}
+
+bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
+  const DType t = ctx.ops[0].tile.dtype;
+  const bool wide = t == DType::I64 || t == DType::U64;
+  switch (op) {
+    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB:
+      if (wide) {
+        if (t == DType::I64) colexpand64<std::int64_t>(u, ctx, op == Op::TCOLEXPANDSUB);
+        else colexpand64<std::uint64_t>(u, ctx, op == Op::TCOLEXPANDSUB);
+        return true;
+      }
+      break;
+    default: break;
+  }
+  switch (op) {
+#define PTO_A5(OP, FAMILY, FN, EXP, INTS) \
+  case Op::OP: return by_dtype(t, INTS, [&](auto z) { FAMILY<Fn::FN, EXP, decltype(z)>(u, ctx); });
+    PTO_A5(TCOLEXPANDADD, colexpand_op, Add, false, true)
+    PTO_A5(TCOLEXPANDSUB, colexpand_op, Sub, false, true)
+    PTO_A5(TCOLEXPANDMUL, colexpand_op, Mul, false, true)
+    PTO_A5(TCOLEXPANDDIV, colexpand_op, Div, false, false)
+    PTO_A5(TCOLEXPANDMAX, colexpand_op, Max, false, true)
+    PTO_A5(TCOLEXPANDMIN, colexpand_op, Min, false, true)
+    PTO_A5(TCOLEXPANDEXPDIF, colexpand_op, Sub, true, false)
+    PTO_A5(TROWEXPANDADD, rowexpand_op, Add, false, true)
+    PTO_A5(TROWEXPANDSUB, rowexpand_op, Sub, false, true)
+    PTO_A5(TROWEXPANDMUL, rowexpand_op, Mul, false, true)
+    PTO_A5(TROWEXPANDDIV, rowexpand_op, Div, false, false)
+    PTO_A5(TROWEXPANDMAX, rowexpand_op, Max, false, true)
+    PTO_A5(TROWEXPANDMIN, rowexpand_op, Min, false, true)
+    PTO_A5(TROWEXPANDEXPDIF, rowexpand_op, Sub, true, false)
+#undef PTO_A5
+    case Op::TADDS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Add, decltype(z)>(u, ctx); });
+    case Op::TSUBS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Sub, decltype(z)>(u, ctx); });
+    case Op::TMULS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Mul, decltype(z)>(u, ctx); });
+    case Op::TMAXS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Max, decltype(z)>(u, ctx); });
+    case Op::TMINS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Min, decltype(z)>(u, ctx); });
+    case Op::TDIVS: return by_dtype(t, false, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
+    case Op::TEXP: return by_dtype(t, false, [&](auto z) { texp<decltype(z)>(u, ctx); });
+    case Op::TAXPY:
+      if (ctx.ops[1].tile.dtype != t) {
+        axpy_widening(u, ctx);
+        return true;
+      }
+      return by_dtype(t, false, [&](auto z) { axpy_same<decltype(z)>(u, ctx); });
+    default: return false;
+  }
+}
+
+void device_finish(ExecContext& ctx) {
+  RegisterUnit u(ctx.ub, ctx.ub_bytes, op_name(ctx.op), nullptr, true);
+  if (!dispatch(ctx.op, u, ctx)) detail::fail(op_name(ctx.op), ": no A5 device path for this dtype");
+}
+constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
+}  // namespace
+
+bool covers(Op op, const ExecContext& ctx) {
+  for (int i = 0; i < ctx.nops && i < 3; ++i)  // RowMajor full operands (a ColMajor E is the row family's mode 1)
+    if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major &&
+        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF)))
+      return false;
+  const DType t = ctx.ops[0].tile.dtype;
+  const bool floats = t == DType::F32 || t == DType::F16;
+  const bool ints = t == DType::I32 || t == DType::U32 || t == DType::I16 || t == DType::U16;
+  switch (op) {
+    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB:
+      return floats || ints || t == DType::I64 || t == DType::U64;
+    case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
+    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
+    case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
+      return floats || ints;
+    case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDDIV: case Op::TROWEXPANDEXPDIF:
+    case Op::TDIVS: case Op::TEXP: case Op::TAXPY:
+      return floats;
+    default: return false;
+  }
+}
+
+bool run(Op op, RegisterUnit& u, const ExecContext& ctx) {
+  const bool ok = dispatch(op, u, ctx);
+  u.flush();
+  return ok;
+}
+
+const BackendKernel& device_kernel() { return kDevice; }
+
+}  // namespace pto::a5

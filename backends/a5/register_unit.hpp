@@ -1,0 +1,210 @@
+// The emulated A5 vector register machine (spec §3.8): 256-byte registers (RegTensor), per-lane
+// predicates made by plt_* with post-update, loads in NORM / BRC / BLK / UNPK_B16 / DINTLV_B32
+// distribution, predicated stores (NORM, INTLV_B32), and arithmetic in MODE_ZEROING (inactive lanes of
+// the result are 0). Algorithms reach UB only through vlds / vsts.
+//
+// The unit counts the intrinsics an instruction issues (one vector-function loop) and hands the
+// counts to the pipeline model; built with execute = false it only counts and checks.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/error.hpp>
+#include <pto/runtime/cost_table.hpp>
+
+namespace pto::a5 {
+
+template <class T>
+struct Reg {
+  static constexpr unsigned kLanes = 256 / sizeof(T);
+  std::array<T, kLanes> v{};
+};
+struct Mask {
+  std::array<bool, 256> on{};  // lane k active
+  unsigned count = 0;          // active lanes are [0, count) for plt masks
+};
+
+class RegisterUnit {
+public:
+  RegisterUnit(std::byte* ub, std::size_t ub_bytes, const char* instruction, IntrinsicStream* trace, bool execute)
+      : ub_(ub), ub_bytes_(ub_bytes), instruction_(instruction), trace_(trace), execute_(execute) {}
+  ~RegisterUnit() = default;
+  RegisterUnit(const RegisterUnit&) = delete;
+  RegisterUnit& operator=(const RegisterUnit&) = delete;
+
+  // Appends the counted intrinsics to the stream, one entry per intrinsic (a loop's totals).
+  void flush() {
+    if (!trace_) return;
+    for (int i = 0; i < kNumIntrinsics; ++i)
+      if (counts_[std::size_t(i)]) trace_->add({.op = Intrinsic(i), .repeats = std::uint32_t(counts_[std::size_t(i)])});
+    counts_.fill(0);
+  }
+
+  // plt_b{8,16,32}(n, POST_UPDATE): lanes [0, min(n, EPR)) active, n -= that.
+  template <class T>
+  Mask plt(std::uint32_t& n) {
+    count(Intrinsic::plt);
+    Mask m;
+    m.count = std::min<std::uint32_t>(n, Reg<T>::kLanes);
+    std::fill_n(m.on.begin(), m.count, true);
+    n -= m.count;
+    return m;
+  }
+
+  // The predicate of a 64-bit chunk (32 elements as register pairs): lanes [0, min(n, 32)).
+  Mask plt64(std::uint32_t& n) {
+    count(Intrinsic::plt);
+    Mask m;
+    m.count = std::min<std::uint32_t>(n, 32);
+    std::fill_n(m.on.begin(), m.count, true);
+    n -= m.count;
+    return m;
+  }
+
+  // vlds NORM: lanes = base[off, off + EPR) (the whole register is read, whatever the predicate).
+  // Lanes past the end of UB read as 0 (a tile in UB's last bytes; those lanes are never stored).
+  template <class T>
+  Reg<T> vlds(const T* base, std::size_t off) {
+    count(Intrinsic::vlds);
+    in_ub("vlds", "reads", base + off, base + off + 1);
+    Reg<T> r;
+    if (execute_) {
+      const auto from = reinterpret_cast<const std::byte*>(base + off);
+      std::memcpy(r.v.data(), from, std::min<std::size_t>(256, std::size_t(ub_ + ub_bytes_ - from)));
+    }
+    return r;
+  }
+  // vlds BRC_B*: every lane = base[off].
+  template <class T>
+  Reg<T> vlds_brc(const T* base, std::size_t off) {
+    count(Intrinsic::vlds);
+    in_ub("vlds BRC", "reads", base + off, base + off + 1);
+    Reg<T> r;
+    if (execute_) r.v.fill(base[off]);
+    return r;
+  }
+  // vlds BLK: the 32-byte block at base + off replicated into all 8 blocks.
+  template <class T>
+  Reg<T> vlds_blk(const T* base, std::size_t off) {
+    count(Intrinsic::vlds);
+    constexpr unsigned be = 32 / sizeof(T);
+    in_ub("vlds BLK", "reads", base + off, base + off + be);
+    Reg<T> r;
+    if (execute_)
+      for (unsigned k = 0; k < Reg<T>::kLanes; ++k) r.v[k] = base[off + k % be];
+    return r;
+  }
+  // vlds UNPK_B16 then vcvt PART_EVEN: 64 consecutive halves widened exactly into f32 lanes.
+  Reg<float> vlds_unpk_cvt(const _Float16* base, std::size_t off) {
+    count(Intrinsic::vlds);
+    count(Intrinsic::vcvt);
+    in_ub("vlds UNPK_B16", "reads", base + off, base + off + 64);
+    Reg<float> r;
+    if (execute_)
+      for (unsigned k = 0; k < 64; ++k) r.v[k] = float(base[off + k]);
+    return r;
+  }
+  // vlds DINTLV_B32 of 64-bit elements: 32 elements as a low-word and a high-word register.
+  template <class T>  // int64_t / uint64_t
+  void vlds_dintlv(const T* base, std::size_t off, Reg<std::uint32_t>& lo, Reg<std::uint32_t>& hi) {
+    count(Intrinsic::vlds, 2);
+    in_ub("vlds DINTLV_B32", "reads", base + off, base + off + 32);
+    if (!execute_) return;
+    for (unsigned k = 0; k < 32; ++k) {
+      std::uint64_t x;
+      std::memcpy(&x, base + off + k, 8);
+      lo.v[k] = std::uint32_t(x);
+      hi.v[k] = std::uint32_t(x >> 32);
+    }
+  }
+
+  // vsts NORM under a predicate: only active lanes are written.
+  template <class T>
+  void vsts(const Reg<T>& r, T* base, std::size_t off, const Mask& m) {
+    count(Intrinsic::vsts);
+    if (m.count == 0) return;
+    in_ub("vsts", "writes", base + off, base + off + m.count);
+    if (execute_) std::memcpy(base + off, r.v.data(), m.count * sizeof(T));
+  }
+  // vsts INTLV_B32: the low and high words back into 32 64-bit elements, active lanes only.
+  template <class T>
+  void vsts_intlv(const Reg<std::uint32_t>& lo, const Reg<std::uint32_t>& hi, T* base, std::size_t off, const Mask& m) {
+    count(Intrinsic::vsts, 2);
+    if (m.count == 0) return;
+    in_ub("vsts INTLV_B32", "writes", base + off, base + off + m.count);
+    if (!execute_) return;
+    for (unsigned k = 0; k < m.count; ++k) {
+      const std::uint64_t x = (std::uint64_t(hi.v[k]) << 32) | lo.v[k];
+      std::memcpy(base + off + k, &x, 8);
+    }
+  }
+
+  // Element-wise ops, MODE_ZEROING: f over active lanes, 0 elsewhere. f works in the compute type
+  // (float for half, rounded once into the register lane).
+  template <class T> using C = std::conditional_t<std::is_same_v<T, _Float16>, float, T>;
+  template <class T, class F>
+  Reg<T> binary(Intrinsic id, const Reg<T>& a, const Reg<T>& b, const Mask& m, F f) {
+    count(id);
+    Reg<T> d;
+    if (execute_)
+      for (unsigned k = 0; k < Reg<T>::kLanes; ++k) d.v[k] = m.on[k] ? T(f(C<T>(a.v[k]), C<T>(b.v[k]))) : T{};
+    return d;
+  }
+  template <class T, class F>
+  Reg<T> unary(Intrinsic id, const Reg<T>& a, const Mask& m, F f) {
+    count(id);
+    Reg<T> d;
+    if (execute_)
+      for (unsigned k = 0; k < Reg<T>::kLanes; ++k) d.v[k] = m.on[k] ? T(f(C<T>(a.v[k]))) : T{};
+    return d;
+  }
+  // vaxpy(acc, x, scalar, mask): acc = f(acc, x) on active lanes, others unchanged.
+  template <class T, class F>
+  void axpy(Reg<T>& acc, const Reg<T>& x, const Mask& m, F f) {
+    count(Intrinsic::vaxpy);
+    if (execute_)
+      for (unsigned k = 0; k < Reg<T>::kLanes; ++k)
+        if (m.on[k]) acc.v[k] = T(f(C<T>(acc.v[k]), C<T>(x.v[k])));
+  }
+  // vaddc + vaddcs (vsubc + vsubcs): 64-bit add / subtract on register pairs, exact two's complement.
+  void add64(Reg<std::uint32_t>& lo, Reg<std::uint32_t>& hi, const Reg<std::uint32_t>& blo, const Reg<std::uint32_t>& bhi,
+             const Mask& m, bool subtract) {
+    count(subtract ? Intrinsic::vsubc : Intrinsic::vaddc, 2);
+    if (!execute_) return;
+    for (unsigned k = 0; k < 32; ++k) {
+      if (!m.on[k]) {
+        lo.v[k] = hi.v[k] = 0;
+        continue;
+      }
+      const std::uint64_t a = (std::uint64_t(hi.v[k]) << 32) | lo.v[k], b = (std::uint64_t(bhi.v[k]) << 32) | blo.v[k];
+      const std::uint64_t r = subtract ? a - b : a + b;
+      lo.v[k] = std::uint32_t(r);
+      hi.v[k] = std::uint32_t(r >> 32);
+    }
+  }
+  void vbr() { count(Intrinsic::vbr); }  // a scalar splat (its value travels in the lane function)
+
+private:
+  void count(Intrinsic i, std::uint64_t n = 1) { counts_[std::size_t(i)] += n; }
+  template <class T>
+  void in_ub(const char* intrinsic, const char* verb, const T* lo, const T* hi) const {
+    const auto u = reinterpret_cast<std::uintptr_t>(ub_), l = reinterpret_cast<std::uintptr_t>(lo),
+               h = reinterpret_cast<std::uintptr_t>(hi);
+    if (l < u || h > u + ub_bytes_)
+      detail::fail(instruction_, ": ", intrinsic, " ", verb, " UB bytes [", std::int64_t(l - u), ", ", std::int64_t(h - u),
+                   "), outside the ", ub_bytes_ / 1024, " KiB UB");
+  }
+
+  std::byte* ub_;
+  std::size_t ub_bytes_;
+  const char* instruction_;
+  IntrinsicStream* trace_;
+  bool execute_;
+  std::array<std::uint64_t, kNumIntrinsics> counts_{};
+};
+
+}  // namespace pto::a5
