@@ -23,9 +23,8 @@ struct Reg {
   static constexpr unsigned kLanes = 256 / sizeof(T);
   std::array<T, kLanes> v{};
 };
-struct Mask {
-  std::array<bool, 256> on{};  // lane k active
-  unsigned count = 0;          // active lanes are [0, count) for plt masks
+struct Mask {  // a plt_* predicate: lanes [0, count) active
+  unsigned count = 0;
 };
 
 class RegisterUnit {
@@ -50,7 +49,6 @@ public:
     count(Intrinsic::plt);
     Mask m;
     m.count = std::min<std::uint32_t>(n, Reg<T>::kLanes);
-    std::fill_n(m.on.begin(), m.count, true);
     n -= m.count;
     return m;
   }
@@ -60,7 +58,6 @@ public:
     count(Intrinsic::plt);
     Mask m;
     m.count = std::min<std::uint32_t>(n, 32);
-    std::fill_n(m.on.begin(), m.count, true);
     n -= m.count;
     return m;
   }
@@ -149,9 +146,9 @@ public:
   template <class T, class F>
   Reg<T> binary(Intrinsic id, const Reg<T>& a, const Reg<T>& b, const Mask& m, F f) {
     count(id);
-    Reg<T> d;
+    Reg<T> d;  // zero-initialised: the inactive lanes (plt masks are a prefix of the lanes)
     if (execute_)
-      for (unsigned k = 0; k < Reg<T>::kLanes; ++k) d.v[k] = m.on[k] ? T(f(C<T>(a.v[k]), C<T>(b.v[k]))) : T{};
+      for (unsigned k = 0; k < m.count; ++k) d.v[k] = T(f(C<T>(a.v[k]), C<T>(b.v[k])));
     return d;
   }
   template <class T, class F>
@@ -159,7 +156,7 @@ public:
     count(id);
     Reg<T> d;
     if (execute_)
-      for (unsigned k = 0; k < Reg<T>::kLanes; ++k) d.v[k] = m.on[k] ? T(f(C<T>(a.v[k]))) : T{};
+      for (unsigned k = 0; k < m.count; ++k) d.v[k] = T(f(C<T>(a.v[k])));
     return d;
   }
   // vaxpy(acc, x, scalar, mask): acc = f(acc, x) on active lanes, others unchanged.
@@ -167,8 +164,7 @@ public:
   void axpy(Reg<T>& acc, const Reg<T>& x, const Mask& m, F f) {
     count(Intrinsic::vaxpy);
     if (execute_)
-      for (unsigned k = 0; k < Reg<T>::kLanes; ++k)
-        if (m.on[k]) acc.v[k] = T(f(C<T>(acc.v[k]), C<T>(x.v[k])));
+      for (unsigned k = 0; k < m.count; ++k) acc.v[k] = T(f(C<T>(acc.v[k]), C<T>(x.v[k])));
   }
   // vaddc + vaddcs (vsubc + vsubcs): 64-bit add / subtract on register pairs, exact two's complement.
   void add64(Reg<std::uint32_t>& lo, Reg<std::uint32_t>& hi, const Reg<std::uint32_t>& blo, const Reg<std::uint32_t>& bhi,
@@ -176,7 +172,7 @@ public:
     count(subtract ? Intrinsic::vsubc : Intrinsic::vaddc, 2);
     if (!execute_) return;
     for (unsigned k = 0; k < 32; ++k) {
-      if (!m.on[k]) {
+      if (k >= m.count) {
         lo.v[k] = hi.v[k] = 0;
         continue;
       }

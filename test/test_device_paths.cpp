@@ -1,8 +1,9 @@
-// The A2/A3 device code paths: the emulated vector unit's intrinsics against hand-computed lanes, and
-// every covered instruction on random shapes against the CPU reference (the whole UB compared: the
-// valid region under the spec's rule, every other byte exactly, except the bytes the chip's algorithm
-// is known to write), the hardware limits as errors, and the cycles of the intrinsic stream.
-#define BOOST_TEST_MODULE device_a2a3
+// The device code paths: the emulated A2/A3 vector unit's and A5 register machine's intrinsics against
+// hand-computed lanes, and every covered instruction on random shapes, on both profiles, against the
+// CPU reference (the whole UB compared: the valid region under the spec's rule, every other byte
+// exactly, except the bytes the chip's algorithm is known to write), the hardware limits as errors, and
+// the cycles of the intrinsic stream.
+#define BOOST_TEST_MODULE device_paths
 #include <boost/test/unit_test.hpp>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <pto/pto-inst.hpp>
 
 #include "../backends/a2a3/vector_unit.hpp"
+#include "../backends/a5/register_unit.hpp"
 #include "test_util.hpp"
 
 using namespace pto;
@@ -155,10 +157,11 @@ BOOST_AUTO_TEST_CASE(what_the_chip_would_truncate_or_overrun_is_an_error) {
 // ---- instructions: device path against the CPU reference --------------------------------------------
 
 namespace {
-constexpr std::size_t kUb = 192 * 1024;
+constexpr std::size_t kUb = 192 * 1024;  // compared: A2A3's whole UB, the first 192 KiB of A5's
+Target g_target = Target::A2A3;           // the profile the random-shape cases run on
 
-// Runs `issue` (which TASSIGNs its tiles and issues one instruction) on one A2A3 core whose UB starts
-// as `init`, and returns the UB afterwards.
+// Runs `issue` (which TASSIGNs its tiles and issues one instruction) on one core of g_target whose UB
+// starts as `init`, and returns the UB afterwards.
 std::vector<std::byte> ub_after(const std::function<Kernel()>& issue, const std::vector<std::byte>& init, bool cpu) {
   std::vector<std::byte> out(kUb);
   auto kernel = [&]() -> Kernel {
@@ -169,7 +172,7 @@ std::vector<std::byte> ub_after(const std::function<Kernel()>& issue, const std:
     co_await pipe_barrier(PIPE_ALL);
     std::memcpy(out.data(), probe.data(), kUb);
   };
-  launch({.blocks = 1, .target = Target::A2A3, .check = SyncCheck::Off, .cpu_reference = cpu}, kernel);
+  launch({.blocks = 1, .target = g_target, .check = SyncCheck::Off, .cpu_reference = cpu}, kernel);
   return out;
 }
 
@@ -250,7 +253,8 @@ void colexpand_case(const char* name, const std::function<void(DynTile<T, TR, TC
   };
   const auto init = random_ub(unsigned(R * 131 + C), dtype_v<T>);
   const std::string what = std::string(name) + " " + name_of(dtype_v<T>) + " " + std::to_string(R) + "x" + std::to_string(C) +
-                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + (swap ? " (vector is src0)" : "");
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + (swap ? " (vector is src0)" : "") + " on " +
+                           name_of(g_target);
   compare(what, dtype_v<T>, ub_after(issue, init, false), ub_after(issue, init, true), {96 * 1024, R, C, TC, sizeof(T)});
 }
 
@@ -262,6 +266,8 @@ void colexpand_case(const char* name, const std::function<void(DynTile<T, TR, TC
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(colexpand_family_matches_the_cpu_reference_on_random_shapes) {
+  for (Target target : {Target::A2A3, Target::A5}) {
+  g_target = target;
   for (int k = 0; k < 6; ++k) {
     const bool swap = k % 2;
     // Full-width rows (norm mode: one masked repeat per row, or EPR chunks) and partial valid columns
@@ -279,6 +285,17 @@ BOOST_AUTO_TEST_CASE(colexpand_family_matches_the_cpu_reference_on_random_shapes
   }
   colexpand_case<float, 1, 4096>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), 1, 4096, false);  // one row, 64 chunks
   colexpand_case<float, 64, 64>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), 64, 63, false);
+  }
+  g_target = Target::A2A3;
+}
+
+BOOST_AUTO_TEST_CASE(a5_int64_colexpandadd_is_exact_twos_complement) {
+  g_target = Target::A5;
+  for (bool swap : {false, true}) {
+    colexpand_case<std::int64_t, 16, 32>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), 16, 32, swap);
+    colexpand_case<std::uint64_t, 16, 64>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), pick(1, 16), pick(1, 64), swap);
+  }
+  g_target = Target::A2A3;
 }
 
 BOOST_AUTO_TEST_CASE(pure_tcolexpand_writes_whole_blocks_past_the_valid_columns) {
@@ -341,16 +358,18 @@ void rowexpand_case(const char* name, int op, int R, int C, bool swap, bool tmp)
   const auto init = random_ub(unsigned(R * 7 + C), dtype_v<T>);
   // Mode 1 broadcasts into the tmp tile or the fixed scratch [184 KiB, 192 KiB): the chip writes it.
   std::vector<std::pair<std::size_t, std::size_t>> scratch;
-  if (!Mode2) scratch.emplace_back(tmp ? t_off : std::size_t(TMP_UB_OFFSET), tmp ? t_off + 30 * 256 : kUb);
+  if (!Mode2 && g_target == Target::A2A3) scratch.emplace_back(tmp ? t_off : std::size_t(TMP_UB_OFFSET), tmp ? t_off + 30 * 256 : kUb);
   const std::string what = std::string(name) + " " + name_of(dtype_v<T>) + " " + std::to_string(R) + "x" + std::to_string(C) +
                            " in " + std::to_string(TR) + "x" + std::to_string(TC) + (Mode2 ? " mode 2" : " mode 1") +
-                           (swap ? " swapped" : "") + (tmp ? " tmp" : "");
+                           (swap ? " swapped" : "") + (tmp ? " tmp" : "") + " on " + name_of(g_target);
   compare(what, dtype_v<T>, ub_after(issue, init, false), ub_after(issue, init, true), {d_off, R, C, TC, sizeof(T)}, scratch);
 }
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(rowexpand_family_matches_the_cpu_reference_on_random_shapes) {
   const char* names[] = {"TROWEXPANDADD", "TROWEXPANDSUB", "TROWEXPANDDIV", "TROWEXPANDMAX", "TROWEXPANDEXPDIF"};
+  for (Target target : {Target::A2A3, Target::A5}) {
+  g_target = target;
   for (int k = 0; k < 10; ++k) {
     const int op = k % 5;
     const bool swap = (k / 5) % 2, tmp = k % 3 == 0;
@@ -365,6 +384,8 @@ BOOST_AUTO_TEST_CASE(rowexpand_family_matches_the_cpu_reference_on_random_shapes
   rowexpand_case<float, 600, 8, true>("TROWEXPANDSUB", 1, 600, 8, true, false);
   rowexpand_case<float, 2048, 8, false>("TROWEXPANDEXPDIF", 4, 2048, 1, false, false);  // spec case 6
   rowexpand_case<float, 8, 2048, false>("TROWEXPANDMAX", 3, 1, 2048, false, false);    // one row, wide
+  }
+  g_target = Target::A2A3;
 }
 
 namespace {
@@ -402,13 +423,15 @@ void scalar_case(const char* name, int op, int R, int C) {
     std::copy(floats.begin() + 96 * 1024, floats.end(), start.begin() + 96 * 1024);
   }
   const std::string what = std::string(name) + " " + name_of(dtype_v<D>) + " " + std::to_string(R) + "x" + std::to_string(C) +
-                           " in " + std::to_string(TR) + "x" + std::to_string(TC);
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + " on " + name_of(g_target);
   compare(what, dtype_v<D>, ub_after(issue, start, false), ub_after(issue, start, true), {96 * 1024, R, C, TC, sizeof(D)});
 }
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_random_shapes) {
   const char* names[] = {"TADDS", "TSUBS", "TMULS", "TMAXS", "TMINS", "TDIVS", "TDIVS(scalar/src)", "TEXP", "TAXPY"};
+  for (Target target : {Target::A2A3, Target::A5}) {
+  g_target = target;
   for (int op = 0; op < 9; ++op) {
     scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), 64);           // contiguous
     scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), pick(1, 63));  // row-repeat
@@ -422,6 +445,8 @@ BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_rando
   scalar_case<float, half, 4, 1024>("TAXPY", 8, 4, 1023);
   scalar_case<float, half, 256, 16>("TAXPY", 8, 256, 15);
   scalar_case<float, half, 300, 64>("TAXPY", 8, 300, 64);
+  }
+  g_target = Target::A2A3;
 }
 
 BOOST_AUTO_TEST_CASE(a_norm_mode_repeat_beyond_255_rows_is_an_error_on_a2a3) {
@@ -456,4 +481,71 @@ BOOST_AUTO_TEST_CASE(the_device_stream_prices_the_instruction) {
   };
   BOOST_TEST(cycles(false) == 159u);  // 64 vexp repeats: 13 + 128 + 18, the hardware figure
   BOOST_TEST(cycles(true) == 159u);   // the planner derives the same stream
+}
+
+// ---- the A5 register machine -------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(a5_plt_walks_a_row_and_stores_are_predicated) {
+  Ub ub;
+  for (int i = 0; i < 100; ++i) ub.at<float>(0)[i] = float(i);
+  for (int i = 0; i < 128; ++i) ub.at<float>(1024)[i] = -1.0f;
+  IntrinsicStream trace;
+  pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TEST", &trace, true);
+  std::uint32_t left = 100;
+  for (std::size_t off = 0; left > 0; off += 64) {
+    const auto p = u.plt<float>(left);  // 64 lanes, then 36
+    const auto x = u.vlds(ub.at<float>(0), off);
+    u.vsts(u.unary<float>(Intrinsic::vadds, x, p, [](float a) { return a + 0.5f; }), ub.at<float>(1024), off, p);
+  }
+  for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(ub.at<float>(1024)[i] == (i < 100 ? float(i) + 0.5f : -1.0f));
+  u.flush();
+  std::uint32_t loads = 0, stores = 0, plts = 0;
+  for (const IntrinsicCall& c : trace.calls()) {
+    if (c.op == Intrinsic::vlds) loads += c.repeats;
+    if (c.op == Intrinsic::vsts) stores += c.repeats;
+    if (c.op == Intrinsic::plt) plts += c.repeats;
+  }
+  BOOST_TEST((loads == 2u && stores == 2u && plts == 2u));
+}
+
+BOOST_AUTO_TEST_CASE(a5_mode_zeroing_and_the_load_distributions) {
+  Ub ub;
+  for (int i = 0; i < 64; ++i) ub.at<float>(0)[i] = float(i + 1);
+  for (int i = 0; i < 64; ++i) ub.at<_Float16>(512)[i] = _Float16(float(i) * 0.5f);
+  pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  std::uint32_t n = 3;
+  const auto p = u.plt<float>(n);
+  const auto z = u.unary<float>(Intrinsic::vexp, u.vlds(ub.at<float>(0), 0), p, [](float a) { return a; });
+  for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(z.v[std::size_t(k)] == (k < 3 ? float(k + 1) : 0.0f));  // inactive lanes: 0
+  const auto brc = u.vlds_brc(ub.at<float>(0), 5);
+  for (float v : brc.v) BOOST_TEST_REQUIRE(v == 6.0f);
+  const auto blk = u.vlds_blk(ub.at<float>(0), 8);  // the block of elements 8..15, in all 8 blocks
+  for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(blk.v[std::size_t(k)] == float(9 + k % 8));
+  const auto wide = u.vlds_unpk_cvt(ub.at<_Float16>(512), 0);
+  for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(wide.v[std::size_t(k)] == float(k) * 0.5f);
+}
+
+BOOST_AUTO_TEST_CASE(a5_64_bit_pairs_carry_between_words) {
+  Ub ub;
+  const std::int64_t a[4] = {0xffffffffLL, -1, INT64_MAX, -5}, b[4] = {1, 1, 1, 3};
+  std::memcpy(ub.at<std::int64_t>(0), a, sizeof a);
+  std::memcpy(ub.at<std::int64_t>(512), b, sizeof b);
+  pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  pto::a5::Reg<std::uint32_t> alo, ahi, blo, bhi;
+  u.vlds_dintlv(ub.at<std::int64_t>(0), 0, alo, ahi);
+  u.vlds_dintlv(ub.at<std::int64_t>(512), 0, blo, bhi);
+  std::uint32_t n = 4;
+  const auto p = u.plt64(n);
+  u.add64(alo, ahi, blo, bhi, p, false);
+  u.vsts_intlv(alo, ahi, ub.at<std::int64_t>(1024), 0, p);
+  const std::int64_t want[4] = {0x100000000LL, 0, INT64_MIN, -2};
+  for (int k = 0; k < 4; ++k) BOOST_TEST_REQUIRE(ub.at<std::int64_t>(1024)[k] == want[k]);
+}
+
+BOOST_AUTO_TEST_CASE(a5_a_load_outside_ub_is_an_error) {
+  Ub ub;
+  pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TEXP", nullptr, true);
+  BOOST_CHECK_EXCEPTION(u.vlds(ub.at<float>(0), 1024), Error, [](const Error& e) {
+    return std::string(e.what()) == "TEXP: vlds reads UB bytes [4096, 4100), outside the 4 KiB UB";
+  });
 }
