@@ -549,3 +549,47 @@ BOOST_AUTO_TEST_CASE(a5_a_load_outside_ub_is_an_error) {
     return std::string(e.what()) == "TEXP: vlds reads UB bytes [4096, 4100), outside the 4 KiB UB";
   });
 }
+
+BOOST_AUTO_TEST_CASE(a2a3_chip_quirks_that_would_corrupt_silently_are_errors) {
+  // Spec §6 item 8: 32-bit lanes read only the low mask word; a wider mask would drop lanes 64 and up.
+  Ub ub;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TADDS", nullptr, true);
+  vu.set_cont_mask(100);
+  BOOST_CHECK_EXCEPTION(vu.scalar<float>(Intrinsic::vadds, ub.at<float>(0), ub.at<float>(0), 1.0f, 1, {}, plus), Error,
+                        [](const Error& e) {
+                          return std::string(e.what()) ==
+                                 "TADDS: vadds runs with a mask of more than 64 lanes for a 32-bit type; the chip reads only "
+                                 "the low mask word and would silently skip lanes 64 and up";
+                        });
+  // Spec §6 item 6: 713 rows (713 % 240 = 233 > 232) make the last 240-row chunk reach row 720.
+  auto kernel = [](bool cpu) {
+    return launch({.blocks = 1, .target = Target::A2A3, .model_only = true, .cpu_reference = cpu}, []() -> Kernel {
+      Tile<TileType::Vec, float, 713, 8> d, f;
+      Tile<TileType::Vec, float, 720, 1, BLayout::ColMajor, -1, -1> e(713, 1);
+      TASSIGN(f, 0);
+      TASSIGN(d, 32 * 1024);
+      TASSIGN(e, 64 * 1024);
+      co_await TROWEXPANDADD(d, f, e);
+    });
+  };
+  BOOST_CHECK_EXCEPTION(kernel(false), Error, [](const Error& e) {
+    return std::string(e.what()) ==
+           "core 0: TROWEXPANDADD: the A2A3 mode-1 algorithm works in 240-row chunks; for 713 rows its last chunk computes "
+           "rows up to 720, past the tile's 713 rows (the chip would write beyond the tile)";
+  });
+  BOOST_CHECK_NO_THROW(kernel(true));
+}
+
+BOOST_AUTO_TEST_CASE(the_stream_records_mask_mode_lanes_repeats_and_strides) {
+  Ub ub;
+  IntrinsicStream trace;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", &trace, false);  // recording only
+  vu.set_cont_mask(10);
+  vu.binary<float>(Intrinsic::vsub, ub.at<float>(0), ub.at<float>(1024), ub.at<float>(2048), 3, {1, 1, 0, 2, 2, 1}, plus);
+  BOOST_TEST_REQUIRE(trace.calls().size() == 1u);
+  const IntrinsicCall& c = trace.calls()[0];
+  BOOST_TEST(std::string(intrinsic_name(c.op)) == "vsub");
+  BOOST_TEST((!c.count_mode && c.lanes == 10u && c.repeats == 3u));
+  BOOST_TEST((c.strides == std::array<std::uint16_t, 6>{1, 1, 0, 2, 2, 1}));
+  BOOST_TEST(ub.at<float>(0)[0] == 0.0f);  // nothing executed
+}

@@ -378,6 +378,10 @@ void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
       body(tmp);
     } else {
       const unsigned rep = unsigned((R + 7) / 8), loops = rep / 30, rem = rep % 30;
+      // Spec §6 item 6: when R % 240 > 232 the last full chunk covers 240 rows, up to 7 past R.
+      if (rem == 0 && int(loops) * 240 > R && int(loops) * 240 > d.rows)
+        detail::fail(vu.instruction(), ": the A2A3 mode-1 algorithm works in 240-row chunks; for ", R, " rows its last chunk "
+                     "computes rows up to ", loops * 240, ", past the tile's ", d.rows, " rows (the chip would write beyond the tile)");
       int r0 = 0;
       for (unsigned k = 0; k < loops; ++k, r0 += 240) {
         vu.vbrcb<U>(reinterpret_cast<U*>(tmp), col + r0, 1, 8, 30);

@@ -39,12 +39,14 @@ public:
   void set_vector_mask(std::uint64_t hi, std::uint64_t lo) {
     mask_[1] = hi;
     mask_[0] = lo;
+    cont_lanes_ = 0;
   }
   void set_full_mask() { set_vector_mask(~0ull, ~0ull); }  // SetFullVecMaskByDType
   // SetContMaskByDType / SetContinuousMask: the low n lanes (1 <= n <= 128; PTO never passes 128).
   void set_cont_mask(unsigned n) {
     if (n == 0 || n > 128) detail::fail(instruction_, ": SetContMaskByDType(", n, "): the lane count must be in [1, 128]");
     set_vector_mask(n > 64 ? (n == 128 ? ~0ull : (1ull << (n - 64)) - 1) : 0, n >= 64 ? ~0ull : (1ull << n) - 1);
+    cont_lanes_ = n;
   }
   void set_vector_count(std::uint64_t n) { set_vector_mask(0, n); }  // SetVectorCount (counter mode)
   bool counter_mode() const { return counter_; }
@@ -167,6 +169,11 @@ private:
     // Strides are 8-bit fields too; they matter only when a second block or repeat uses them.
     if (reps > 1)
       for (unsigned v : {s.drs, a ? s.ars : 0u, b ? s.brs : 0u}) field(name, "repeat stride", v);
+    // 32-bit lanes use only MASK[0]: a mask with lanes beyond 64 (TBinSInstr's tail pass with more
+    // than 64 columns, spec §6 item 8) silently drops those columns on the chip.
+    if (!counter_ && epr <= 64 && cont_lanes_ > 64)
+      detail::fail(instruction_, ": ", name, " runs with a mask of more than 64 lanes for a 32-bit type; the chip reads only "
+                   "the low mask word and would silently skip lanes 64 and up");
     // Active lanes of a full repeat (norm: the mask; 32-bit types use only its low word).
     bool active[epr];
     unsigned top = 0;  // highest active lane + 1
@@ -178,7 +185,9 @@ private:
       for (unsigned v : {s.dbs, a ? s.abs : 0u, b ? s.bbs : 0u}) field(name, "block stride", v);
     const unsigned lanes_last = counter_ ? last : top;
     if (trace_)
-      trace_->add({.op = id, .count_mode = counter_, .lanes = std::uint16_t(lanes_last % epr), .repeats = reps});
+      trace_->add({.op = id, .count_mode = counter_, .lanes = std::uint16_t(lanes_last % epr), .repeats = reps,
+                   .strides = {std::uint16_t(s.dbs), std::uint16_t(s.abs), std::uint16_t(s.bbs), std::uint16_t(s.drs),
+                               std::uint16_t(s.ars), std::uint16_t(s.brs)}});
     if (reps == 0 || top == 0) return;
     // The bytes each operand spans (lanes are monotone in r and k for non-negative strides).
     auto span = [&](std::uintptr_t base, unsigned bs, unsigned rs, unsigned be, std::size_t sz) {
@@ -286,6 +295,7 @@ private:
   bool execute_;
   bool counter_ = false;
   std::uint64_t mask_[2] = {~0ull, ~0ull};
+  unsigned cont_lanes_ = 0;  // lanes the last SetContMaskByDType asked for (0: another mask)
 };
 
 }  // namespace pto::a2a3

@@ -79,6 +79,9 @@ struct IntrinsicCall {
   std::uint32_t repeats = 1;     // Repeat: repeats per call; Register: loop iterations
   std::uint32_t calls = 1;
   std::uint64_t bytes = 0;       // copy_ubuf_to_ubuf: bytes per call
+  // Repeat machine: block strides (dst, src0, src1) then repeat strides (dst, src0, src1), in 32-byte
+  // blocks, as the call passed them (device paths; planned streams leave them 0).
+  std::array<std::uint16_t, 6> strides{};
 };
 
 // An instruction's intrinsic stream, as its algorithm issues it.
@@ -95,7 +98,7 @@ public:
     if (!calls_.empty()) {
       IntrinsicCall& p = calls_.back();
       if (!c.barrier_before && p.op == c.op && p.count_mode == c.count_mode && p.lanes == c.lanes &&
-          p.repeats == c.repeats && p.bytes == c.bytes) {
+          p.repeats == c.repeats && p.bytes == c.bytes && p.strides == c.strides) {
         p.calls += c.calls;
         return;
       }
