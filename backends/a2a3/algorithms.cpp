@@ -20,41 +20,10 @@ using I = Intrinsic;
 template <class T> constexpr unsigned kBE = 32 / sizeof(T);
 template <class T> constexpr unsigned kEPR = 256 / sizeof(T);
 
-// ---- lane functions: one rounding to T per operation (half computes in float) ---------------------
-enum class Fn { Add, Sub, Mul, Div, Max, Min };
-
-template <Fn F, class T>
-T apply(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;  // two's complement wrap, no signed overflow
-    if constexpr (F == Fn::Add) return T(U(a) + U(b));
-    if constexpr (F == Fn::Sub) return T(U(a) - U(b));
-    if constexpr (F == Fn::Mul) return T(U(a) * U(b));
-    if constexpr (F == Fn::Max) return a < b ? b : a;
-    if constexpr (F == Fn::Min) return b < a ? b : a;
-    if constexpr (F == Fn::Div) return b == 0 ? T(0) : T(a / b);  // not reached: integer division is not covered
-  } else {
-    const float x = float(a), y = float(b);
-    if constexpr (F == Fn::Add) return T(x + y);
-    if constexpr (F == Fn::Sub) return T(x - y);
-    if constexpr (F == Fn::Mul) return T(x * y);
-    if constexpr (F == Fn::Div) return T(x / y);
-    if constexpr (F == Fn::Max) return a < b ? b : a;
-    if constexpr (F == Fn::Min) return b < a ? b : a;
-  }
-}
-
-constexpr I intrinsic_of(Fn f) {
-  switch (f) {
-    case Fn::Add: return I::vadd;
-    case Fn::Sub: return I::vsub;
-    case Fn::Mul: return I::vmul;
-    case Fn::Div: return I::vdiv;
-    case Fn::Max: return I::vmax;
-    case Fn::Min: return I::vmin;
-  }
-  return I::vadd;
-}
+// Lane functions run in the compute type (float for half: the unit rounds once when it stores).
+using device::apply;
+using device::Fn;
+using device::intrinsic_of;
 
 template <class T> T* at(const TileView& t, int r, int c) { return reinterpret_cast<T*>(t.base) + t.elem_offset(r, c); }
 

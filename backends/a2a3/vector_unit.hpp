@@ -17,6 +17,7 @@
 #include <pto/isa/error.hpp>
 #include <pto/runtime/cost_table.hpp>
 
+#include "../common/device_common.hpp"
 #include "../cpu/elementwise.hpp"
 
 namespace pto::a2a3 {
@@ -282,10 +283,7 @@ private:
   }
 
   void in_ub(const char* intrinsic, const char* verb, std::uintptr_t lo, std::uintptr_t hi) const {
-    const auto u = reinterpret_cast<std::uintptr_t>(ub_);
-    if (lo < u || hi > u + ub_bytes_)
-      detail::fail(instruction_, ": ", intrinsic, " ", verb, " UB bytes [", std::int64_t(lo - u), ", ", std::int64_t(hi - u),
-                   "), outside the ", ub_bytes_ / 1024, " KiB UB");
+    device::UbWindow{ub_, ub_bytes_, instruction_}.check(intrinsic, verb, lo, hi);
   }
 
   std::byte* ub_;

@@ -10,38 +10,10 @@ namespace pto::a5 {
 namespace {
 
 using I = Intrinsic;
-enum class Fn { Add, Sub, Mul, Div, Max, Min };
+using device::apply;
+using device::Fn;
+using device::intrinsic_of;
 
-template <Fn F, class C>
-C apply(C a, C b) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;  // two's complement wrap
-    if constexpr (F == Fn::Add) return C(U(a) + U(b));
-    if constexpr (F == Fn::Sub) return C(U(a) - U(b));
-    if constexpr (F == Fn::Mul) return C(U(a) * U(b));
-    if constexpr (F == Fn::Div) return b == 0 ? C(0) : C(a / b);  // not reached: integer division is not covered
-    if constexpr (F == Fn::Max) return a < b ? b : a;
-    if constexpr (F == Fn::Min) return b < a ? b : a;
-  } else {
-    if constexpr (F == Fn::Add) return a + b;
-    if constexpr (F == Fn::Sub) return a - b;
-    if constexpr (F == Fn::Mul) return a * b;
-    if constexpr (F == Fn::Div) return a / b;
-    if constexpr (F == Fn::Max) return a < b ? b : a;
-    if constexpr (F == Fn::Min) return b < a ? b : a;
-  }
-}
-constexpr I intrinsic_of(Fn f) {
-  switch (f) {
-    case Fn::Add: return I::vadd;
-    case Fn::Sub: return I::vsub;
-    case Fn::Mul: return I::vmul;
-    case Fn::Div: return I::vdiv;
-    case Fn::Max: return I::vmax;
-    case Fn::Min: return I::vmin;
-  }
-  return I::vadd;
-}
 template <class T> T* row(const TileView& t, int r) { return reinterpret_cast<T*>(t.base) + std::ptrdiff_t(r) * t.row_stride; }
 
 // d = op(x, y) for the binary ops, exp(x - y) for EXPDIF (float: fused vexpdif; half: vsub + vexp).

@@ -16,6 +16,8 @@
 #include <pto/isa/error.hpp>
 #include <pto/runtime/cost_table.hpp>
 
+#include "../common/device_common.hpp"
+
 namespace pto::a5 {
 
 template <class T>
@@ -188,11 +190,8 @@ private:
   void count(Intrinsic i, std::uint64_t n = 1) { counts_[std::size_t(i)] += n; }
   template <class T>
   void in_ub(const char* intrinsic, const char* verb, const T* lo, const T* hi) const {
-    const auto u = reinterpret_cast<std::uintptr_t>(ub_), l = reinterpret_cast<std::uintptr_t>(lo),
-               h = reinterpret_cast<std::uintptr_t>(hi);
-    if (l < u || h > u + ub_bytes_)
-      detail::fail(instruction_, ": ", intrinsic, " ", verb, " UB bytes [", std::int64_t(l - u), ", ", std::int64_t(h - u),
-                   "), outside the ", ub_bytes_ / 1024, " KiB UB");
+    device::UbWindow{ub_, ub_bytes_, instruction_}.check(intrinsic, verb, reinterpret_cast<std::uintptr_t>(lo),
+                                                         reinterpret_cast<std::uintptr_t>(hi));
   }
 
   std::byte* ub_;
