@@ -565,3 +565,28 @@ BOOST_AUTO_TEST_CASE(the_summary_prints_the_findings) {
   BOOST_TEST(rep.summary().find("  sync checker: 1 finding(s)\n    flag left set on core 0: 1 token(s)") != std::string::npos,
              rep.summary());
 }
+
+BOOST_AUTO_TEST_CASE(the_a2a3_block_tails_of_tcolexpand_are_in_its_footprint) {
+  // dst row 0 is 5 floats (20 bytes); the A2/A3 device path writes its whole 32-byte block. An
+  // unsynchronised load into a tile over the same row races with all 32 bytes.
+  auto kernel = []() -> Kernel {
+    Tile<TileType::Vec, float, 4, 64, BLayout::RowMajor, -1, -1> d(4, 5), src(1, 5);
+    Tile<TileType::Vec, float, 1, 8> t;
+    TASSIGN(d, 0);
+    TASSIGN(src, 0x4000);
+    TASSIGN(t, 0);
+    GmF in(gm_in().data());
+    GlobalTensor<float, Shape<1, 1, 1, 1, 8>, pto::Stride<1, 1, 1, 8, 1>> g(gm_in().data());
+    (void)in;
+    co_await TCOLEXPAND(d, src);
+    co_await TLOAD(t, g);
+  };
+  for (bool cpu : {false, true}) {
+    const LaunchReport rep = launch({.blocks = 1, .check = SyncCheck::Report, .cpu_reference = cpu}, kernel);
+    const auto f = rep.findings();
+    BOOST_TEST_REQUIRE(f.size() == 1u);
+    BOOST_TEST((f[0].kind == K::Race && f[0].hazard == H::WAW));
+    BOOST_TEST(f[0].lo == 0u);
+    BOOST_TEST(f[0].hi == (cpu ? 20u : 32u));  // the CPU reference writes only the valid bytes
+  }
+}
