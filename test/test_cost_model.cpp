@@ -149,7 +149,12 @@ BOOST_AUTO_TEST_CASE(a_what_if_table_changes_the_figures_and_is_checked) {
   });
   CostTable broken = default_cost_table(Target::A2A3);
   broken.gm_to_ub.bytes_per_cycle = 0;
-  BOOST_CHECK_THROW(v_cycles(texp<float, 64, 64>, Target::A2A3, &broken), Error);
+  broken.name = "broken";
+  BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A2A3, &broken), Error, [](const Error& e) {
+    return std::string(e.what()) ==
+           "pto::launch: cost table 'broken': clock, bandwidths and port counts must be positive "
+           "(gm_aggregate_bytes_per_cycle may be 0 = unlimited)";
+  });
   BOOST_TEST(std::string(intrinsic_name(Intrinsic::vbrcb)) == "vbrcb");
 }
 

@@ -152,6 +152,12 @@ BOOST_AUTO_TEST_CASE(what_the_chip_would_truncate_or_overrun_is_an_error) {
   BOOST_TEST(message([&] { vu.binary<float>(Intrinsic::vadd, ub.at<float>(3840), ub.at<float>(0), ub.at<float>(0), 2, {}, plus); }) ==
              "TCOLEXPANDADD: vadd writes UB bytes [3840, 4352), outside the 4 KiB UB");
   BOOST_TEST(message([&] { vu.set_cont_mask(0); }) == "TCOLEXPANDADD: SetContMaskByDType(0): the lane count must be in [1, 128]");
+  BOOST_TEST(message([&] { vu.binary<float>(Intrinsic::vadd, ub.at<float>(0), ub.at<float>(0), ub.at<float>(0), 1, {300, 1, 1, 8, 8, 8}, plus); }) ==
+             "TCOLEXPANDADD: vadd block stride 300 does not fit its 8-bit field (at most 255); the chip would silently use 44 "
+             "and compute on the wrong bytes");
+  BOOST_TEST(message([&] { vu.vbrcb<std::uint32_t>(ub.at<std::uint32_t>(0), ub.at<std::uint32_t>(0), 1, 8, 256); }) ==
+             "TCOLEXPANDADD: vbrcb repeat 256 does not fit its 8-bit field (at most 255); the chip would silently use 0 and "
+             "compute on the wrong bytes");
 }
 
 // ---- instructions: device path against the CPU reference --------------------------------------------

@@ -38,8 +38,6 @@ void vexp(VectorUnit& vu, T* dst, const T* src, unsigned repeat, Strides s) {
   vu.unary<T>(I::vexp, dst, src, repeat, s, [](auto x) { return decltype(x)(cpu::fast_expf(float(x))); });
 }
 
-// The algorithms pass repeat strides as uint8; the intrinsics check them where they are used.
-unsigned stride8(VectorUnit&, const char*, std::size_t blocks) { return unsigned(std::min<std::size_t>(blocks, ~0u)); }
 
 // ---------------------------------------------------------------------------------------------------
 // TCOLEXPAND* (§3.2, §3.4). `swap`: the vector operand is src0, so the math is v op f (Op2).
@@ -67,8 +65,8 @@ void colexpand_op(VectorUnit& vu, const ExecContext& ctx) {
   const T* f = at<T>(full, 0, 0);
   const T* v = at<T>(vec, 0, 0);
   if (d.cols == C || d.rows == 1) {  // norm mode: one repeat per row
-    const unsigned drs = stride8(vu, "dst repeat stride (row stride in 32-byte blocks)", std::size_t(d.row_stride) / BE);
-    const unsigned frs = stride8(vu, "full-operand repeat stride (row stride in 32-byte blocks)", std::size_t(full.row_stride) / BE);
+    // Repeat strides in blocks: uint8 fields the intrinsics check where a second repeat uses them.
+    const unsigned drs = unsigned(d.row_stride) / BE, frs = unsigned(full.row_stride) / BE;
     if (unsigned(d.row_stride) < EPR && unsigned(full.row_stride) < EPR) {
       vu.set_cont_mask(unsigned(C));
       kernel(dst, f, v, unsigned(R), drs, frs, 0);
@@ -297,8 +295,8 @@ void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
   const bool use_count = overflow || unsigned(C) / EPR > unsigned(R);
   // Rows [r0, r0 + rows) with the blocks at `blk` (block i for row r0 + i).
   auto norm_tail = [&](int r0, int rows, const T* blk) {
-    const unsigned drs = stride8(vu, "dst repeat stride (row stride in 32-byte blocks)", std::size_t(d.row_stride) / BE);
-    const unsigned frs = stride8(vu, "full-operand repeat stride (row stride in 32-byte blocks)", std::size_t(full.row_stride) / BE);
+    // Repeat strides in blocks: uint8 fields the intrinsics check where a second repeat uses them.
+    const unsigned drs = unsigned(d.row_stride) / BE, frs = unsigned(full.row_stride) / BE;
     T* dst = at<T>(d, r0, 0);
     const T* f = at<T>(full, r0, 0);
     if (unsigned(d.row_stride) < EPR || unsigned(full.row_stride) < EPR) {

@@ -97,9 +97,12 @@ void SyncChecker::start(const InstrRecord& rec, std::uint64_t seq, const VectorC
   VectorClock vc = vc_[std::size_t(p)];
   join(vc, issue_vc);
   for (int i = 0; i < rec.nwaits; ++i) join(vc, clock_of(rec.waits[i]));
-  if (rec.kind == RecordKind::WaitFlag) {
-    join(vc, clock_of(token_from));
-  }
+  if (rec.kind == RecordKind::WaitFlag) join(vc, clock_of(token_from));
+  commit(rec, seq, vc);
+}
+
+void SyncChecker::commit(const InstrRecord& rec, std::uint64_t seq, VectorClock vc) {
+  const int p = rec.pipe;
   ++vc[std::size_t(p)];
   vc_[std::size_t(p)] = vc;
   remember(seq, vc);
@@ -143,13 +146,7 @@ void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_
   if (rec.kind == RecordKind::BarrierAll)
     for (const VectorClock& other : vc_) join(vc, other);  // everything issued has ended
   if (rec.kind == RecordKind::WaitFlag) join(vc, clock_of(token_from));
-  vc_[PIPE_S] = vc;
-  // The scalar pipe's own record goes through the common path for its index and flag bookkeeping.
-  InstrRecord r = rec;
-  r.nwaits = 0;
-  VectorClock none{};
-  vc_[PIPE_S] = vc;
-  start(r, seq, none, token_from);
+  commit(rec, seq, vc);
 }
 
 void SyncChecker::split(std::uintptr_t at) {

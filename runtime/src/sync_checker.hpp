@@ -65,6 +65,9 @@ private:
     std::uint32_t last_wait_idx = 0;  // index on the destination pipe of the latest wait
   };
 
+  // The instruction's clock is `vc` (what it waited for) plus itself: record it, then its flag
+  // bookkeeping and its tile accesses.
+  void commit(const InstrRecord& rec, std::uint64_t seq, VectorClock vc);
   const VectorClock& clock_of(std::uint64_t seq) const;
   void remember(std::uint64_t seq, const VectorClock& vc);
   void access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo, std::uintptr_t hi,
