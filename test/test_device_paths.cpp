@@ -132,6 +132,34 @@ BOOST_AUTO_TEST_CASE(widening_vaxpy_reads_four_half_blocks_per_repeat) {
   for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(ub.at<float>(1024)[i] == 2.0f * float(i) + 1.0f);
 }
 
+BOOST_AUTO_TEST_CASE(vconv_converts_lane_by_lane_rounding_or_truncating) {
+  Ub ub;
+  VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
+  vu.set_cont_mask(4);
+  std::int32_t* i32 = ub.at<std::int32_t>(0);
+  float* f32 = ub.at<float>(256);
+  const std::int32_t ints[4] = {16777217, -3, 2147483647, 0};
+  std::copy(ints, ints + 4, i32);
+  vu.vconv<float, std::int32_t>(f32, i32, 1, {});  // vconv_s322f32: round to nearest even
+  BOOST_TEST((f32[0] == 16777216.0f && f32[1] == -3.0f && f32[2] == 2147483648.0f && f32[3] == 0.0f));
+  const float floats[4] = {-2.7f, 3e9f, std::nanf(""), -3e9f};
+  std::copy(floats, floats + 4, f32);
+  vu.vconv<std::int32_t, float>(i32, f32, 1, {});  // vconv_f322s32z: toward zero, saturating
+  BOOST_TEST((i32[0] == -2 && i32[1] == 2147483647 && i32[2] == 0 && i32[3] == -2147483647 - 1));
+  BOOST_TEST(i32[4] == 0);  // lane 4 is masked off
+  std::int16_t* i16 = ub.at<std::int16_t>(1024);
+  half* f16 = ub.at<half>(1536);
+  i16[0] = 2049;
+  i16[1] = -7;
+  vu.set_cont_mask(2);
+  vu.vconv<half, std::int16_t>(f16, i16, 1, {});  // vconv_s162f16: 2049 is a tie between 2048 and 2050
+  BOOST_TEST((float(f16[0]) == 2048.0f && float(f16[1]) == -7.0f));
+  f16[0] = half(-1.5f);
+  f16[1] = half(65504.0f);
+  vu.vconv<std::int16_t, half>(i16, f16, 1, {});  // vconv_f162s16z
+  BOOST_TEST((i16[0] == -1 && i16[1] == 32767));
+}
+
 BOOST_AUTO_TEST_CASE(what_the_chip_would_truncate_or_overrun_is_an_error) {
   Ub ub;
   VectorUnit vu(ub.bytes, sizeof ub.bytes, "TCOLEXPANDADD", nullptr, true);
@@ -189,7 +217,8 @@ std::vector<std::byte> random_ub(unsigned seed, DType t) {
     using T = decltype(zero);
     auto* p = reinterpret_cast<T*>(ub.data());
     for (std::size_t i = 0; i < kUb / sizeof(T); ++i) {
-      if constexpr (std::is_integral_v<T>) p[i] = T(int(rng() % 15) - 7);
+      if constexpr (std::is_integral_v<T>) p[i] = T(int(rng() % 14) - 7 + 0);  // never 0: integer divisors
+      if constexpr (std::is_integral_v<T>) p[i] = p[i] == T(0) ? T(7) : p[i];
       else p[i] = T(float(int(rng() % 2000) - 1000) / 500.0f + (rng() % 2 ? 0.25f : -0.25f));  // |x| in [0.25, 2.25]
     }
   });
@@ -402,7 +431,7 @@ void scalar_case(const char* name, int op, int R, int C) {
     DynTile<S, TR, TC> s(R, C);
     TASSIGN(s, 0);
     TASSIGN(d, 96 * 1024);
-    const S k = S(1.5f);
+    const S k = std::is_integral_v<S> ? S(3) : S(1.5f);
     constexpr bool floats = std::is_same_v<D, float> || std::is_same_v<D, half>;
     if constexpr (!std::is_same_v<D, S>) {
       TAXPY(d, s, half(1.5f));
@@ -445,7 +474,10 @@ BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_rando
     scalar_case<float, float, 1, 16384>(names[op], op, 1, 16384);               // > 255 repeats: counter mode
     scalar_case<float, float, 300, 16>(names[op], op, 300, 15);                 // rows beyond 255
   }
-  for (int op : {0, 2, 3, 4}) scalar_case<std::int32_t, std::int32_t, 64, 64>(names[op], op, pick(1, 64), pick(1, 64));
+  for (int op = 0; op < 7; ++op) {  // A2A3 integer TDIVS: the scalar loop
+    scalar_case<std::int32_t, std::int32_t, 64, 64>(names[op], op, pick(1, 64), pick(1, 64));
+    scalar_case<std::int16_t, std::int16_t, 16, 128>(names[op], op, pick(1, 16), 128);
+  }
   // TAXPY float <- half (spec §5.2 cases 7-9 shapes).
   scalar_case<float, half, 64, 64>("TAXPY", 8, 63, 63);
   scalar_case<float, half, 4, 1024>("TAXPY", 8, 4, 1023);
@@ -453,6 +485,105 @@ BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_rando
   scalar_case<float, half, 300, 64>("TAXPY", 8, 300, 64);
   }
   g_target = Target::A2A3;
+}
+
+BOOST_AUTO_TEST_CASE(a5_bf16_byte_lanes_integer_division_and_64_bit_scalars_match_the_cpu_reference) {
+  g_target = Target::A5;
+  for (bool swap : {false, true}) {
+    colexpand_case<bfloat16_t, 16, 128>("TCOLEXPANDMUL", COL_OP(TCOLEXPANDMUL), pick(1, 16), pick(1, 128), swap);
+    colexpand_case<bfloat16_t, 16, 128>("TCOLEXPANDDIV", COL_OP(TCOLEXPANDDIV), pick(1, 16), 128, swap);
+    colexpand_case<std::int8_t, 16, 256>("TCOLEXPANDADD", COL_OP(TCOLEXPANDADD), pick(1, 16), pick(1, 256), swap);
+    colexpand_case<std::uint8_t, 8, 512>("TCOLEXPANDMAX", COL_OP(TCOLEXPANDMAX), pick(1, 8), pick(257, 512), swap);
+    colexpand_case<std::int32_t, 32, 64>("TCOLEXPANDDIV", COL_OP(TCOLEXPANDDIV), pick(1, 32), pick(1, 64), swap);
+    colexpand_case<std::uint16_t, 16, 128>("TCOLEXPANDDIV", COL_OP(TCOLEXPANDDIV), pick(1, 16), pick(1, 128), swap);
+    colexpand_case<std::uint32_t, 16, 64>("TCOLEXPANDSUB", COL_OP(TCOLEXPANDSUB), pick(1, 16), pick(1, 64), swap);
+    for (int op = 0; op < 4; ++op) {  // ADD SUB DIV MAX, both modes
+      rowexpand_case<bfloat16_t, 16, 128, false>("TROWEXPAND(bf16)", op, pick(1, 16), pick(1, 128), swap, false);
+      rowexpand_case<std::int8_t, 16, 256, true>("TROWEXPAND(int8)", op, pick(1, 16), pick(1, 256), swap, false);
+      rowexpand_case<std::int32_t, 32, 64, false>("TROWEXPAND(int32)", op, pick(1, 32), pick(1, 64), swap, true);
+      rowexpand_case<std::uint16_t, 16, 128, true>("TROWEXPAND(uint16)", op, pick(1, 16), pick(1, 128), swap, false);
+    }
+  }
+  const char* names[] = {"TADDS", "TSUBS", "TMULS", "TMAXS", "TMINS", "TDIVS", "TDIVS(scalar/src)"};
+  for (int op = 0; op < 7; ++op) {
+    scalar_case<std::int32_t, std::int32_t, 64, 64>(names[op], op, pick(1, 64), pick(1, 64));
+    scalar_case<std::uint16_t, std::uint16_t, 16, 128>(names[op], op, pick(1, 16), 128);
+    if (op < 5) {
+      scalar_case<std::int64_t, std::int64_t, 16, 64>(names[op], op, pick(1, 16), pick(1, 64));
+      scalar_case<std::uint64_t, std::uint64_t, 16, 64>(names[op], op, 16, 64);  // 1-D over 1024 elements
+      scalar_case<bfloat16_t, bfloat16_t, 16, 128>(names[op], op, pick(1, 16), pick(1, 128));
+    }
+    if (op != 2 && op < 5) scalar_case<std::uint8_t, std::uint8_t, 8, 256>(names[op], op, pick(1, 8), pick(1, 256));
+  }
+  // Integer division by zero: the CPU reference's error, raised before anything is written.
+  auto div0 = [](bool cpu) {
+    try {
+      launch({.blocks = 1, .target = Target::A5, .check = SyncCheck::Off, .cpu_reference = cpu}, []() -> Kernel {
+        DynTile<std::int32_t, 4, 64> f(4, 64), d(4, 64);
+        DynTile<std::int32_t, 1, 64> v(1, 64);
+        TASSIGN(f, 0);
+        TASSIGN(v, 4096);
+        TASSIGN(d, 8192);
+        std::fill_n(f.data(), 4 * 64, 9);  // before any instruction runs
+        std::fill_n(v.data(), 64, 2);
+        v.data()[17] = 0;
+        co_await TCOLEXPANDDIV(d, f, v);
+      });
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  BOOST_TEST(div0(false) == "core 0: TCOLEXPANDDIV: integer division by zero: operand src1 (the divisor) has 0 at element (0, 17) (dtype int32)");
+  BOOST_TEST(div0(false) == div0(true));
+  g_target = Target::A2A3;
+}
+
+BOOST_AUTO_TEST_CASE(a5_64_bit_multiply_and_compare_on_register_pairs) {
+  Ub ub;
+  pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TMULS", nullptr, true);
+  const std::int64_t a[3] = {0x123456789abcdefll, -0x7edcba9876543210ll, -5};
+  const std::int64_t b[3] = {-0x10000000fll, 0x3ll, 0x7fffffffffffffffll};
+  pto::a5::Reg<std::uint32_t> alo, ahi, blo, bhi;
+  for (int k = 0; k < 3; ++k) {
+    alo.v[k] = std::uint32_t(std::uint64_t(a[k]));
+    ahi.v[k] = std::uint32_t(std::uint64_t(a[k]) >> 32);
+    blo.v[k] = std::uint32_t(std::uint64_t(b[k]));
+    bhi.v[k] = std::uint32_t(std::uint64_t(b[k]) >> 32);
+  }
+  auto value = [](const auto& lo, const auto& hi, int k) { return std::int64_t((std::uint64_t(hi.v[k]) << 32) | lo.v[k]); };
+  const pto::a5::Mask m{2};  // lane 2 inactive: zeroed
+  auto mlo = alo, mhi = ahi;
+  u.op64<std::int64_t, pto::device::Fn::Mul>(mlo, mhi, blo, bhi, m);
+  for (int k = 0; k < 2; ++k) BOOST_TEST(value(mlo, mhi, k) == std::int64_t(std::uint64_t(a[k]) * std::uint64_t(b[k])));
+  BOOST_TEST(value(mlo, mhi, 2) == 0);
+  auto xlo = alo, xhi = ahi;
+  u.op64<std::int64_t, pto::device::Fn::Max>(xlo, xhi, blo, bhi, pto::a5::Mask{3});
+  for (int k = 0; k < 3; ++k) BOOST_TEST(value(xlo, xhi, k) == std::max(a[k], b[k]));
+  auto ulo = alo, uhi = ahi;  // unsigned: the high words compare unsigned
+  u.op64<std::uint64_t, pto::device::Fn::Min>(ulo, uhi, blo, bhi, pto::a5::Mask{3});
+  for (int k = 0; k < 3; ++k) BOOST_TEST(std::uint64_t(value(ulo, uhi, k)) == std::min(std::uint64_t(a[k]), std::uint64_t(b[k])));
+}
+
+BOOST_AUTO_TEST_CASE(a2a3_integer_tsubs_whose_float_negation_is_inexact_is_an_error) {
+  auto subs = [](std::int32_t k) {
+    try {
+      launch({.blocks = 1, .target = Target::A2A3, .model_only = true}, [k]() -> Kernel {
+        DynTile<std::int32_t, 8, 64> s(8, 64), d(8, 64);
+        TASSIGN(s, 0);
+        TASSIGN(d, 4096);
+        co_await TSUBS(d, s, k);
+      });
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  BOOST_TEST(subs(16777216) == "no error");
+  BOOST_TEST(subs(16777217) == "core 0: TSUBS: the A2A3 algorithm adds T(-(float)scalar); the int32 scalar 16777217 is not exact in "
+                               "float, so the chip would subtract 16777216 (use TADDS with the negated scalar)");
+  BOOST_TEST(subs(-2147483647 - 1) == "core 0: TSUBS: the A2A3 algorithm adds T(-(float)scalar); the int32 scalar -2147483648 "
+                                      "negated does not fit int32");
 }
 
 BOOST_AUTO_TEST_CASE(a_norm_mode_repeat_beyond_255_rows_is_an_error_on_a2a3) {
@@ -584,6 +715,77 @@ BOOST_AUTO_TEST_CASE(a2a3_chip_quirks_that_would_corrupt_silently_are_errors) {
            "rows up to 720, past the tile's 713 rows (the chip would write beyond the tile)";
   });
   BOOST_CHECK_NO_THROW(kernel(true));
+}
+
+BOOST_AUTO_TEST_CASE(writes_past_the_valid_region_inside_the_tile_are_warnings_in_the_report) {
+  // Pure TCOLEXPAND on A2/A3 writes whole 32-byte blocks: 5 float columns write 8. Twice: counted once.
+  auto colexpand = [](Target target, bool cpu) {
+    return launch({.blocks = 1, .target = target, .model_only = true, .cpu_reference = cpu}, []() -> Kernel {
+      DynTile<float, 16, 64> s(1, 5), d(10, 5);
+      TASSIGN(s, 0);
+      TASSIGN(d, 8192);
+      co_await TCOLEXPAND(d, s);
+      co_await TCOLEXPAND(d, s);
+    });
+  };
+  const LaunchReport r = colexpand(Target::A2A3, false);
+  const std::vector<DeviceWarning> ws = r.warnings();
+  BOOST_TEST_REQUIRE(ws.size() == 1u);
+  const DeviceWarning& w = ws[0];
+  BOOST_TEST(w.seq == 1u);
+  BOOST_TEST(w.count == 2u);
+  BOOST_TEST(w.message == "TCOLEXPAND: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's 10 valid rows is also "
+                          "written 3 element(s) past its 5 valid columns (inside the tile, with src row 0's values)");
+  BOOST_TEST(r.summary().find("device warnings: 1\n    core 0, instruction #1 (and 1 more): TCOLEXPAND: the A2A3") != std::string::npos);
+  BOOST_TEST(colexpand(Target::A2A3, true).warnings().empty());  // the CPU reference writes the valid region only
+  BOOST_TEST(colexpand(Target::A5, false).warnings().empty());   // A5 stores are predicated
+
+  // Mode-1 TROWEXPAND* with 713 rows in a 720-row tile: the last 240-row chunk computes rows 713..719.
+  // Those rows are in the instruction's write footprint: a TLOAD over them without a flag is a race.
+  std::vector<float> gm(7 * 8, 1.0f);
+  std::vector<std::byte> ub(192 * 1024);
+  const LaunchReport rr = launch({.blocks = 1, .target = Target::A2A3, .check = SyncCheck::Report}, [&]() -> Kernel {
+    Tile<TileType::Vec, float, 720, 8, BLayout::RowMajor, -1, -1> d(713, 8), f(713, 8);
+    Tile<TileType::Vec, float, 720, 1, BLayout::ColMajor, -1, -1> e(713, 1);
+    Tile<TileType::Vec, std::uint8_t, 1, 32> probe;
+    TASSIGN(probe, 0);
+    for (std::size_t i = 0; i < 192 * 1024 / 4; ++i) reinterpret_cast<float*>(probe.data())[i] = float(i % 13);
+    TASSIGN(f, 0);
+    TASSIGN(d, 32 * 1024);
+    TASSIGN(e, 64 * 1024);
+    co_await TROWEXPANDADD(d, f, e);
+    Tile<TileType::Vec, float, 7, 8> over;  // dst rows 713..719
+    TASSIGN(over, 120 * 1024);  // elsewhere: no overlap, no race
+    GlobalTensor<float, Shape<1, 1, 1, 7, 8>, pto::Stride<1, 1, 1, 8, 1>> in(gm.data());
+    co_await TLOAD(over, in);
+    co_await pipe_barrier(PIPE_ALL);
+    std::memcpy(ub.data(), probe.data(), ub.size());
+  });
+  BOOST_TEST_REQUIRE(rr.warnings().size() == 1u);
+  BOOST_TEST(rr.warnings()[0].message ==
+             "TROWEXPANDADD: the A2A3 mode-1 algorithm works in 240-row chunks, so for 713 valid rows it also computes and "
+             "writes dst rows 713..719 (inside the tile's 720 rows), reading the operands' rows there too");
+  BOOST_TEST(rr.findings().empty());
+  auto at = [&](std::size_t off) { float x; std::memcpy(&x, ub.data() + off, 4); return x; };
+  for (int r = 711; r < 720; ++r)  // valid rows and the chunk's extra rows alike: f[r][c] + e[r]
+    for (int c = 0; c < 8; ++c)
+      BOOST_TEST(at(32 * 1024 + std::size_t(r * 8 + c) * 4) == float((r * 8 + c) % 13) + float((64 * 1024 / 4 + r) % 13));
+
+  const LaunchReport race = launch({.blocks = 1, .target = Target::A2A3, .check = SyncCheck::Report}, []() -> Kernel {
+    Tile<TileType::Vec, float, 720, 8, BLayout::RowMajor, -1, -1> d(713, 8), f(713, 8);
+    Tile<TileType::Vec, float, 720, 1, BLayout::ColMajor, -1, -1> e(713, 1);
+    TASSIGN(f, 0);
+    TASSIGN(d, 32 * 1024);
+    TASSIGN(e, 64 * 1024);
+    co_await TROWEXPANDADD(d, f, e);
+    Tile<TileType::Vec, float, 7, 8> over;
+    TASSIGN(over, 32 * 1024 + 713 * 8 * 4);  // exactly the extra rows
+    static float src[56] = {};
+    GlobalTensor<float, Shape<1, 1, 1, 7, 8>, pto::Stride<1, 1, 1, 8, 1>> in(src);
+    co_await TLOAD(over, in);
+  });
+  BOOST_TEST_REQUIRE(race.findings().size() == 1u);
+  BOOST_TEST((race.findings()[0].kind == SyncFinding::Kind::Race && race.findings()[0].hazard == SyncFinding::Hazard::WAW));
 }
 
 BOOST_AUTO_TEST_CASE(the_stream_records_mask_mode_lanes_repeats_and_strides) {

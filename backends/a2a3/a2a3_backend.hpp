@@ -13,6 +13,10 @@ bool covers(Op op, const ExecContext& ctx);
 // UB (the fixed scratch lives there). Returns false when no device path covers it.
 bool run(Op op, VectorUnit& vu, const ExecContext& ctx, std::byte* ub);
 
+// What the algorithm for this record writes past dst's valid region inside the tile (pure TCOLEXPAND's
+// 32-byte blocks, the 240-row chunks of mode-1 TROWEXPAND*), known before it runs.
+device::Overrun write_overrun(Op op, const ExecContext& ctx);
+
 // The runtime's kernel for covered instructions: runs the algorithm on an executing unit over ctx.ub.
 const BackendKernel& device_kernel();
 

@@ -179,6 +179,16 @@ void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
   T k = ctx.scalar.as<T>();
   I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : I::vmins;
   if constexpr (F == Fn::Sub) {  // TSUBS: vadds with the scalar negated through float
+    if constexpr (std::is_integral_v<T>) {  // spec §6 item 14: what the chip would get wrong silently
+      const double neg = -double(float(k));
+      if (double(float(k)) != double(k))
+        detail::fail(vu.instruction(), ": the A2A3 algorithm adds T(-(float)scalar); the ", name_of(dtype_v<T>), " scalar ",
+                     std::int64_t(k), " is not exact in float, so the chip would subtract ", std::int64_t(float(k)),
+                     " (use TADDS with the negated scalar)");
+      if (neg > double(std::numeric_limits<T>::max()))
+        detail::fail(vu.instruction(), ": the A2A3 algorithm adds T(-(float)scalar); the ", name_of(dtype_v<T>), " scalar ",
+                     std::int64_t(k), " negated does not fit ", name_of(dtype_v<T>));
+    }
     k = T(-float(k));
     id = I::vadds;
   }
@@ -190,12 +200,21 @@ void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
 
 // TDIVS, floats: in place it multiplies by T(1 / scalar); otherwise it duplicates the scalar into dst
 // and divides (scalar / src for the reversed form).
+// Integers: the scalar unit divides element by element (C truncation) between a V->S and an S->V flag.
 template <class T>
 void divs(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const T k = ctx.scalar.as<T>();
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
+  if constexpr (std::is_integral_v<T>) {
+    device::check_int_division<T>(ctx);
+    vu.scalar_round_trip();
+    vu.scalar_loop<T>(at<T>(d, 0, 0), at<T>(s, 0, 0), d.valid_rows, d.valid_cols, d.row_stride, s.row_stride,
+                      [&](T x) { return scalar_first ? apply<Fn::Div, T>(k, x) : apply<Fn::Div, T>(x, k); });
+    vu.scalar_round_trip();
+    return;
+  }
   if (!scalar_first && d.base == s.base) {
     const T inv = T(1.0f / float(k));
     elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
@@ -272,6 +291,15 @@ void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
 // TROWEXPAND* (§3.3, §3.4). The expand operand E feeds one 32-byte block per row: mode 2 reads E's
 // own blocks; mode 1 first broadcasts E's per-row scalars into blocks with vbrcb, into the tmp tile
 // or the fixed scratch at UB + 184 KiB.
+// Mode-1 TROWEXPAND* with R >= 256 rows (spec §3.3): vbrcb fills 30 repeats = 240 rows per chunk.
+// When ceil(R/8) is a multiple of 30 the last chunk is a full 240 rows, so rows up to the next multiple
+// of 240 are computed (spec §6 item 6: R % 240 > 232). The rows the algorithm computes:
+int chunked_rows(int R) {
+  if (R < 256) return R;
+  const unsigned rep = unsigned((R + 7) / 8);
+  return rep % 30 == 0 ? int(rep / 30) * 240 : R;
+}
+
 template <Fn F, bool ExpDif, class T>
 void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
   const TileView& d = ctx.ops[0].tile;
@@ -345,8 +373,7 @@ void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
       body(tmp);
     } else {
       const unsigned rep = unsigned((R + 7) / 8), loops = rep / 30, rem = rep % 30;
-      // Spec §6 item 6: when R % 240 > 232 the last full chunk covers 240 rows, up to 7 past R.
-      if (rem == 0 && int(loops) * 240 > R && int(loops) * 240 > d.rows)
+      if (chunked_rows(R) > d.rows)
         detail::fail(vu.instruction(), ": the A2A3 mode-1 algorithm works in 240-row chunks; for ", R, " rows its last chunk "
                      "computes rows up to ", loops * 240, ", past the tile's ", d.rows, " rows (the chip would write beyond the tile)");
       int r0 = 0;
@@ -424,11 +451,11 @@ bool scalar_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
   const DType t = ctx.ops[0].tile.dtype;
   switch (op) {
     case Op::TADDS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Add, decltype(z)>(vu, ctx); });
-    case Op::TSUBS: return by_dtype(t, false, [&](auto z) { tile_scalar<Fn::Sub, decltype(z)>(vu, ctx); });
+    case Op::TSUBS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Sub, decltype(z)>(vu, ctx); });
     case Op::TMULS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Mul, decltype(z)>(vu, ctx); });
     case Op::TMAXS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Max, decltype(z)>(vu, ctx); });
     case Op::TMINS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Min, decltype(z)>(vu, ctx); });
-    case Op::TDIVS: return by_dtype(t, false, [&](auto z) { divs<decltype(z)>(vu, ctx); });
+    case Op::TDIVS: return by_dtype(t, true, [&](auto z) { divs<decltype(z)>(vu, ctx); });
     case Op::TEXP: return by_dtype(t, false, [&](auto z) { texp<decltype(z)>(vu, ctx); });
     case Op::TAXPY:
       if (ctx.ops[1].tile.dtype != t) {
@@ -455,6 +482,28 @@ constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
 
 const BackendKernel& device_kernel() { return kDevice; }
 
+device::Overrun write_overrun(Op op, const ExecContext& ctx) {
+  device::Overrun o;
+  const TileView& d = ctx.ops[0].tile;
+  if (op == Op::TCOLEXPAND) {  // whole 32-byte blocks of row 0 per dst row
+    const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
+    o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
+    if (o.tail_bytes && d.valid_rows > 0)
+      o.warning = detail::cat("TCOLEXPAND: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", d.valid_rows,
+                              " valid rows is also written ", o.tail_bytes / d.elem_bytes(), " element(s) past its ", d.valid_cols,
+                              " valid columns (inside the tile, with src row 0's values)");
+  } else if (op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF && !(ctx.variant & kVariantMode2)) {
+    const int rows = chunked_rows(d.valid_rows);
+    if (rows > d.valid_rows && rows <= d.rows) {
+      o.extra_lines = std::uint32_t(rows - d.valid_rows);
+      o.warning = detail::cat(op_name(op), ": the A2A3 mode-1 algorithm works in 240-row chunks, so for ", d.valid_rows,
+                              " valid rows it also computes and writes dst rows ", d.valid_rows, "..", rows - 1,
+                              " (inside the tile's ", d.rows, " rows), reading the operands' rows there too");
+    }
+  }
+  return o;
+}
+
 bool covers(Op op, const ExecContext& ctx) {
   // The A2/A3 algorithms address RowMajor tiles (ColMajor tile-scalar operands take the CPU path).
   for (int i = 0; i < ctx.nops; ++i)
@@ -468,12 +517,12 @@ bool covers(Op op, const ExecContext& ctx) {
     case Op::TCOLEXPAND: return true;
     case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
     case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
-    case Op::TADDS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
+    case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
       return floats || ints;
+    case Op::TDIVS:  // integers: the scalar loop; floats scalar / src in place: dup-then-divide would clobber src
+      return ints || (floats && !((ctx.variant & kVariantScalarFirst) && ctx.ops[0].tile.footprint().overlaps(ctx.ops[1].tile.footprint())));
     case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDDIV: case Op::TROWEXPANDEXPDIF:
-    case Op::TDIVS:  // scalar / src in place: the dup-then-divide algorithm would clobber src first
-      return floats && !((ctx.variant & kVariantScalarFirst) && ctx.ops[0].tile.footprint().overlaps(ctx.ops[1].tile.footprint()));
-    case Op::TSUBS: case Op::TEXP:
+    case Op::TEXP:
       return floats;
     case Op::TAXPY: return floats;
     default: return false;

@@ -8,7 +8,9 @@
 // (the pipeline model runs the same algorithm that way to learn its stream).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -138,8 +140,28 @@ public:
       trace_->add({.op = Intrinsic::sync_roundtrip});
     }
   }
-  void scalar_elements(std::uint64_t n) {
-    if (trace_ && n) trace_->add({.op = Intrinsic::scalar_elem, .repeats = std::uint32_t(n)});
+  // The scalar unit's element loop (integer TDIVS): rows x cols elements read from src and written to
+  // dst one at a time (in place is fine), row strides in elements.
+  template <class T, class F>
+  void scalar_loop(T* dst, const T* src, int rows, int cols, int dst_stride, int src_stride, F f) {
+    if (rows <= 0 || cols <= 0) return;
+    if (trace_) trace_->add({.op = Intrinsic::scalar_elem, .repeats = std::uint32_t(std::uint64_t(rows) * std::uint64_t(cols))});
+    const auto d0 = reinterpret_cast<std::uintptr_t>(dst), s0 = reinterpret_cast<std::uintptr_t>(src);
+    in_ub("the scalar unit", "reads", s0, s0 + (std::size_t(rows - 1) * src_stride + cols) * sizeof(T));
+    in_ub("the scalar unit", "writes", d0, d0 + (std::size_t(rows - 1) * dst_stride + cols) * sizeof(T));
+    if (!execute_) return;
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) dst[std::size_t(i) * dst_stride + j] = f(src[std::size_t(i) * src_stride + j]);
+  }
+
+  // vconv_s322f32 / vconv_s162f16 (integer to float, round to nearest even) and vconv_f322s32z /
+  // vconv_f162s16z (float to integer toward zero, saturating, NaN to 0): (dst, src, repeat, dbs, sbs,
+  // drs, srs) with the source strides in Strides::abs / ars.
+  template <class D, class S>
+  void vconv(D* dst, const S* src, unsigned repeat, Strides s) {
+    static_assert(sizeof(D) == sizeof(S), "vconv: the A2/A3 conversions used here keep the lane width");
+    lanes<D, S>(Intrinsic::vconv, dst, src, static_cast<const S*>(nullptr), repeat, s,
+                [](C<D>& d, C<S> x, C<S>) { d = convert<D>(x); }, false);
   }
 
   // An 8-bit intrinsic field: a value beyond 255 would be truncated by the chip.
@@ -268,6 +290,18 @@ private:
         for (unsigned k = k0; k < std::min(n, k0 + be_d); ++k)
           if (active[k]) std::memcpy(const_cast<std::byte*>(at(dst, r, k, s.drs, s.dbs, be_d, sizeof(D))), &out[k], sizeof(D));
       }
+    }
+  }
+  template <class D, class X>
+  static C<D> convert(X x) {
+    if constexpr (std::is_integral_v<D> && !std::is_integral_v<X>) {
+      if (x != x) return 0;  // NaN
+      const double t = std::trunc(double(x));
+      if (t <= double(std::numeric_limits<D>::min())) return std::numeric_limits<D>::min();
+      if (t >= double(std::numeric_limits<D>::max())) return std::numeric_limits<D>::max();
+      return D(t);
+    } else {
+      return C<D>(x);
     }
   }
   // Lanes to the compute type and back: half through F16C eight lanes at a time.

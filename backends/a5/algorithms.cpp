@@ -34,6 +34,7 @@ Reg<T> combine(RegisterUnit& u, const Reg<T>& x, const Reg<T>& y, const Mask& p)
 // TCOLEXPAND*: per row i and chunk j: v = vec chunk j, f = full row i chunk j, d = op(f, v) (Op2: op(v, f)).
 template <Fn F, bool ExpDif, class T>
 void colexpand_op(RegisterUnit& u, const ExecContext& ctx) {
+  if constexpr (F == Fn::Div) device::check_int_division<T>(ctx);
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
   const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
@@ -52,8 +53,8 @@ void colexpand_op(RegisterUnit& u, const ExecContext& ctx) {
 
 // int64 / uint64 TCOLEXPANDADD (and SUB): 32-element chunks as de-interleaved low/high word registers,
 // vaddc + vaddcs, re-interleaved on store: exact two's complement.
-template <class T>
-void colexpand64(RegisterUnit& u, const ExecContext& ctx, bool subtract) {
+template <Fn F, class T>
+void colexpand64(RegisterUnit& u, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
   const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
@@ -66,10 +67,10 @@ void colexpand64(RegisterUnit& u, const ExecContext& ctx, bool subtract) {
       u.vlds_dintlv(row<T>(full, i), j * 32, flo, fhi);
       Mask p = u.plt64(left);  // 32 elements per chunk
       if (swap) {
-        u.add64(vlo, vhi, flo, fhi, p, subtract);
+        u.op64<T, F>(vlo, vhi, flo, fhi, p);
         u.vsts_intlv(vlo, vhi, row<T>(d, i), j * 32, p);
       } else {
-        u.add64(flo, fhi, vlo, vhi, p, subtract);
+        u.op64<T, F>(flo, fhi, vlo, vhi, p);
         u.vsts_intlv(flo, fhi, row<T>(d, i), j * 32, p);
       }
     }
@@ -80,6 +81,7 @@ void colexpand64(RegisterUnit& u, const ExecContext& ctx, bool subtract) {
 // per chunk d = op(f, b) (Op2: op(b, f)).
 template <Fn F, bool ExpDif, class T>
 void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
+  if constexpr (F == Fn::Div) device::check_int_division<T>(ctx);
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
   const bool mode2 = ctx.variant & kVariantMode2;
@@ -117,6 +119,7 @@ void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body
 template <Fn F, class T>
 void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
   using C = RegisterUnit::C<T>;
+  if constexpr (F == Fn::Div) device::check_int_division<T>(ctx);
   const C k = C(ctx.scalar.as<T>());
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
   const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vsub : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins : I::vdiv;
@@ -125,6 +128,27 @@ void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
     const Reg<T> x = u.vlds(src, off);
     u.vsts(u.unary<T>(id, x, p, [&](C a) { return scalar_first ? apply<F, C>(k, a) : apply<F, C>(a, k); }), dst, off, p);
   });
+}
+
+// 64-bit tile-scalar ops (TADDS TSUBS TMULS TMAXS TMINS on int64 / uint64): 32-element chunks as
+// de-interleaved register pairs, the scalar splat into a low-word and a high-word register.
+template <Fn F, class T>
+void tile_scalar64(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  Reg<std::uint32_t> klo, khi;
+  u.vbr64(std::uint64_t(ctx.scalar.as<T>()), klo, khi);
+  const bool one_d = (d.cols == d.valid_cols && s.cols == s.valid_cols) || (d.rows == 1 && s.rows == 1);
+  auto run = [&](T* dst, const T* src, std::uint32_t n) {
+    for (std::size_t off = 0; n > 0; off += 32) {
+      Reg<std::uint32_t> lo, hi;
+      u.vlds_dintlv(src, off, lo, hi);
+      const Mask p = u.plt64(n);
+      u.op64<T, F>(lo, hi, klo, khi, p);
+      u.vsts_intlv(lo, hi, dst, off, p);
+    }
+  };
+  if (one_d) return run(row<T>(d, 0), row<T>(s, 0), std::uint32_t(d.valid_rows) * std::uint32_t(d.valid_cols));
+  for (int i = 0; i < d.valid_rows; ++i) run(row<T>(d, i), row<T>(s, i), std::uint32_t(d.valid_cols));
 }
 
 template <class T>
@@ -170,63 +194,73 @@ void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// The lane types a family runs on (the instruction's own dtype check has already applied the A5
+// column of the spec's tables): floats = f32 / f16; bf16; ints = (u)int16 / (u)int32; bytes = (u)int8.
+enum Lanes : unsigned { kFloats = 1, kBf16 = 2, kInts = 4, kBytes = 8, kAll = 15 };
+
 template <class Body>
-bool by_dtype(DType t, bool ints, Body body) {
+bool by_dtype(DType t, unsigned lanes, Body body) {
   switch (t) {
     case DType::F32: body(float{}); return true;
     case DType::F16: body(_Float16{}); return true;
-    case DType::I32: if (!ints) return false; body(std::int32_t{}); return true;
-    case DType::U32: if (!ints) return false; body(std::uint32_t{}); return true;
-    case DType::I16: if (!ints) return false; body(std::int16_t{}); return true;
-    case DType::U16: if (!ints) return false; body(std::uint16_t{}); return true;
+    case DType::BF16: if (!(lanes & kBf16)) return false; body(bfloat16_t{}); return true;
+    case DType::I32: if (!(lanes & kInts)) return false; body(std::int32_t{}); return true;
+    case DType::U32: if (!(lanes & kInts)) return false; body(std::uint32_t{}); return true;
+    case DType::I16: if (!(lanes & kInts)) return false; body(std::int16_t{}); return true;
+    case DType::U16: if (!(lanes & kInts)) return false; body(std::uint16_t{}); return true;
+    case DType::I8: if (!(lanes & kBytes)) return false; body(std::int8_t{}); return true;
+    case DType::U8: if (!(lanes & kBytes)) return false; body(std::uint8_t{}); return true;
     default: return false;
   }
+}
+template <class Body>
+bool by_dtype64(DType t, Body body) {
+  if (t == DType::I64) body(std::int64_t{});
+  else if (t == DType::U64) body(std::uint64_t{});
+  else return false;
+  return true;
 }
 
 bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
   const DType t = ctx.ops[0].tile.dtype;
-  const bool wide = t == DType::I64 || t == DType::U64;
   switch (op) {
-    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB:
-      if (wide) {
-        if (t == DType::I64) colexpand64<std::int64_t>(u, ctx, op == Op::TCOLEXPANDSUB);
-        else colexpand64<std::uint64_t>(u, ctx, op == Op::TCOLEXPANDSUB);
-        return true;
-      }
-      break;
-    default: break;
-  }
-  switch (op) {
-#define PTO_A5(OP, FAMILY, FN, EXP, INTS) \
-  case Op::OP: return by_dtype(t, INTS, [&](auto z) { FAMILY<Fn::FN, EXP, decltype(z)>(u, ctx); });
-    PTO_A5(TCOLEXPANDADD, colexpand_op, Add, false, true)
-    PTO_A5(TCOLEXPANDSUB, colexpand_op, Sub, false, true)
-    PTO_A5(TCOLEXPANDMUL, colexpand_op, Mul, false, true)
-    PTO_A5(TCOLEXPANDDIV, colexpand_op, Div, false, false)
-    PTO_A5(TCOLEXPANDMAX, colexpand_op, Max, false, true)
-    PTO_A5(TCOLEXPANDMIN, colexpand_op, Min, false, true)
-    PTO_A5(TCOLEXPANDEXPDIF, colexpand_op, Sub, true, false)
-    PTO_A5(TROWEXPANDADD, rowexpand_op, Add, false, true)
-    PTO_A5(TROWEXPANDSUB, rowexpand_op, Sub, false, true)
-    PTO_A5(TROWEXPANDMUL, rowexpand_op, Mul, false, true)
-    PTO_A5(TROWEXPANDDIV, rowexpand_op, Div, false, false)
-    PTO_A5(TROWEXPANDMAX, rowexpand_op, Max, false, true)
-    PTO_A5(TROWEXPANDMIN, rowexpand_op, Min, false, true)
-    PTO_A5(TROWEXPANDEXPDIF, rowexpand_op, Sub, true, false)
+#define PTO_A5(OP, FAMILY, FN, EXP, LANES) \
+  case Op::OP: return by_dtype(t, LANES, [&](auto z) { FAMILY<Fn::FN, EXP, decltype(z)>(u, ctx); });
+    PTO_A5(TCOLEXPANDSUB, colexpand_op, Sub, false, kAll)
+    PTO_A5(TCOLEXPANDMUL, colexpand_op, Mul, false, kAll)
+    PTO_A5(TCOLEXPANDDIV, colexpand_op, Div, false, kAll)
+    PTO_A5(TCOLEXPANDMAX, colexpand_op, Max, false, kAll)
+    PTO_A5(TCOLEXPANDMIN, colexpand_op, Min, false, kAll)
+    PTO_A5(TCOLEXPANDEXPDIF, colexpand_op, Sub, true, kFloats)
+    PTO_A5(TROWEXPANDADD, rowexpand_op, Add, false, kAll)
+    PTO_A5(TROWEXPANDSUB, rowexpand_op, Sub, false, kAll)
+    PTO_A5(TROWEXPANDMUL, rowexpand_op, Mul, false, kAll)
+    PTO_A5(TROWEXPANDDIV, rowexpand_op, Div, false, kAll)
+    PTO_A5(TROWEXPANDMAX, rowexpand_op, Max, false, kAll)
+    PTO_A5(TROWEXPANDMIN, rowexpand_op, Min, false, kAll)
+    PTO_A5(TROWEXPANDEXPDIF, rowexpand_op, Sub, true, kFloats)
 #undef PTO_A5
-    case Op::TADDS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Add, decltype(z)>(u, ctx); });
-    case Op::TSUBS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Sub, decltype(z)>(u, ctx); });
-    case Op::TMULS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Mul, decltype(z)>(u, ctx); });
-    case Op::TMAXS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Max, decltype(z)>(u, ctx); });
-    case Op::TMINS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Min, decltype(z)>(u, ctx); });
-    case Op::TDIVS: return by_dtype(t, false, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
-    case Op::TEXP: return by_dtype(t, false, [&](auto z) { texp<decltype(z)>(u, ctx); });
+    case Op::TCOLEXPANDADD:
+      return by_dtype64(t, [&](auto z) { colexpand64<Fn::Add, decltype(z)>(u, ctx); }) ||
+             by_dtype(t, kAll, [&](auto z) { colexpand_op<Fn::Add, false, decltype(z)>(u, ctx); });
+#define PTO_A5S(OP, FN, LANES)                                                                  \
+  case Op::OP:                                                                                   \
+    return by_dtype64(t, [&](auto z) { tile_scalar64<Fn::FN, decltype(z)>(u, ctx); }) ||        \
+           by_dtype(t, LANES, [&](auto z) { tile_scalar<Fn::FN, decltype(z)>(u, ctx); });
+    PTO_A5S(TADDS, Add, kAll)
+    PTO_A5S(TSUBS, Sub, kAll)
+    PTO_A5S(TMULS, Mul, kAll)
+    PTO_A5S(TMAXS, Max, kAll)
+    PTO_A5S(TMINS, Min, kAll)
+#undef PTO_A5S
+    case Op::TDIVS: return by_dtype(t, kFloats | kInts, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
+    case Op::TEXP: return by_dtype(t, kFloats, [&](auto z) { texp<decltype(z)>(u, ctx); });
     case Op::TAXPY:
       if (ctx.ops[1].tile.dtype != t) {
         axpy_widening(u, ctx);
         return true;
       }
-      return by_dtype(t, false, [&](auto z) { axpy_same<decltype(z)>(u, ctx); });
+      return by_dtype(t, kFloats, [&](auto z) { axpy_same<decltype(z)>(u, ctx); });
     default: return false;
   }
 }
@@ -244,18 +278,18 @@ bool covers(Op op, const ExecContext& ctx) {
         !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF)))
       return false;
   const DType t = ctx.ops[0].tile.dtype;
-  const bool floats = t == DType::F32 || t == DType::F16;
-  const bool ints = t == DType::I32 || t == DType::U32 || t == DType::I16 || t == DType::U16;
+  const bool wide = t == DType::I64 || t == DType::U64;
   switch (op) {
-    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB:
-      return floats || ints || t == DType::I64 || t == DType::U64;
-    case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
-    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
+    case Op::TCOLEXPANDADD:
     case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
-      return floats || ints;
-    case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDDIV: case Op::TROWEXPANDEXPDIF:
-    case Op::TDIVS: case Op::TEXP: case Op::TAXPY:
-      return floats;
+      return true;  // every A5 dtype, 64-bit ones as register pairs
+    case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
+    case Op::TCOLEXPANDEXPDIF:
+    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDDIV: case Op::TROWEXPANDMAX:
+    case Op::TROWEXPANDMIN: case Op::TROWEXPANDEXPDIF:
+    case Op::TDIVS:  // 64-bit division: no A5 register-pair algorithm in the spec (CPU reference)
+    case Op::TEXP: case Op::TAXPY:
+      return !wide;
     default: return false;
   }
 }

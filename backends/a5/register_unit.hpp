@@ -12,6 +12,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include <pto/isa/bfloat16.hpp>
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/error.hpp>
 #include <pto/runtime/cost_table.hpp>
@@ -19,6 +20,8 @@
 #include "../common/device_common.hpp"
 
 namespace pto::a5 {
+
+using device::Fn;
 
 template <class T>
 struct Reg {
@@ -143,8 +146,8 @@ public:
   }
 
   // Element-wise ops, MODE_ZEROING: f over active lanes, 0 elsewhere. f works in the compute type
-  // (float for half, rounded once into the register lane).
-  template <class T> using C = std::conditional_t<std::is_same_v<T, _Float16>, float, T>;
+  // (float for half and bf16, rounded once into the register lane).
+  template <class T> using C = std::conditional_t<std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>, float, T>;
   template <class T, class F>
   Reg<T> binary(Intrinsic id, const Reg<T>& a, const Reg<T>& b, const Mask& m, F f) {
     count(id);
@@ -183,6 +186,43 @@ public:
       lo.v[k] = std::uint32_t(r);
       hi.v[k] = std::uint32_t(r >> 32);
     }
+  }
+  // 64-bit op on register pairs (spec §3.8.4), exact two's complement; inactive lanes 0. Add / Sub:
+  // vaddc + vaddcs / vsubc + vsubcs; Mul: vmull (32x32->64 on the low words) + two cross terms; Max /
+  // Min: compare the high words (signed for int64), the low words unsigned, select both halves.
+  template <class T, Fn F>  // T: int64_t / uint64_t
+  void op64(Reg<std::uint32_t>& lo, Reg<std::uint32_t>& hi, const Reg<std::uint32_t>& blo, const Reg<std::uint32_t>& bhi,
+            const Mask& m) {
+    if constexpr (F == Fn::Add) count(Intrinsic::vaddc, 2);
+    else if constexpr (F == Fn::Sub) count(Intrinsic::vsubc, 2);
+    else if constexpr (F == Fn::Mul) count(Intrinsic::vmull, 3);
+    else {
+      count(Intrinsic::vcmp, 3);
+      count(Intrinsic::vsel, 2);
+    }
+    if (!execute_) return;
+    for (unsigned k = 0; k < 32; ++k) {
+      if (k >= m.count) {
+        lo.v[k] = hi.v[k] = 0;
+        continue;
+      }
+      const T a = T((std::uint64_t(hi.v[k]) << 32) | lo.v[k]), b = T((std::uint64_t(bhi.v[k]) << 32) | blo.v[k]);
+      const auto r = std::uint64_t(cpu::apply<F, T>(a, b));
+      lo.v[k] = std::uint32_t(r);
+      hi.v[k] = std::uint32_t(r >> 32);
+    }
+  }
+  // vbr: a scalar splat into every lane; 64-bit scalars splat their low and high words (two vbr).
+  template <class T>
+  Reg<T> vbr(T value) {
+    count(Intrinsic::vbr);
+    Reg<T> r;
+    r.v.fill(value);
+    return r;
+  }
+  void vbr64(std::uint64_t value, Reg<std::uint32_t>& lo, Reg<std::uint32_t>& hi) {
+    lo = vbr(std::uint32_t(value));
+    hi = vbr(std::uint32_t(value >> 32));
   }
   void vbr() { count(Intrinsic::vbr); }  // a scalar splat (its value travels in the lane function)
 

@@ -4,32 +4,46 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include <pto/isa/error.hpp>
+#include <pto/isa/kernel_abi.hpp>
 #include <pto/runtime/cost_table.hpp>
+
+#include "../cpu/elementwise.hpp"
 
 namespace pto::device {
 
-enum class Fn { Add, Sub, Mul, Div, Max, Min };
+// The lane operations are the CPU reference's element operations (integers wrap; the one overflowing
+// signed quotient wraps), so a device path and the CPU reference agree lane for lane.
+using Fn = cpu::BinOp;
 
 template <Fn F, class C>
 C apply(C a, C b) {
-  if constexpr (std::is_integral_v<C>) {
-    using U = std::make_unsigned_t<C>;  // two's complement wrap, no signed overflow
-    if constexpr (F == Fn::Add) return C(U(a) + U(b));
-    if constexpr (F == Fn::Sub) return C(U(a) - U(b));
-    if constexpr (F == Fn::Mul) return C(U(a) * U(b));
-    if constexpr (F == Fn::Div) return b == 0 ? C(0) : C(a / b);  // not reached: integer division is not covered
-    if constexpr (F == Fn::Max) return a < b ? b : a;
-    if constexpr (F == Fn::Min) return b < a ? b : a;
-  } else {
-    if constexpr (F == Fn::Add) return a + b;
-    if constexpr (F == Fn::Sub) return a - b;
-    if constexpr (F == Fn::Mul) return a * b;
-    if constexpr (F == Fn::Div) return a / b;
-    if constexpr (F == Fn::Max) return a < b ? b : a;
-    if constexpr (F == Fn::Min) return b < a ? b : a;
+  if constexpr (F == Fn::Div && std::is_integral_v<C>)
+    if (b == C(0)) return C(0);  // inactive lanes only: active divisors are checked before the algorithm runs
+  return cpu::apply<F, C>(a, b);
+}
+
+// Integer division by zero has no result on any target: the divisor operand is checked before an
+// algorithm runs, with the CPU reference's message. The divisor is src1 of the math (TCOLEXPANDDIV: the
+// vector row, or the full tile when the vector is src0; TROWEXPANDDIV: E, or the full tile), TDIVS's
+// scalar, or src for scalar / src.
+template <class T>
+void check_int_division(const ExecContext& ctx) {
+  if constexpr (std::is_integral_v<T>) {
+    const Op op = ctx.op;
+    const bool swap = ctx.variant & kVariantSwap;
+    if (op == Op::TDIVS) {
+      if (ctx.variant & kVariantScalarFirst) cpu::check_divisor_tile<T>(op, "src0", ctx.ops[1].tile);
+      else if (ctx.scalar.as<T>() == T(0))
+        detail::fail(op_name(op), ": integer division by zero: the scalar divisor is 0 (dtype ", name_of(dtype_v<T>), ")");
+    } else if (op == Op::TCOLEXPANDDIV && !swap) {
+      cpu::check_divisor_row(op, "src1", ctx.ops[2].tile.ptr<T>(0, 0), ctx.ops[0].tile.valid_cols, 0, 0);
+    } else if (op == Op::TCOLEXPANDDIV || op == Op::TROWEXPANDDIV) {
+      cpu::check_divisor_tile<T>(op, "src1", ctx.ops[2].tile);
+    }
   }
 }
 
@@ -41,9 +55,19 @@ constexpr Intrinsic intrinsic_of(Fn f) {
     case Fn::Div: return Intrinsic::vdiv;
     case Fn::Max: return Intrinsic::vmax;
     case Fn::Min: return Intrinsic::vmin;
+    case Fn::ExpDif: return Intrinsic::vexpdif;
   }
   return Intrinsic::vadd;
 }
+
+// What an algorithm writes past its destination's valid region while staying inside the tile: the
+// runtime adds it to the instruction's write footprint (the checker, auto mode and snapshots see it)
+// and puts `warning` in the run report.
+struct Overrun {
+  std::uint32_t tail_bytes = 0;   // past the end of each valid line
+  std::uint32_t extra_lines = 0;  // whole lines past the valid ones
+  std::string warning;            // empty: nothing written outside the valid region
+};
 
 // The core's UB as an instruction's intrinsics address it.
 struct UbWindow {

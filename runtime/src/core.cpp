@@ -138,6 +138,10 @@ RecordEvent Core::issue(InstrRecord& rec) {
   const std::uint64_t seq = ++issued_;
   end_times_.push_back(kNotDone);
   if ((seq & 0xfffff) == 0) compact_end_times();
+  if (rec.kind == RecordKind::Compute && !opt_.cpu_reference) {
+    std::string w = declare_device_writes(rec, opt_.target, ub_base_, ub_bytes_);
+    if (!w.empty()) warn(seq, std::move(w));
+  }
   if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
   const std::uint64_t issue_time = s_time_;
   s_time_ += cost_.table().scalar_issue_cycles;
@@ -176,6 +180,17 @@ RecordEvent Core::issue(InstrRecord& rec) {
       }
   }
   return {run_id_, seq};
+}
+
+void Core::warn(std::uint64_t seq, std::string message) {
+  const auto it = warning_index_.find(message);
+  if (it != warning_index_.end()) {
+    ++warnings_[it->second].count;
+    return;
+  }
+  if (warnings_.size() == 64) return;
+  warning_index_.emplace(message, warnings_.size());
+  warnings_.push_back({seq, 1, std::move(message)});
 }
 
 void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {

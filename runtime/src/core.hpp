@@ -187,6 +187,7 @@ private:
   void start(PipeState& p, Slot& s, std::uint64_t t);
   void end(PipeState& p, Slot& s, std::uint64_t t);
   void execute_scalar(InstrRecord& rec, std::uint64_t seq);
+  void warn(std::uint64_t seq, std::string message);  // a device warning for the report
   // Stall attribution: `cycles` of idle on a pipe; the scalar pipe's clock moving forward to `to`.
   static void note_idle(PipeStats& st, std::uint64_t cycles, const Why& why);
   void advance_scalar(std::uint64_t to, const Why& why);
@@ -212,6 +213,8 @@ private:
   CoreOptions opt_;
   CostModel cost_;
   std::unique_ptr<SyncChecker> checker_;  // null unless checking
+  std::vector<DeviceWarning> warnings_;    // distinct messages, first 64
+  std::unordered_map<std::string, std::size_t> warning_index_;
   std::uint64_t run_id_;
   std::vector<std::byte> ub_storage_;
   std::byte* ub_base_ = nullptr;

@@ -31,7 +31,6 @@ Mode core_mode(const Core& c) { return c.options().mode; }
 std::uint64_t core_run_id(const Core& c) { return c.run_id(); }
 int core_block_idx(const Core& c) { return c.options().block_idx; }
 int core_block_num(const Core& c) { return c.options().block_num; }
-bool core_device_paths(const Core& c) { return !c.options().cpu_reference && !c.options().synchronous; }
 
 bool try_issue(Core& c, InstrRecord& rec, RecordEvent& out) {
   c.validate(rec);

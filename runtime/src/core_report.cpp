@@ -275,6 +275,8 @@ CoreReport Core::report() {
     r.sync = checker_->take();
     r.sync_suppressed = checker_->suppressed();
   }
+  r.warnings = std::move(warnings_);
+  warning_index_.clear();
   r.timeline = std::move(timeline_);
   r.strings = std::move(strings_);
   r.edges = std::move(edges_);

@@ -21,4 +21,15 @@ const BackendKernel& backend_kernel(const InstrRecord& rec, Target target, bool 
   fail(op_name(op), ": no backend implements this instruction for target ", name_of(target));
 }
 
+std::string declare_device_writes(InstrRecord& rec, Target target, std::byte* ub, std::size_t ub_bytes) {
+  if (target != Target::A2A3 || rec.pipe != PIPE_V || rec.nops == 0) return {};  // A5 stores are predicated
+  const Op op = rec.desc->op;
+  const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target, nullptr, op, ub, ub_bytes};
+  if (!a2a3::covers(op, ctx)) return {};
+  device::Overrun o = a2a3::write_overrun(op, ctx);
+  rec.ops[0].write_tail_bytes = o.tail_bytes;
+  rec.ops[0].write_extra_lines = o.extra_lines;
+  return std::move(o.warning);
+}
+
 }  // namespace pto::detail

@@ -100,6 +100,12 @@ std::vector<SyncFinding> LaunchReport::findings() const {
   return all;
 }
 
+std::vector<DeviceWarning> LaunchReport::warnings() const {
+  std::vector<DeviceWarning> all;
+  for (const auto& c : cores) all.insert(all.end(), c.warnings.begin(), c.warnings.end());
+  return all;
+}
+
 std::string LaunchReport::summary() const {
   std::ostringstream os;
   os << *this;
@@ -147,6 +153,17 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
           if (shown++ < 8) os << "    " << f.message << '\n';
       if (n + more > 8) os << "    ... " << n + more - 8 << " more (LaunchReport::findings())\n";
     }
+  }
+  {
+    std::size_t n = 0, shown = 0;
+    for (const auto& c : r.cores) n += c.warnings.size();
+    if (n) os << "  device warnings: " << n << '\n';
+    for (const auto& c : r.cores)
+      for (const DeviceWarning& w : c.warnings)
+        if (shown++ < 8)
+          os << "    core " << c.block << ", instruction #" << w.seq << (w.count > 1 ? " (and " + std::to_string(w.count - 1) + " more)" : std::string())
+             << ": " << w.message << '\n';
+    if (n > 8) os << "    ... " << n - 8 << " more (LaunchReport::warnings())\n";
   }
   os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
   const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};

@@ -1,5 +1,6 @@
 // The exact byte spans an instruction record reads or writes on-chip: one per valid line of each tile
-// operand (plus, for writes, the bytes a target writes past the valid region), adjacent lines merged.
+// operand (plus, for writes, the bytes and lines a target writes past the valid region), adjacent lines
+// merged.
 #pragma once
 #include <cstdint>
 
@@ -17,7 +18,7 @@ void for_each_tile_span(const InstrRecord& rec, bool write, bool merge, F&& f) {
     if ((write ? !o.writes() : !o.reads()) || o.kind != Operand::Kind::Tile) continue;
     const TileView& t = o.tile;
     const std::size_t eb = t.elem_bytes();
-    const int lines = t.row_major ? t.valid_rows : t.valid_cols;
+    const int lines = (t.row_major ? t.valid_rows : t.valid_cols) + int(write ? o.write_extra_lines : 0);
     const std::size_t len = std::size_t(t.row_major ? t.valid_cols : t.valid_rows) * eb + (write ? o.write_tail_bytes : 0);
     const std::size_t step = std::size_t(t.row_major ? t.row_stride : t.col_stride) * eb;
     if (len == 0 || lines <= 0) continue;

@@ -14,6 +14,13 @@ public:
 };
 
 namespace detail {
+// Concatenates streamable pieces into one message.
+template <class... Parts>
+std::string cat(Parts&&... parts) {
+  std::ostringstream os;
+  (os << ... << std::forward<Parts>(parts));
+  return os.str();
+}
 // Builds a message from streamable pieces: fail("TLOAD: operand dst ", tile, ": rule").
 template <class... Parts>
 [[noreturn]] void fail(Parts&&... parts) {

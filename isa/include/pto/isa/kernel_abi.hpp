@@ -2,6 +2,7 @@
 // a scalar, and two phases. `start` runs when the instruction starts on its pipe (it may copy what it
 // reads into `staging`, as a DMA engine does); `finish` runs when it ends and makes its writes visible.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -22,7 +23,8 @@ struct Operand {
     TileView tile;
     GmView gm;
   };
-  std::uint32_t write_tail_bytes = 0;  // bytes written past the end of each valid line (TLOAD's pad)
+  std::uint32_t write_tail_bytes = 0;   // bytes written past the end of each valid line (TLOAD's pad)
+  std::uint32_t write_extra_lines = 0;  // whole lines written past the valid ones (a device algorithm's chunks)
   Operand() : tile() {}
 
   // Bounding box of the bytes the operand reads (write = false) or writes (write = true).
@@ -30,7 +32,13 @@ struct Operand {
     if (kind == Kind::Gm) return gm.footprint();
     if (kind != Kind::Tile) return {};
     ByteRange r = tile.footprint();
-    if (write && !r.empty()) r.hi += write_tail_bytes;
+    if (!write || r.empty()) return r;
+    r.hi += write_tail_bytes;
+    if (write_extra_lines) {
+      TileView t = tile;
+      (tile.row_major ? t.valid_rows : t.valid_cols) += int(write_extra_lines);
+      r.hi = std::max(r.hi, t.footprint().hi + write_tail_bytes);
+    }
     return r;
   }
   bool reads() const { return role != Role::Write; }

@@ -165,11 +165,6 @@ detail::Issue TCOLEXPAND(Dst& dst, Src& src, W&... events) {
   if (s.valid_rows < 1 || (core_target(core) == Target::A5 ? s.valid_cols != d.valid_cols : s.valid_cols < d.valid_cols))
     fail("TCOLEXPAND: operand src ", s, " must have a valid row 0 ",
          core_target(core) == Target::A5 ? "with exactly" : "covering", " dst's ", d.valid_cols, " valid columns");
-  // The A2/A3 device path copies whole 32-byte blocks: each dst row is written up to its block boundary.
-  if (core_target(core) == Target::A2A3 && core_device_paths(core)) {
-    const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
-    rec.ops[0].write_tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
-  }
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -24,8 +24,6 @@ Mode core_mode(const Core&);
 std::uint64_t core_run_id(const Core&);
 int core_block_idx(const Core&);
 int core_block_num(const Core&);
-// Whether the core runs the target's device code paths (not LaunchConfig::cpu_reference, not a direct call).
-bool core_device_paths(const Core&);
 
 // Issue without suspending if the pipe accepts now (room in its queue; for scalar-pipe records, the
 // condition already holds). Returns false and issues nothing otherwise.

@@ -63,6 +63,14 @@ struct TimelineEntry {
   std::uint32_t after_begin = 0, after_count = 0;  // into CoreReport::edges
 };
 
+// A device code path wrote outside dst's valid region but inside the tile (the chip does the same): not
+// an error, but bytes a kernel might rely on are changed. Identical messages are counted once.
+struct DeviceWarning {
+  std::uint64_t seq = 0;    // the first instruction (issue number) it was raised for
+  std::uint64_t count = 0;  // instructions that raised this message
+  std::string message;      // names the instruction, the shape and the bytes
+};
+
 struct CoreReport {
   int block = 0;
   std::uint64_t cycles = 0;        // modeled makespan of this core (kernel start to last retirement)
@@ -73,6 +81,7 @@ struct CoreReport {
   std::vector<std::uint64_t> edges;     // the timeline's wait edges
   std::vector<SyncFinding> sync;        // the synchronisation checker's findings (LaunchConfig::check)
   std::uint64_t sync_suppressed = 0;    // findings beyond the first 64 of this core, counted only
+  std::vector<DeviceWarning> warnings;  // device code paths' writes past the valid region (64 distinct at most)
 
   // "TLOAD", "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)", ...
   const std::string& name(const TimelineEntry& e) const { return strings[e.name_id]; }
@@ -107,6 +116,7 @@ struct LaunchReport {
   double overlap() const { return cycles ? double(serialised_cycles()) / double(cycles) : 0.0; }
   std::uint64_t instructions() const;
   std::vector<SyncFinding> findings() const;  // every core's, in core order
+  std::vector<DeviceWarning> warnings() const;  // every core's, in core order
   std::string summary() const;  // the text a person reads
 };
 
