@@ -487,6 +487,85 @@ BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_rando
   g_target = Target::A2A3;
 }
 
+namespace {
+// Pure TROWEXPAND: src at 0 ([TR,1] ColMajor, or [TR, BE] RowMajor reading column 0), dst at 96 KiB.
+template <class T, int TR, int TC, bool ColSrc>
+void rowexpand_pure_case(int R, int C) {
+  constexpr int BE = 32 / int(sizeof(T));
+  using Src = std::conditional_t<ColSrc, Tile<TileType::Vec, T, TR, 1, BLayout::ColMajor, -1, -1>, DynTile<T, TR, BE>>;
+  auto issue = [&]() -> Kernel {
+    Src e(R, ColSrc ? 1 : pick(1, BE));
+    DynTile<T, TR, TC> d(R, C);
+    TASSIGN(e, 0);
+    TASSIGN(d, 96 * 1024);
+    TROWEXPAND(d, e);
+    co_return;
+  };
+  const auto init = random_ub(unsigned(R * 5 + C), dtype_v<T>);
+  const auto dev = ub_after(issue, init, false), cpu = ub_after(issue, init, true);
+  std::vector<std::pair<std::size_t, std::size_t>> tails;  // A2A3 8-bit: an odd C writes one more element
+  if (g_target == Target::A2A3 && sizeof(T) == 1 && C % 2)
+    for (int r = 0; r < R; ++r) {
+      const std::size_t at = 96 * 1024 + std::size_t(r) * TC + std::size_t(C);
+      tails.emplace_back(at, at + 1);
+      BOOST_TEST(int(dev[at]) == int(init[ColSrc ? std::size_t(r) : std::size_t(r) * BE]));  // the row's value
+    }
+  const std::string what = std::string("TROWEXPAND ") + name_of(dtype_v<T>) + " " + std::to_string(R) + "x" + std::to_string(C) +
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + (ColSrc ? " from [R,1]" : " from [R,BE]") +
+                           " on " + name_of(g_target);
+  compare(what, dtype_v<T>, dev, cpu, {96 * 1024, R, C, TC, sizeof(T)}, tails);
+}
+
+template <class T, int TR, int TC>
+void colexpand_pure_case(int R, int C) {
+  auto issue = [&]() -> Kernel {
+    DynTile<T, 1, TC> v(1, C);
+    DynTile<T, TR, TC> d(R, C);
+    TASSIGN(v, 0);
+    TASSIGN(d, 96 * 1024);
+    TCOLEXPAND(d, v);
+    co_return;
+  };
+  const auto init = random_ub(unsigned(R * 3 + C), dtype_v<T>);
+  compare(std::string("TCOLEXPAND ") + name_of(dtype_v<T>) + " on " + name_of(g_target), dtype_v<T>, ub_after(issue, init, false),
+          ub_after(issue, init, true), {96 * 1024, R, C, TC, sizeof(T)});
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(pure_rowexpand_and_colexpand_match_the_cpu_reference) {
+  for (Target target : {Target::A2A3, Target::A5}) {
+    g_target = target;
+    for (int k = 0; k < 3; ++k) {
+      rowexpand_pure_case<float, 64, 64, true>(pick(1, 64), pick(1, 64));  // per row: scalar read + vector_dup
+      rowexpand_pure_case<half, 32, 256, false>(pick(1, 32), pick(1, 256));
+      rowexpand_pure_case<std::int32_t, 16, 128, true>(pick(1, 16), pick(1, 128));
+      rowexpand_pure_case<std::uint8_t, 32, 64, true>(pick(1, 32), 2 * pick(1, 31) + 1);  // odd: one more byte on A2A3
+      rowexpand_pure_case<std::int8_t, 16, 64, false>(pick(1, 16), pick(1, 64));
+    }
+    rowexpand_pure_case<float, 64, 8, true>(64, 8);        // full static [64,1] -> [64,8]: vbrcb, 8 repeats
+    rowexpand_pure_case<half, 2048, 16, true>(2048, 16);   // 256 repeats: vbrcb chunks of 254
+    if (target == Target::A5) {
+      rowexpand_pure_case<std::int64_t, 16, 64, true>(pick(1, 16), pick(1, 64));
+      colexpand_pure_case<std::uint64_t, 16, 64>(pick(1, 16), pick(1, 64));
+      colexpand_pure_case<std::int8_t, 16, 512>(pick(1, 16), pick(257, 512));
+      colexpand_pure_case<float, 32, 128>(pick(1, 32), pick(1, 128));  // A2A3's block tails: tested above
+      colexpand_pure_case<half, 16, 256>(pick(1, 16), pick(1, 256));
+    }
+  }
+  g_target = Target::A2A3;
+  // The A2/A3 8-bit row fill is in the write footprint and the report.
+  const LaunchReport r = launch({.blocks = 1, .target = Target::A2A3, .model_only = true}, []() -> Kernel {
+    Tile<TileType::Vec, std::uint8_t, 32, 1, BLayout::ColMajor, -1, -1> e(3, 1);
+    DynTile<std::uint8_t, 32, 64> d(3, 5);
+    TASSIGN(e, 0);
+    TASSIGN(d, 1024);
+    co_await TROWEXPAND(d, e);
+  });
+  BOOST_TEST_REQUIRE(r.warnings().size() == 1u);
+  BOOST_TEST(r.warnings()[0].message == "TROWEXPAND: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so each of dst's 3 "
+                                        "valid rows is also written 1 element past its 5 valid columns (inside the tile)");
+}
+
 BOOST_AUTO_TEST_CASE(a5_bf16_byte_lanes_integer_division_and_64_bit_scalars_match_the_cpu_reference) {
   g_target = Target::A5;
   for (bool swap : {false, true}) {

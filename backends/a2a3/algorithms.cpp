@@ -99,6 +99,51 @@ void colexpand(VectorUnit& vu, const ExecContext& ctx) {
     vu.copy_ubuf_to_ubuf(d.base + d.elem_offset(i, 0) * std::ptrdiff_t(d.elem_bytes()), s.base, 1, blocks, 0, 0);
 }
 
+// Pure TROWEXPAND (§3.3): dst[i][j] = src[i][0]. A full static [M,1] ColMajor source into [M, BE] is
+// one vbrcb per 8 rows (chunks of 254 repeats); otherwise, per row, the scalar unit reads src[i][0]
+// between V<->S flags and a counter-mode vector_dup fills the row (8-bit values as 16-bit lanes: the
+// value twice, ceil(C/2) lanes, so an odd C writes one element more).
+void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const std::size_t es = d.elem_bytes(), be = 32 / es;
+  const bool full_static = d.valid_rows == d.rows && d.valid_cols == d.cols && s.valid_rows == s.rows && s.valid_cols == s.cols;
+  if ((es == 2 || es == 4) && full_static && !s.row_major && s.cols == 1 && std::size_t(d.cols) == be) {
+    const unsigned rep = unsigned(d.rows / 8);  // ColMajor [M,1]: M * es is a multiple of 32, so M of 8
+    auto go = [&](auto u) {
+      using U = decltype(u);
+      U* dst = reinterpret_cast<U*>(d.base);
+      const U* src = reinterpret_cast<const U*>(s.base);
+      for (unsigned done = 0; done < rep; done += 254)
+        vu.vbrcb<U>(dst + std::size_t(done) * 8 * be, src + std::size_t(done) * 8, 1, 8, std::min(254u, rep - done));
+    };
+    if (es == 2) go(std::uint16_t{});
+    else go(std::uint32_t{});
+    return;
+  }
+  auto rows = [&](auto u) {
+    using U = decltype(u);  // the lane type: 8-bit elements go as 16-bit lanes
+    const unsigned lanes = es == 1 ? unsigned((d.valid_cols + 1) / 2) : unsigned(d.valid_cols);
+    for (int i = 0; i < d.valid_rows; ++i) {
+      vu.scalar_round_trip();
+      U v{};
+      if (es == 1) {
+        const auto b = vu.scalar_read(reinterpret_cast<const std::uint8_t*>(s.base) + s.elem_offset(i, 0));
+        v = U(b | (b << 8));
+      } else {
+        v = vu.scalar_read(reinterpret_cast<const U*>(s.base) + s.elem_offset(i, 0));
+      }
+      vu.set_mask_count();
+      vu.set_vector_count(lanes);
+      vu.vector_dup<U>(reinterpret_cast<U*>(d.base + d.elem_offset(i, 0) * std::ptrdiff_t(es)), v, 0, Strides{});
+      vu.set_mask_norm();
+      vu.set_full_mask();
+    }
+  };
+  if (es == 4) rows(std::uint32_t{});
+  else rows(std::uint16_t{});
+}
+
 // ---------------------------------------------------------------------------------------------------
 // TBinSInstr / TUnaryOp (§3.6): one element-wise intrinsic over a tile (tile-scalar ops, TEXP, TAXPY of
 // one type). `issue(dst, src, repeat, strides)` is the intrinsic.
@@ -433,6 +478,7 @@ bool colexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
 bool rowexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
   const DType t = ctx.ops[0].tile.dtype;
   switch (op) {
+    case Op::TROWEXPAND: rowexpand_pure(vu, ctx); return true;
 #define PTO_ROW(OP, FN, EXP, INTS) \
   case Op::OP: return by_dtype(t, INTS, [&](auto z) { rowexpand_op<Fn::FN, EXP, decltype(z)>(vu, ctx, ub); });
     PTO_ROW(TROWEXPANDADD, Add, false, true)
@@ -492,6 +538,13 @@ device::Overrun write_overrun(Op op, const ExecContext& ctx) {
       o.warning = detail::cat("TCOLEXPAND: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", d.valid_rows,
                               " valid rows is also written ", o.tail_bytes / d.elem_bytes(), " element(s) past its ", d.valid_cols,
                               " valid columns (inside the tile, with src row 0's values)");
+  } else if (op == Op::TROWEXPAND) {  // 8-bit values go as 16-bit lanes
+    if (d.elem_bytes() == 1 && d.valid_cols % 2 && d.valid_rows > 0) {
+      o.tail_bytes = 1;
+      o.warning = detail::cat("TROWEXPAND: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so each of dst's ",
+                              d.valid_rows, " valid rows is also written 1 element past its ", d.valid_cols,
+                              " valid columns (inside the tile)");
+    }
   } else if (op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF && !(ctx.variant & kVariantMode2)) {
     const int rows = chunked_rows(d.valid_rows);
     if (rows > d.valid_rows && rows <= d.rows) {
@@ -515,6 +568,7 @@ bool covers(Op op, const ExecContext& ctx) {
   const bool ints = t == DType::I32 || t == DType::I16;
   switch (op) {
     case Op::TCOLEXPAND: return true;
+    case Op::TROWEXPAND: return t != DType::I64 && t != DType::U64;
     case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
     case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
     case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:

@@ -133,12 +133,19 @@ public:
       std::memmove(d, s, std::size_t(len_burst) * 32);
   }
 
-  // The scalar unit's side of a kernel (reading UB between V<->S flags, a scalar loop): for the stream.
+  // The scalar unit's side of a kernel: a V->S flag (the vector pipe's writes become visible), scalar
+  // work, an S->V flag. Priced as one round trip (the flags overlap the vector pipe's drain).
   void scalar_round_trip() {
-    if (trace_) {
-      trace_->barrier();
-      trace_->add({.op = Intrinsic::sync_roundtrip});
-    }
+    if (trace_) trace_->add({.op = Intrinsic::sync_roundtrip});
+  }
+  // A scalar read of one UB element (between the flags of a round trip).
+  template <class T>
+  T scalar_read(const T* p) const {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    in_ub("the scalar unit", "reads", a, a + sizeof(T));
+    T v{};
+    if (execute_) std::memcpy(&v, p, sizeof(T));
+    return v;
   }
   // The scalar unit's element loop (integer TDIVS): rows x cols elements read from src and written to
   // dst one at a time (in place is fine), row strides in elements.

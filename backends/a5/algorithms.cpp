@@ -100,6 +100,39 @@ void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
+// Pure TROWEXPAND: per row a BRC load of src[i][0], then predicated stores over the row's chunks;
+// 64-bit elements broadcast their low and high words and store interleaved.
+template <class T>
+void rowexpand_pure(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    if constexpr (sizeof(T) == 8) {
+      const auto* w = reinterpret_cast<const std::uint32_t*>(s.base) + 2 * s.elem_offset(i, 0);
+      const Reg<std::uint32_t> lo = u.vlds_brc(w, 0), hi = u.vlds_brc(w, 1);
+      for (std::size_t off = 0; left > 0; off += 32) u.vsts_intlv(lo, hi, row<T>(d, i), off, u.plt64(left));
+    } else {
+      const Reg<T> b = u.vlds_brc(reinterpret_cast<const T*>(s.base), std::size_t(s.elem_offset(i, 0)));
+      for (std::size_t off = 0; left > 0; off += Reg<T>::kLanes) u.vsts(b, row<T>(d, i), off, u.plt<T>(left));
+    }
+  }
+}
+
+// Pure TCOLEXPAND: each chunk of src row 0 is loaded once and stored to every dst row (64-bit elements
+// move as pairs of 32-bit words: a copy).
+template <class T>
+void colexpand_pure(RegisterUnit& u, const ExecContext& ctx) {
+  using W = std::conditional_t<sizeof(T) == 8, std::uint32_t, T>;
+  constexpr unsigned per = sizeof(T) / sizeof(W);
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  std::uint32_t left = std::uint32_t(d.valid_cols) * per;
+  for (std::size_t off = 0; left > 0; off += Reg<W>::kLanes) {
+    const Reg<W> v = u.vlds(reinterpret_cast<const W*>(s.base), off);
+    const Mask p = u.plt<W>(left);
+    for (int i = 0; i < d.valid_rows; ++i) u.vsts(v, reinterpret_cast<W*>(row<T>(d, i)), off, p);
+  }
+}
+
 // The 1-D / 2-D element-wise loop (BinaryInstr, TEXP): 1-D over R * C when the rows are contiguous.
 template <class T, class Body>
 void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body) {
@@ -254,6 +287,12 @@ bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
     PTO_A5S(TMINS, Min, kAll)
 #undef PTO_A5S
     case Op::TDIVS: return by_dtype(t, kFloats | kInts, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
+    case Op::TROWEXPAND:
+      return by_dtype64(t, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); }) ||
+             by_dtype(t, kAll, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); });
+    case Op::TCOLEXPAND:
+      return by_dtype64(t, [&](auto z) { colexpand_pure<decltype(z)>(u, ctx); }) ||
+             by_dtype(t, kAll, [&](auto z) { colexpand_pure<decltype(z)>(u, ctx); });
     case Op::TEXP: return by_dtype(t, kFloats, [&](auto z) { texp<decltype(z)>(u, ctx); });
     case Op::TAXPY:
       if (ctx.ops[1].tile.dtype != t) {
@@ -275,11 +314,12 @@ constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
 bool covers(Op op, const ExecContext& ctx) {
   for (int i = 0; i < ctx.nops && i < 3; ++i)  // RowMajor full operands (a ColMajor E is the row family's mode 1)
     if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major &&
-        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF)))
+        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND))
       return false;
   const DType t = ctx.ops[0].tile.dtype;
   const bool wide = t == DType::I64 || t == DType::U64;
   switch (op) {
+    case Op::TCOLEXPAND: case Op::TROWEXPAND:
     case Op::TCOLEXPANDADD:
     case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
       return true;  // every A5 dtype, 64-bit ones as register pairs

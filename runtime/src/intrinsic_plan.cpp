@@ -240,7 +240,6 @@ public:
     }
     const std::size_t widen = es_ == 1 ? 2 : 1;
     for (int i = 0; i < dst.valid_rows; ++i) {
-      s_.barrier();
       s_.add({.op = I::sync_roundtrip});
       count(I::vector_dup, (std::uint64_t(dst.valid_cols) + widen - 1) / widen);
     }
