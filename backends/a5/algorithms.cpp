@@ -41,6 +41,7 @@ void colexpand_op(RegisterUnit& u, const ExecContext& ctx) {
   const TileView& vec = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
   constexpr unsigned epr = Reg<T>::kLanes;
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (unsigned j = 0; j * epr < unsigned(d.valid_cols); ++j) {
       const Reg<T> v = u.vlds(row<T>(vec, 0), j * epr);
@@ -60,6 +61,7 @@ void colexpand64(RegisterUnit& u, const ExecContext& ctx) {
   const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
   const TileView& vec = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (unsigned j = 0; j * 32 < unsigned(d.valid_cols); ++j) {
       Reg<std::uint32_t> vlo, vhi, flo, fhi;
@@ -90,6 +92,7 @@ void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
   constexpr unsigned epr = Reg<T>::kLanes, be = 32 / sizeof(T);
   const T* e0 = reinterpret_cast<const T*>(e.base);
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     const Reg<T> b = mode2 ? u.vlds_blk(e0, std::size_t(i) * be) : u.vlds_brc(e0, std::size_t(e.elem_offset(i, 0)));
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (unsigned j = 0; j * epr < unsigned(d.valid_cols); ++j) {
@@ -106,6 +109,7 @@ template <class T>
 void rowexpand_pure(RegisterUnit& u, const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     if constexpr (sizeof(T) == 8) {
       const auto* w = reinterpret_cast<const std::uint32_t*>(s.base) + 2 * s.elem_offset(i, 0);
@@ -127,6 +131,7 @@ void colexpand_pure(RegisterUnit& u, const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   std::uint32_t left = std::uint32_t(d.valid_cols) * per;
   for (std::size_t off = 0; left > 0; off += Reg<W>::kLanes) {
+    u.vloop();  // the outer loop walks the chunks, the inner one the rows
     const Reg<W> v = u.vlds(reinterpret_cast<const W*>(s.base), off);
     const Mask p = u.plt<W>(left);
     for (int i = 0; i < d.valid_rows; ++i) u.vsts(v, reinterpret_cast<W*>(row<T>(d, i)), off, p);
@@ -144,6 +149,7 @@ void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body
     return;
   }
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (std::size_t off = 0; left > 0; off += epr) body(row<T>(d, i), row<T>(s, i), off, u.plt<T>(left));
   }
@@ -181,7 +187,10 @@ void tile_scalar64(RegisterUnit& u, const ExecContext& ctx) {
     }
   };
   if (one_d) return run(row<T>(d, 0), row<T>(s, 0), std::uint32_t(d.valid_rows) * std::uint32_t(d.valid_cols));
-  for (int i = 0; i < d.valid_rows; ++i) run(row<T>(d, i), row<T>(s, i), std::uint32_t(d.valid_cols));
+  for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
+    run(row<T>(d, i), row<T>(s, i), std::uint32_t(d.valid_cols));
+  }
 }
 
 template <class T>
@@ -201,6 +210,7 @@ void axpy_same(RegisterUnit& u, const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   constexpr unsigned epr = Reg<T>::kLanes;
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (std::size_t off = 0; left > 0; off += epr) {
       const Reg<T> x = u.vlds(row<T>(s, i), off);
@@ -215,6 +225,7 @@ void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
   const float k = float(ctx.scalar.as<_Float16>());
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (std::size_t off = 0; left > 0; off += 64) {
       const Reg<float> x = u.vlds_unpk_cvt(row<_Float16>(s, i), off);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <exception>
@@ -105,6 +106,11 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
                     cfg.costs->gm_aggregate_bytes_per_cycle < 0 || cfg.costs->load_ports == 0 || cfg.costs->store_ports == 0))
     fail("pto::launch: cost table '", cfg.costs->name, "': clock, bandwidths and port counts must be positive "
          "(gm_aggregate_bytes_per_cycle may be 0 = unlimited)");
+  if (cfg.costs)
+    for (int i = 0; i < kNumIntrinsics; ++i)
+      if (!(cfg.costs->intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(cfg.costs->intrinsic[std::size_t(i)].per_repeat))
+        fail("pto::launch: cost table '", cfg.costs->name, "': ", intrinsic_name(Intrinsic(i)), " per_repeat ",
+             cfg.costs->intrinsic[std::size_t(i)].per_repeat, " must be a finite number >= 0");
   if (cfg.host_threads < 0) fail("pto::launch: host_threads = ", cfg.host_threads, " must be >= 0 (0 = all)");
   const auto t0 = std::chrono::steady_clock::now();
   int threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));

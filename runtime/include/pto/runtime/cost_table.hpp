@@ -17,7 +17,7 @@ namespace pto {
 #define PTO_INTRINSIC_LIST(X)                                                                          \
   X(vadd) X(vsub) X(vmul) X(vdiv) X(vmax) X(vmin) X(vadds) X(vmuls) X(vmaxs) X(vmins) X(vaxpy) X(vexp) \
   X(vexpdif) X(vector_dup) X(vbrcb) X(copy_ubuf_to_ubuf) X(vconv) X(vcvt) X(vaddc) X(vsubc) X(vmull)   \
-  X(vsel) X(vcmp) X(vlds) X(vsts) X(sync_roundtrip) X(scalar_elem) X(plt) X(vbr)
+  X(vsel) X(vcmp) X(vlds) X(vsts) X(sync_roundtrip) X(scalar_elem) X(plt) X(vbr) X(vloop)
 
 enum class Intrinsic : std::uint8_t {
 #define PTO_INTRINSIC_ENUM(name) name,
@@ -30,10 +30,12 @@ const char* intrinsic_name(Intrinsic i);
 
 // A2/A3 (repeat machine): cycles = head (when the pipe starts a run of intrinsics) + per_repeat x repeats
 // + tail (when a barrier or the end of the instruction drains the pipe).
-// A5 (register machine): head = result latency, per_repeat = cycles between issues (inverse throughput),
-// tail unused.
+// A5 (register machine): head = result latency, per_repeat = cycles between issues (inverse throughput,
+// fractional where a profiling fit says so), tail unused.
 struct IntrinsicCost {
-  std::uint32_t head = 0, per_repeat = 0, tail = 0;
+  std::uint32_t head = 0;
+  double per_repeat = 0;
+  std::uint32_t tail = 0;
 };
 
 // A transfer of B bytes costs setup_cycles + B / bytes_per_cycle (a fixed-plus-bandwidth line is the
