@@ -59,12 +59,36 @@ Kernel texp() {
   TASSIGN(a, 0);
   for (int i = 0; i < kN; ++i) co_await TEXP(a, a);
 }
+template <class T, int R, int C>
+Kernel rowexpand() {
+  Tile<TileType::Vec, T, R, C> d;
+  Tile<TileType::Vec, T, R, 1, BLayout::ColMajor> e;
+  TASSIGN(e, 0);
+  TASSIGN(d, 4096);
+  for (int i = 0; i < kN; ++i) co_await TROWEXPAND(d, e);
+}
+template <class T, int R, int C>
+Kernel divs() {
+  Tile<TileType::Vec, T, R, C> d, s;
+  TASSIGN(s, 0);
+  TASSIGN(d, R * C * sizeof(T));
+  std::fill_n(s.data(), R * C, T(7));
+  for (int i = 0; i < kN; ++i) co_await TDIVS(d, s, T(3));
+}
+template <class T, int R, int C>
+Kernel adds() {
+  Tile<TileType::Vec, T, R, C> d, s;
+  TASSIGN(s, 0);
+  TASSIGN(d, R * C * sizeof(T));
+  for (int i = 0; i < kN; ++i) co_await TADDS(d, s, T(3));
+}
 }  // namespace
 
 int main() {
   struct Row {
     const char* name;
     std::function<Kernel()> body;
+    bool a5_only = false;  // a dtype only the A5 profile allows
   };
   const Row rows[] = {
       {"TCOLEXPANDADD f32 64x64", colexpandadd<float, 64, 64>},
@@ -77,12 +101,18 @@ int main() {
       {"TEXP f32 64x64", texp<float, 64, 64>},
       {"TCOLEXPANDADD f32 16x128", colexpandadd<float, 16, 128>},
       {"TCOLEXPANDADD f32 128x128", colexpandadd<float, 128, 128>},
+      {"TROWEXPAND f32 64x64", rowexpand<float, 64, 64>},
+      {"TDIVS int32 64x64", divs<std::int32_t, 64, 64>},
+      {"TCOLEXPANDADD bf16 64x64", colexpandadd<bfloat16_t, 64, 64>, true},
+      {"TCOLEXPANDADD int8 64x64", colexpandadd<std::int8_t, 64, 64>, true},
+      {"TADDS int64 64x32", adds<std::int64_t, 64, 32>, true},
   };
   for (Target target : {Target::A2A3, Target::A5}) {
     std::printf("%s device code path vs CPU reference, ns per instruction through pto::launch (median of 5)\n",
                 name_of(target));
     std::printf("  %-42s %10s %10s %7s\n", "instruction", "device", "cpu", "ratio");
     for (const Row& r : rows) {
+      if (r.a5_only && target != Target::A5) continue;
       const double dev = ns_per_instr(r.body, target, false), cpu = ns_per_instr(r.body, target, true);
       std::printf("  %-42s %10.0f %10.0f %6.2fx\n", r.name, dev, cpu, dev / cpu);
     }

@@ -623,7 +623,7 @@ BOOST_AUTO_TEST_CASE(a5_64_bit_multiply_and_compare_on_register_pairs) {
   pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TMULS", nullptr, true);
   const std::int64_t a[3] = {0x123456789abcdefll, -0x7edcba9876543210ll, -5};
   const std::int64_t b[3] = {-0x10000000fll, 0x3ll, 0x7fffffffffffffffll};
-  pto::a5::Reg<std::uint32_t> alo, ahi, blo, bhi;
+  pto::a5::Reg<std::uint32_t> alo{}, ahi{}, blo{}, bhi{};
   for (int k = 0; k < 3; ++k) {
     alo.v[k] = std::uint32_t(std::uint64_t(a[k]));
     ahi.v[k] = std::uint32_t(std::uint64_t(a[k]) >> 32);
@@ -747,7 +747,7 @@ BOOST_AUTO_TEST_CASE(a5_64_bit_pairs_carry_between_words) {
   std::memcpy(ub.at<std::int64_t>(0), a, sizeof a);
   std::memcpy(ub.at<std::int64_t>(512), b, sizeof b);
   pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
-  pto::a5::Reg<std::uint32_t> alo, ahi, blo, bhi;
+  pto::a5::Reg<std::uint32_t> alo{}, ahi{}, blo{}, bhi{};
   u.vlds_dintlv(ub.at<std::int64_t>(0), 0, alo, ahi);
   u.vlds_dintlv(ub.at<std::int64_t>(512), 0, blo, bhi);
   std::uint32_t n = 4;

@@ -24,9 +24,9 @@ namespace pto::a5 {
 using device::Fn;
 
 template <class T>
-struct Reg {
+struct Reg {  // `Reg<T> r;` leaves the lanes unset (a load fills them); `Reg<T> r{};` zeroes them
   static constexpr unsigned kLanes = 256 / sizeof(T);
-  std::array<T, kLanes> v{};
+  std::array<T, kLanes> v;
 };
 struct Mask {  // a plt_* predicate: lanes [0, count) active
   unsigned count = 0;
@@ -74,9 +74,16 @@ public:
     count(Intrinsic::vlds);
     in_ub("vlds", "reads", base + off, base + off + 1);
     Reg<T> r;
+    if (!execute_) return Reg<T>{};  // recording: nothing is read
     if (execute_) {
       const auto from = reinterpret_cast<const std::byte*>(base + off);
-      std::memcpy(r.v.data(), from, std::min<std::size_t>(256, std::size_t(ub_ + ub_bytes_ - from)));
+      const std::size_t n = std::size_t(ub_ + ub_bytes_ - from);
+      if (n >= 256) {
+        std::memcpy(r.v.data(), from, 256);  // a constant size: vector moves, not a string copy
+      } else {
+        std::memcpy(r.v.data(), from, n);
+        std::memset(reinterpret_cast<std::byte*>(r.v.data()) + n, 0, 256 - n);
+      }
     }
     return r;
   }
@@ -86,6 +93,7 @@ public:
     count(Intrinsic::vlds);
     in_ub("vlds BRC", "reads", base + off, base + off + 1);
     Reg<T> r;
+    if (!execute_) return Reg<T>{};  // recording: nothing is read
     if (execute_) r.v.fill(base[off]);
     return r;
   }
@@ -96,6 +104,7 @@ public:
     constexpr unsigned be = 32 / sizeof(T);
     in_ub("vlds BLK", "reads", base + off, base + off + be);
     Reg<T> r;
+    if (!execute_) return Reg<T>{};  // recording: nothing is read
     if (execute_)
       for (unsigned k = 0; k < Reg<T>::kLanes; ++k) r.v[k] = base[off + k % be];
     return r;
@@ -106,6 +115,7 @@ public:
     count(Intrinsic::vcvt);
     in_ub("vlds UNPK_B16", "reads", base + off, base + off + 64);
     Reg<float> r;
+    if (!execute_) return Reg<float>{};  // recording: nothing is read
     if (execute_)
       for (unsigned k = 0; k < 64; ++k) r.v[k] = float(base[off + k]);
     return r;
@@ -151,7 +161,7 @@ public:
   template <class T, class F>
   Reg<T> binary(Intrinsic id, const Reg<T>& a, const Reg<T>& b, const Mask& m, F f) {
     count(id);
-    Reg<T> d;  // zero-initialised: the inactive lanes (plt masks are a prefix of the lanes)
+    Reg<T> d{};  // zeroed: the inactive lanes (plt masks are a prefix of the lanes)
     if (execute_)
       for (unsigned k = 0; k < m.count; ++k) d.v[k] = T(f(C<T>(a.v[k]), C<T>(b.v[k])));
     return d;
@@ -161,7 +171,7 @@ public:
     // Fit (ref §2.6): TEXP f16 takes 3.76 cycles per 128-lane loop, f32 1.97 per 64 lanes: a 16-bit
     // vexp issues as two f32 halves.
     count(id, id == Intrinsic::vexp && sizeof(T) == 2 ? 2 : 1);
-    Reg<T> d;
+    Reg<T> d{};
     if (execute_)
       for (unsigned k = 0; k < m.count; ++k) d.v[k] = T(f(C<T>(a.v[k])));
     return d;
