@@ -6,6 +6,7 @@
 #define BOOST_TEST_MODULE device_paths
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -564,6 +565,90 @@ BOOST_AUTO_TEST_CASE(pure_rowexpand_and_colexpand_match_the_cpu_reference) {
   BOOST_TEST_REQUIRE(r.warnings().size() == 1u);
   BOOST_TEST(r.warnings()[0].message == "TROWEXPAND: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so each of dst's 3 "
                                         "valid rows is also written 1 element past its 5 valid columns (inside the tile)");
+}
+
+namespace {
+// TEXPANDS of dst (R x C valid in TR x TC, RowMajor or ColMajor) at 96 KiB; TMOV from a tile at 0.
+template <class T, int TR, int TC, BLayout L>
+void expands_tmov_case(int R, int C) {
+  using Tl = Tile<TileType::Vec, T, TR, TC, L, -1, -1>;
+  const bool row = L == BLayout::RowMajor;
+  const int lines = row ? R : C, len = row ? C : R, cap = row ? TC : TR;
+  const std::size_t es = sizeof(T);
+  for (bool mov : {false, true}) {
+    auto issue = [&]() -> Kernel {
+      Tl d(R, C), s(R, C);
+      TASSIGN(s, 0);
+      TASSIGN(d, 96 * 1024);
+      if (mov) TMOV(d, s);
+      else TEXPANDS(d, T(5));
+      co_return;
+    };
+    const auto init = random_ub(unsigned(R * 11 + C), dtype_v<T>);
+    const auto dev = ub_after(issue, init, false), cpu = ub_after(issue, init, true);
+    // A2A3 writes past each line: TMOV whole 32-byte blocks (src's bytes), 8-bit TEXPANDS one byte.
+    std::vector<std::pair<std::size_t, std::size_t>> tails;
+    if (g_target == Target::A2A3) {
+      const std::size_t bytes = std::size_t(len) * es;
+      const bool contiguous = len == cap;
+      const std::size_t tail = mov ? (contiguous ? 0 : (bytes + 31) / 32 * 32 - bytes)
+                                   : (es == 1 && (contiguous || lines == 1 ? std::size_t(lines) * len : std::size_t(len)) % 2 ? 1 : 0);
+      const int tail_lines = mov || !(contiguous || lines == 1) ? lines : 1;
+      for (int a = 0; a < tail_lines && tail; ++a) {
+        const std::size_t end = 96 * 1024 + (std::size_t(a) * cap + (tail_lines == 1 ? std::size_t(lines) * len : len)) * es;
+        tails.emplace_back(end, end + tail);
+        const std::size_t src_end = end - 96 * 1024;
+        for (std::size_t b = 0; b < tail; ++b)  // what lands there: src's bytes (TMOV) or the value's byte
+          BOOST_TEST(int(dev[end + b]) == (mov ? int(init[src_end + b]) : 5));
+      }
+    }
+    const std::string what = std::string(mov ? "TMOV " : "TEXPANDS ") + name_of(dtype_v<T>) + " " + std::to_string(R) + "x" +
+                             std::to_string(C) + " in " + std::to_string(TR) + "x" + std::to_string(TC) +
+                             (row ? "" : " ColMajor") + " on " + name_of(g_target);
+    if (row) {
+      compare(what, dtype_v<T>, dev, cpu, {96 * 1024, R, C, TC, es}, tails);
+    } else {  // columns are the lines: compare them as rows of the transposed view
+      compare(what, dtype_v<T>, dev, cpu, {96 * 1024, C, R, TR, es}, tails);
+    }
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(texpands_and_tmov_match_the_cpu_reference) {
+  for (Target target : {Target::A2A3, Target::A5}) {
+    g_target = target;
+    for (int k = 0; k < 3; ++k) {
+      expands_tmov_case<float, 32, 64, BLayout::RowMajor>(pick(1, 32), pick(1, 64));
+      expands_tmov_case<float, 32, 64, BLayout::RowMajor>(pick(1, 32), 64);  // contiguous: one call
+      expands_tmov_case<half, 16, 128, BLayout::RowMajor>(pick(1, 16), pick(1, 128));
+      expands_tmov_case<std::uint8_t, 16, 64, BLayout::RowMajor>(pick(1, 16), 2 * pick(0, 31) + 1);  // odd
+      expands_tmov_case<std::int16_t, 1, 512, BLayout::RowMajor>(1, pick(1, 512));
+      if (target == Target::A2A3) expands_tmov_case<float, 64, 8, BLayout::ColMajor>(pick(1, 64), pick(1, 8));
+      if (target == Target::A5) expands_tmov_case<std::int64_t, 16, 32, BLayout::RowMajor>(pick(1, 16), pick(1, 32));
+    }
+  }
+  g_target = Target::A2A3;
+  const LaunchReport r = launch({.blocks = 1, .target = Target::A2A3, .model_only = true}, []() -> Kernel {
+    DynTile<float, 16, 64> s(4, 5), d(4, 5);
+    TASSIGN(s, 0);
+    TASSIGN(d, 8192);
+    co_await TMOV(d, s);
+  });
+  BOOST_TEST_REQUIRE(r.warnings().size() == 1u);
+  BOOST_TEST(r.warnings()[0].message == "TMOV: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's 4 valid rows is also "
+                                        "written 3 element(s) past its 5 valid elements (inside the tile, with src's bytes there)");
+  // Auto mode places tiles that were never TASSIGNed outside UB: those instructions run the CPU reference.
+  std::vector<float> out(16 * 64);
+  launch({.blocks = 1, .target = Target::A2A3, .mode = Mode::Auto}, [&]() -> Kernel {
+    Tile<TileType::Vec, float, 16, 64> a, d;
+    Tile<TileType::Vec, float, 1, 64> v;
+    co_await TEXPANDS(a, 2.0f);
+    co_await TEXPANDS(v, 0.5f);
+    co_await TCOLEXPANDADD(d, a, v);
+    GlobalTensor<float, Shape<1, 1, 1, 16, 64>, pto::Stride<1, 1, 1, 64, 1>> g(out.data());
+    co_await TSTORE(g, d);
+  });
+  BOOST_TEST(std::count(out.begin(), out.end(), 2.5f) == 16 * 64);
 }
 
 BOOST_AUTO_TEST_CASE(a5_bf16_byte_lanes_integer_division_and_64_bit_scalars_match_the_cpu_reference) {

@@ -144,6 +144,55 @@ void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
   else rows(std::uint16_t{});
 }
 
+// A tile's valid region as lines (rows of a RowMajor tile, columns of a ColMajor one).
+struct Lines {
+  int count, len, cap_len;
+  std::ptrdiff_t step;  // elements between consecutive lines
+};
+Lines lines_of(const TileView& t) {
+  return t.row_major ? Lines{t.valid_rows, t.valid_cols, t.cols, t.row_stride} : Lines{t.valid_cols, t.valid_rows, t.rows, t.col_stride};
+}
+std::byte* line(const TileView& t, const Lines& l, int a) { return t.base + std::ptrdiff_t(a) * l.step * std::ptrdiff_t(t.elem_bytes()); }
+
+// TEXPANDS (§2.8, §3.7): counter-mode vector_dup, one call when the lines are contiguous (or there is
+// one), else one per line; 8-bit values as 16-bit lanes holding the byte twice (ceil(n / 2) lanes).
+void expands(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const std::size_t es = d.elem_bytes();
+  const Lines l = lines_of(d);
+  auto fill = [&](auto u, auto value) {
+    using U = decltype(u);
+    auto lanes = [&](std::uint64_t n) { return es == 1 ? (n + 1) / 2 : n; };
+    vu.set_mask_count();
+    if (l.cap_len == l.len || l.count == 1) {
+      vu.set_vector_count(lanes(std::uint64_t(l.count) * std::uint64_t(l.len)));
+      vu.vector_dup<U>(reinterpret_cast<U*>(d.base), U(value), 0, Strides{});
+    } else {
+      vu.set_vector_count(lanes(std::uint64_t(l.len)));
+      for (int a = 0; a < l.count; ++a) vu.vector_dup<U>(reinterpret_cast<U*>(line(d, l, a)), U(value), 0, Strides{});
+    }
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  };
+  if (es == 4) fill(std::uint32_t{}, ctx.scalar.as<std::uint32_t>());
+  else if (es == 2) fill(std::uint16_t{}, ctx.scalar.as<std::uint16_t>());
+  else fill(std::uint16_t{}, std::uint16_t(ctx.scalar.as<std::uint8_t>() * 0x101u));
+}
+
+// TMOV Vec -> Vec (§2.8): copy_ubuf_to_ubuf of whole 32-byte blocks, one burst when both tiles' lines
+// are contiguous, else one per line (the last block of each line is copied whole).
+void tmov(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  const Lines l = lines_of(d), ls = lines_of(s);
+  const std::size_t bytes = std::size_t(l.len) * d.elem_bytes();
+  if (l.cap_len == l.len && ls.cap_len == l.len) {
+    vu.copy_ubuf_to_ubuf(d.base, s.base, 1, unsigned((bytes * std::size_t(l.count) + 31) / 32), 0, 0);
+    return;
+  }
+  for (int a = 0; a < l.count; ++a) vu.copy_ubuf_to_ubuf(line(d, l, a), line(s, ls, a), 1, unsigned((bytes + 31) / 32), 0, 0);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // TBinSInstr / TUnaryOp (§3.6): one element-wise intrinsic over a tile (tile-scalar ops, TEXP, TAXPY of
 // one type). `issue(dst, src, repeat, strides)` is the intrinsic.
@@ -461,6 +510,8 @@ bool colexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
   const DType t = ctx.ops[0].tile.dtype;
   switch (op) {
     case Op::TCOLEXPAND: colexpand(vu, ctx); return true;
+    case Op::TEXPANDS: expands(vu, ctx); return true;
+    case Op::TMOV_V2V: tmov(vu, ctx); return true;
 #define PTO_COL(OP, FN, EXP, INTS) \
   case Op::OP: return by_dtype(t, INTS, [&](auto z) { colexpand_op<Fn::FN, EXP, decltype(z)>(vu, ctx); });
     PTO_COL(TCOLEXPANDADD, Add, false, true)
@@ -538,6 +589,23 @@ device::Overrun write_overrun(Op op, const ExecContext& ctx) {
       o.warning = detail::cat("TCOLEXPAND: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", d.valid_rows,
                               " valid rows is also written ", o.tail_bytes / d.elem_bytes(), " element(s) past its ", d.valid_cols,
                               " valid columns (inside the tile, with src row 0's values)");
+  } else if (op == Op::TMOV_V2V) {  // whole 32-byte blocks per line unless the lines are contiguous
+    const Lines l = lines_of(d), ls = lines_of(ctx.ops[1].tile);
+    const std::size_t bytes = std::size_t(l.len) * d.elem_bytes();
+    if (!(l.cap_len == l.len && ls.cap_len == l.len) && bytes % 32 && l.count > 0) {
+      o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
+      o.warning = detail::cat("TMOV: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", l.count, " valid ",
+                              d.row_major ? "rows" : "columns", " is also written ", o.tail_bytes / d.elem_bytes(),
+                              " element(s) past its ", l.len, " valid elements (inside the tile, with src's bytes there)");
+    }
+  } else if (op == Op::TEXPANDS) {  // 8-bit values go as 16-bit lanes
+    const Lines l = lines_of(d);
+    const bool one_call = l.cap_len == l.len || l.count == 1;
+    if (d.elem_bytes() == 1 && (one_call ? std::uint64_t(l.count) * std::uint64_t(l.len) : std::uint64_t(l.len)) % 2) {
+      o.tail_bytes = 1;
+      o.warning = detail::cat("TEXPANDS: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so ",
+                              one_call ? "the valid region is" : "each valid line is", " also written 1 element further (inside the tile)");
+    }
   } else if (op == Op::TROWEXPAND) {  // 8-bit values go as 16-bit lanes
     if (d.elem_bytes() == 1 && d.valid_cols % 2 && d.valid_rows > 0) {
       o.tail_bytes = 1;
@@ -558,17 +626,23 @@ device::Overrun write_overrun(Op op, const ExecContext& ctx) {
 }
 
 bool covers(Op op, const ExecContext& ctx) {
+  if (!device::operands_in_ub(ctx)) return false;
   // The A2/A3 algorithms address RowMajor tiles (ColMajor tile-scalar operands take the CPU path).
   for (int i = 0; i < ctx.nops; ++i)
     if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major && i < 3 &&
-        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND))
+        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND || op == Op::TEXPANDS ||
+          op == Op::TMOV_V2V))
       return false;
   const DType t = ctx.ops[0].tile.dtype;
   const bool floats = t == DType::F32 || t == DType::F16;
   const bool ints = t == DType::I32 || t == DType::I16;
   switch (op) {
     case Op::TCOLEXPAND: return true;
-    case Op::TROWEXPAND: return t != DType::I64 && t != DType::U64;
+    case Op::TROWEXPAND: case Op::TEXPANDS: return t != DType::I64 && t != DType::U64;
+    case Op::TMOV_V2V: {  // the A2/A3 algorithm needs both tiles of one shape and layout (its static rule)
+      const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+      return d.row_major == s.row_major && d.rows == s.rows && d.cols == s.cols;
+    }
     case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
     case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
     case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:

@@ -138,6 +138,49 @@ void colexpand_pure(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
+// TEXPANDS: a splat register stored over the valid region (1-D when the rows are contiguous), 64-bit
+// values as a low-word and a high-word splat stored interleaved. TMOV: load, store, chunk by chunk.
+template <class T>
+void expands(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool one_d = d.cols == d.valid_cols || d.rows == 1;
+  const int lines = one_d ? 1 : d.valid_rows;
+  const auto len = std::uint32_t(one_d ? d.valid_rows * d.valid_cols : d.valid_cols);
+  if constexpr (sizeof(T) == 8) {
+    Reg<std::uint32_t> lo, hi;
+    u.vbr64(ctx.scalar.bits, lo, hi);
+    for (int i = 0; i < lines; ++i) {
+      if (!one_d) u.vloop();
+      std::uint32_t left = len;
+      for (std::size_t off = 0; left > 0; off += 32) u.vsts_intlv(lo, hi, row<T>(d, i), off, u.plt64(left));
+    }
+  } else {
+    const Reg<T> v = u.vbr(ctx.scalar.as<T>());
+    for (int i = 0; i < lines; ++i) {
+      if (!one_d) u.vloop();
+      std::uint32_t left = len;
+      for (std::size_t off = 0; left > 0; off += Reg<T>::kLanes) u.vsts(v, row<T>(d, i), off, u.plt<T>(left));
+    }
+  }
+}
+template <class T>
+void tmov(RegisterUnit& u, const ExecContext& ctx) {
+  using W = std::conditional_t<sizeof(T) == 8, std::uint32_t, T>;  // 64-bit elements move as word pairs
+  constexpr std::uint32_t per = sizeof(T) / sizeof(W);
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  const bool one_d = (d.cols == d.valid_cols && s.cols == d.valid_cols) || (d.rows == 1 && s.rows == 1);
+  const int lines = one_d ? 1 : d.valid_rows;
+  const auto len = std::uint32_t(one_d ? d.valid_rows * d.valid_cols : d.valid_cols) * per;
+  for (int i = 0; i < lines; ++i) {
+    if (!one_d) u.vloop();
+    std::uint32_t left = len;
+    for (std::size_t off = 0; left > 0; off += Reg<W>::kLanes) {
+      const Reg<W> x = u.vlds(reinterpret_cast<const W*>(row<T>(s, i)), off);
+      u.vsts(x, reinterpret_cast<W*>(row<T>(d, i)), off, u.plt<W>(left));
+    }
+  }
+}
+
 // The 1-D / 2-D element-wise loop (BinaryInstr, TEXP): 1-D over R * C when the rows are contiguous.
 template <class T, class Body>
 void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body) {
@@ -298,6 +341,12 @@ bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
     PTO_A5S(TMINS, Min, kAll)
 #undef PTO_A5S
     case Op::TDIVS: return by_dtype(t, kFloats | kInts, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
+    case Op::TEXPANDS:
+      return by_dtype64(t, [&](auto z) { expands<decltype(z)>(u, ctx); }) ||
+             by_dtype(t, kAll, [&](auto z) { expands<decltype(z)>(u, ctx); });
+    case Op::TMOV_V2V:
+      return by_dtype64(t, [&](auto z) { tmov<decltype(z)>(u, ctx); }) ||
+             by_dtype(t, kAll, [&](auto z) { tmov<decltype(z)>(u, ctx); });
     case Op::TROWEXPAND:
       return by_dtype64(t, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); }) ||
              by_dtype(t, kAll, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); });
@@ -323,6 +372,7 @@ constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
 }  // namespace
 
 bool covers(Op op, const ExecContext& ctx) {
+  if (!device::operands_in_ub(ctx)) return false;
   for (int i = 0; i < ctx.nops && i < 3; ++i)  // RowMajor full operands (a ColMajor E is the row family's mode 1)
     if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major &&
         !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND))
@@ -330,7 +380,9 @@ bool covers(Op op, const ExecContext& ctx) {
   const DType t = ctx.ops[0].tile.dtype;
   const bool wide = t == DType::I64 || t == DType::U64;
   switch (op) {
-    case Op::TCOLEXPAND: case Op::TROWEXPAND:
+    case Op::TMOV_V2V:  // RowMajor tiles (checked above); A5 copies element (r, c) to (r, c)
+      return true;
+    case Op::TCOLEXPAND: case Op::TROWEXPAND: case Op::TEXPANDS:
     case Op::TCOLEXPANDADD:
     case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
       return true;  // every A5 dtype, 64-bit ones as register pairs

@@ -69,6 +69,18 @@ struct Overrun {
   std::string warning;            // empty: nothing written outside the valid region
 };
 
+// Whether every tile operand lies in the core's UB. Auto mode gives tiles that were never TASSIGNed
+// storage of their own outside UB; the device algorithms address UB, so those run the CPU reference.
+inline bool operands_in_ub(const ExecContext& ctx) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(ctx.ub), hi = lo + ctx.ub_bytes;
+  for (int i = 0; i < ctx.nops; ++i) {
+    if (ctx.ops[i].kind != Operand::Kind::Tile) continue;
+    const ByteRange r = ctx.ops[i].tile.footprint();
+    if (!r.empty() && (r.lo < lo || r.hi > hi)) return false;
+  }
+  return true;
+}
+
 // The core's UB as an instruction's intrinsics address it.
 struct UbWindow {
   std::byte* base;
