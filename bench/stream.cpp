@@ -47,9 +47,11 @@ Kernel add_bias_stream(float* out, float* x, float* bias, long tiles) {
 // buffer, the bias add into a second buffer, and a non-temporal copy back to GM - what the runtime
 // does per tile, minus issue, model and dispatch.
 void hand_tile_loop(float* out, const float* x, const float* bias, long tiles) {
-  alignas(64) static float in[R * C], res[R * C];
+  alignas(64) static float in_buf[2][R * C], res_buf[2][R * C];
   for (long t = 0; t < tiles; ++t) {
-    std::memcpy(in, x + t * R * C, sizeof in);
+    float* in = in_buf[t % 2];
+    float* res = res_buf[t % 2];
+    std::memcpy(in, x + t * R * C, sizeof in_buf[0]);
     for (int i = 0; i < R; ++i)
       for (int j = 0; j < C; ++j) res[i * C + j] = in[i * C + j] + bias[j];
     auto* d = reinterpret_cast<__m128i*>(out + t * R * C);  // 16-byte aligned: vector storage, whole tiles
