@@ -308,6 +308,12 @@ bool by_dtype64(DType t, Body body) {
   return true;
 }
 
+// Moves and broadcasts run one template for every dtype, 64-bit included.
+template <class Body>
+bool every_dtype(DType t, Body body) {
+  return by_dtype64(t, body) || by_dtype(t, kAll, body);
+}
+
 bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
   const DType t = ctx.ops[0].tile.dtype;
   switch (op) {
@@ -342,17 +348,13 @@ bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
 #undef PTO_A5S
     case Op::TDIVS: return by_dtype(t, kFloats | kInts, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
     case Op::TEXPANDS:
-      return by_dtype64(t, [&](auto z) { expands<decltype(z)>(u, ctx); }) ||
-             by_dtype(t, kAll, [&](auto z) { expands<decltype(z)>(u, ctx); });
+      return every_dtype(t, [&](auto z) { expands<decltype(z)>(u, ctx); });
     case Op::TMOV_V2V:
-      return by_dtype64(t, [&](auto z) { tmov<decltype(z)>(u, ctx); }) ||
-             by_dtype(t, kAll, [&](auto z) { tmov<decltype(z)>(u, ctx); });
+      return every_dtype(t, [&](auto z) { tmov<decltype(z)>(u, ctx); });
     case Op::TROWEXPAND:
-      return by_dtype64(t, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); }) ||
-             by_dtype(t, kAll, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); });
+      return every_dtype(t, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); });
     case Op::TCOLEXPAND:
-      return by_dtype64(t, [&](auto z) { colexpand_pure<decltype(z)>(u, ctx); }) ||
-             by_dtype(t, kAll, [&](auto z) { colexpand_pure<decltype(z)>(u, ctx); });
+      return every_dtype(t, [&](auto z) { colexpand_pure<decltype(z)>(u, ctx); });
     case Op::TEXP: return by_dtype(t, kFloats, [&](auto z) { texp<decltype(z)>(u, ctx); });
     case Op::TAXPY:
       if (ctx.ops[1].tile.dtype != t) {
