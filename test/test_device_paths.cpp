@@ -782,6 +782,61 @@ BOOST_AUTO_TEST_CASE(the_device_stream_prices_the_instruction) {
   };
   BOOST_TEST(cycles(false) == 159u);  // 64 vexp repeats: 13 + 128 + 18, the hardware figure
   BOOST_TEST(cycles(true) == 159u);   // the planner derives the same stream
+  // On A5 too, the planner (CPU reference runs, auto-placed tiles) prices what the device path issues.
+  auto a5 = [](auto issue, bool cpu) {
+    return launch({.blocks = 1, .target = Target::A5, .model_only = true, .cpu_reference = cpu}, issue).cores[0].pipes[PIPE_V].busy_cycles;
+  };
+  auto colexpandadd = []() -> Kernel {  // 2-D: one vloop per row
+    Tile<TileType::Vec, float, 64, 64> d, f;
+    Tile<TileType::Vec, float, 1, 64> v;
+    TASSIGN(f, 0);
+    TASSIGN(d, 0x4000);
+    TASSIGN(v, 0x8000);
+    co_await TCOLEXPANDADD(d, f, v);
+  };
+  auto texp_half = []() -> Kernel {  // a 16-bit vexp issues twice
+    Tile<TileType::Vec, half, 64, 64> a;
+    TASSIGN(a, 0);
+    co_await TEXP(a, a);
+  };
+  auto adds64 = []() -> Kernel {  // register pairs
+    Tile<TileType::Vec, std::int64_t, 16, 32> a;
+    TASSIGN(a, 0);
+    co_await TADDS(a, a, std::int64_t(1));
+  };
+  BOOST_TEST(a5(colexpandadd, false) == 359u);
+  BOOST_TEST(a5(colexpandadd, true) == 359u);
+  BOOST_TEST(a5(texp_half, false) == 191u);
+  BOOST_TEST(a5(texp_half, true) == 191u);
+  BOOST_TEST(a5(adds64, false) == a5(adds64, true));
+}
+
+BOOST_AUTO_TEST_CASE(recording_runs_read_no_data_and_loads_near_the_end_of_ub_work) {
+  // The pipeline model runs each algorithm when the instruction starts, before its inputs are
+  // computed (model-only runs have none): integer divisors are checked only when executing.
+  static std::vector<std::int32_t> gm(16 * 64, 3);
+  for (Target target : {Target::A2A3, Target::A5})
+    BOOST_CHECK_NO_THROW(launch({.blocks = 1, .target = target, .model_only = true}, []() -> Kernel {
+      Tile<TileType::Vec, std::int32_t, 16, 64> s, d;
+      TASSIGN(s, 0);
+      TASSIGN(d, 0x1000);
+      GlobalTensor<std::int32_t, Shape<1, 1, 1, 16, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data());
+      co_await TLOAD(s, g);
+      co_await pipe_barrier(PIPE_ALL);
+      co_await TDIVS(d, std::int32_t(7), s);
+    }));
+  // A5: an int64 tile in UB's last 32 bytes (a register-pair load reads past UB's end, as NORM does).
+  std::vector<std::int64_t> out(4);
+  launch({.blocks = 1, .target = Target::A5}, [&]() -> Kernel {
+    Tile<TileType::Vec, std::int64_t, 1, 4> a;
+    TASSIGN(a, 256 * 1024 - 32);
+    co_await TEXPANDS(a, std::int64_t(-5));
+    co_await TADDS(a, a, std::int64_t(1) << 40);
+    co_await pipe_barrier(PIPE_ALL);
+    GlobalTensor<std::int64_t, Shape<1, 1, 1, 1, 4>, pto::Stride<1, 1, 1, 4, 1>> g(out.data());
+    co_await TSTORE(g, a);
+  });
+  BOOST_TEST(std::count(out.begin(), out.end(), (std::int64_t(1) << 40) - 5) == 4);
 }
 
 // ---- the A5 register machine -------------------------------------------------------------------------

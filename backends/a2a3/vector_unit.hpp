@@ -207,9 +207,15 @@ private:
     // Active lanes of a full repeat (norm: the mask; 32-bit types use only its low word).
     bool active[epr];
     unsigned top = 0;  // highest active lane + 1
-    for (unsigned k = 0; k < epr; ++k) {
-      active[k] = counter_ || (k < 64 ? (mask_[0] >> k) & 1 : (epr > 64 && ((mask_[1] >> (k - 64)) & 1)));
-      if (active[k]) top = k + 1;
+    const bool all_active = counter_ || (mask_[0] == ~0ull && (epr <= 64 || mask_[1] == ~0ull));
+    if (all_active) {
+      std::fill(std::begin(active), std::end(active), true);
+      top = epr;
+    } else {
+      for (unsigned k = 0; k < epr; ++k) {
+        active[k] = k < 64 ? (mask_[0] >> k) & 1 : (epr > 64 && ((mask_[1] >> (k - 64)) & 1));
+        if (active[k]) top = k + 1;
+      }
     }
     if ((counter_ ? (reps > 1 ? epr : last) : top) > be_d)
       for (unsigned v : {s.dbs, a ? s.abs : 0u, b ? s.bbs : 0u}) field(name, "block stride", v);
@@ -251,13 +257,17 @@ private:
     S xa[epr], xb[epr];
     C<D> co[epr];
     C<S> ca[epr], cb[epr];
-    std::fill(std::begin(xa), std::end(xa), S{});  // lanes never gathered still compute on defined values
-    std::fill(std::begin(xb), std::end(xb), S{});
-    std::fill(std::begin(out), std::end(out), D{});
     bool full[8];  // every lane of this destination block active (under the mask)
-    for (unsigned blk = 0; blk < 8; ++blk) {
-      full[blk] = true;
-      for (unsigned k = blk * be_d; k < (blk + 1) * be_d; ++k) full[blk] = full[blk] && active[k];
+    if (all_active) {  // every computed lane (k < n) is gathered
+      std::fill(std::begin(full), std::end(full), true);
+    } else {
+      std::fill(std::begin(xa), std::end(xa), S{});  // lanes never gathered still compute on defined values
+      std::fill(std::begin(xb), std::end(xb), S{});
+      std::fill(std::begin(out), std::end(out), D{});
+      for (unsigned blk = 0; blk < 8; ++blk) {
+        full[blk] = true;
+        for (unsigned k = blk * be_d; k < (blk + 1) * be_d; ++k) full[blk] = full[blk] && active[k];
+      }
     }
     auto at = [](const void* base, unsigned r, unsigned k, unsigned rs, unsigned bs, unsigned be, std::size_t sz) {
       return static_cast<const std::byte*>(base) + (std::size_t(r) * rs + std::size_t(k / be) * bs) * 32 + (k % be) * sz;
@@ -281,12 +291,15 @@ private:
           if (reads_dst) std::memcpy(&out[k], at(dst, r, k, s.drs, s.dbs, be_d, sizeof(D)), sizeof(D));
         }
       }
-      widen(xa, ca, n);
-      widen(xb, cb, n);
+      if (a) widen(xa, ca, n);
+      if (b) widen(xb, cb, n);
       if (reads_dst) widen(out, co, n);
       // Every lane computes (inactive ones on stale inputs) so the loop vectorises; only active
-      // lanes are stored.
-      for (unsigned k = 0; k < n; ++k) f(co[k], ca[k], cb[k]);
+      // lanes are stored. An absent operand reads zeros.
+      static constexpr C<S> kZero[epr] = {};
+      const C<S>* pa = a ? ca : kZero;
+      const C<S>* pb = b ? cb : kZero;
+      for (unsigned k = 0; k < n; ++k) f(co[k], pa[k], pb[k]);
       narrow(co, out, n);
       for (unsigned blk = 0; blk * be_d < n; ++blk) {
         const unsigned k0 = blk * be_d;

@@ -34,7 +34,8 @@ Reg<T> combine(RegisterUnit& u, const Reg<T>& x, const Reg<T>& y, const Mask& p)
 // TCOLEXPAND*: per row i and chunk j: v = vec chunk j, f = full row i chunk j, d = op(f, v) (Op2: op(v, f)).
 template <Fn F, bool ExpDif, class T>
 void colexpand_op(RegisterUnit& u, const ExecContext& ctx) {
-  if constexpr (F == Fn::Div) device::check_int_division<T>(ctx);
+  if constexpr (F == Fn::Div)
+    if (u.executes()) device::check_int_division<T>(ctx);
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
   const TileView& full = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
@@ -83,7 +84,8 @@ void colexpand64(RegisterUnit& u, const ExecContext& ctx) {
 // per chunk d = op(f, b) (Op2: op(b, f)).
 template <Fn F, bool ExpDif, class T>
 void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
-  if constexpr (F == Fn::Div) device::check_int_division<T>(ctx);
+  if constexpr (F == Fn::Div)
+    if (u.executes()) device::check_int_division<T>(ctx);
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
   const bool mode2 = ctx.variant & kVariantMode2;
@@ -201,7 +203,8 @@ void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body
 template <Fn F, class T>
 void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
   using C = RegisterUnit::C<T>;
-  if constexpr (F == Fn::Div) device::check_int_division<T>(ctx);
+  if constexpr (F == Fn::Div)
+    if (u.executes()) device::check_int_division<T>(ctx);
   const C k = C(ctx.scalar.as<T>());
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
   const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vsub : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins : I::vdiv;

@@ -40,6 +40,8 @@ public:
   RegisterUnit(const RegisterUnit&) = delete;
   RegisterUnit& operator=(const RegisterUnit&) = delete;
 
+  bool executes() const { return execute_; }
+
   // Appends the counted intrinsics to the stream, one entry per intrinsic (a loop's totals).
   void flush() {
     if (!trace_) return;
@@ -124,11 +126,12 @@ public:
   template <class T>  // int64_t / uint64_t
   void vlds_dintlv(const T* base, std::size_t off, Reg<std::uint32_t>& lo, Reg<std::uint32_t>& hi) {
     count(Intrinsic::vlds, 2);
-    in_ub("vlds DINTLV_B32", "reads", base + off, base + off + 32);
+    in_ub("vlds DINTLV_B32", "reads", base + off, base + off + 1);  // as NORM: lanes past UB read 0
     if (!execute_) return;
+    const auto end = reinterpret_cast<std::uintptr_t>(ub_ + ub_bytes_);
     for (unsigned k = 0; k < 32; ++k) {
-      std::uint64_t x;
-      std::memcpy(&x, base + off + k, 8);
+      std::uint64_t x = 0;
+      if (reinterpret_cast<std::uintptr_t>(base + off + k + 1) <= end) std::memcpy(&x, base + off + k, 8);
       lo.v[k] = std::uint32_t(x);
       hi.v[k] = std::uint32_t(x >> 32);
     }

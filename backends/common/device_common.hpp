@@ -27,7 +27,8 @@ C apply(C a, C b) {
 }
 
 // Integer division by zero has no result on any target: the divisor operand is checked before an
-// algorithm runs, with the CPU reference's message. The divisor is src1 of the math (TCOLEXPANDDIV: the
+// executing algorithm runs, with the CPU reference's message (a recording run reads no data: the
+// pipeline model runs ahead of the data and model-only runs have none). The divisor is src1 of the math (TCOLEXPANDDIV: the
 // vector row, or the full tile when the vector is src0; TROWEXPANDDIV: E, or the full tile), TDIVS's
 // scalar, or src for scalar / src.
 template <class T>

@@ -154,18 +154,19 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s) const {
   }
   // Repeat machine: a run of intrinsics pays the first one's head; a barrier (or the instruction's
   // end) drains the pipe and pays the last one's tail.
-  std::uint64_t cyc = 0;
+  // Summed in double and rounded once (a what-if table may give fractional cycles per repeat).
+  double cyc = 0;
   bool count_mode = false;
   const IntrinsicCall* prev = nullptr;
   for (const IntrinsicCall& c : calls) {
     const IntrinsicCost& k = t[c.op];
-    if (!prev || c.barrier_before) cyc += (prev ? t[prev->op].tail : 0) + k.head;
-    cyc += std::uint64_t(std::llround(k.per_repeat * double(c.repeats) * double(c.calls)));
-    if (c.op == I::copy_ubuf_to_ubuf) cyc += dma_cycles(t.ub_to_ub, c.bytes, false) * c.calls;
+    if (!prev || c.barrier_before) cyc += double((prev ? t[prev->op].tail : 0) + k.head);
+    cyc += k.per_repeat * double(c.repeats) * double(c.calls);
+    if (c.op == I::copy_ubuf_to_ubuf) cyc += double(dma_cycles(t.ub_to_ub, c.bytes, false) * c.calls);
     count_mode |= c.count_mode;
     prev = &c;
   }
-  return cyc + t[prev->op].tail + (count_mode ? t.count_mode_cycles : 0);
+  return std::uint64_t(std::llround(cyc)) + t[prev->op].tail + (count_mode ? t.count_mode_cycles : 0);
 }
 
 std::uint64_t CostModel::cycles(const InstrRecord& rec) {
@@ -184,6 +185,7 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec) {
         auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
         put(rec.desc->op);
         put(rec.variant);
+        put(rec.scalar.bits);  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
         for (int i = 0; i < rec.nops; ++i) {
           const TileView& t = rec.ops[i].tile;  // every operand of a vector instruction is a tile
           put(t.base);

@@ -261,15 +261,18 @@ public:
     if (n) s_.add({.op = op, .repeats = std::uint32_t(n)});
   }
   // Iterations of a 2-D loop over lines x EPR chunks (64-bit elements: 32 per chunk, register pairs).
-  std::uint64_t iterations_2d(const Lines& d) const {
+  // A 2-D loop also pays its outer (row) iterations: `vloop` per line, as the device algorithms count.
+  std::uint64_t iterations_2d(const Lines& d) {
+    add(I::vloop, std::uint64_t(d.lines));
     return std::uint64_t(d.lines) * ceil_div(std::uint64_t(d.len), es_ == 8 ? 32 : epr_);
   }
-  std::uint64_t iterations(const Lines& d) const {
+  std::uint64_t iterations(const Lines& d) {
     const bool one_d = d.cap_len == d.len || d.cap_lines == 1;
     return one_d ? ceil_div(std::uint64_t(d.lines) * d.len, es_ == 8 ? 32 : epr_) : iterations_2d(d);
   }
   // The ALU issues one element-wise op takes per iteration (64-bit integers work on register pairs).
   void alu(I op, std::uint64_t n) {
+    if (op == I::vexp && es_ == 2) n *= 2;  // a 16-bit vexp issues as two f32 halves (the TEXP f16 fit)
     if (es_ != 8 || op == I::vexp) {
       add(op, n);
       return;
@@ -293,7 +296,7 @@ public:
       add(I::vexpdif, n);
     } else {
       add(I::vsub, n);
-      add(I::vexp, n);
+      alu(I::vexp, n);
     }
   }
 
