@@ -178,9 +178,10 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec) {
       // A device code path issues the stream itself (a recording, non-executing run of its algorithm,
       // which also raises what the chip would get silently wrong); else the planner derives it.
       const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target_, nullptr, rec.desc->op, ub_, ub_bytes_};
-      const bool a2a3_path = target_ == Target::A2A3 && a2a3::covers(rec.desc->op, ctx);
-      const bool a5_path = target_ == Target::A5 && a5::covers(rec.desc->op, ctx);
-      if (device_ && ub_ && (a2a3_path || a5_path)) {
+      const bool device = device_ && ub_;
+      const bool a2a3_path = device && target_ == Target::A2A3 && a2a3::covers(rec.desc->op, ctx);
+      const bool a5_path = device && target_ == Target::A5 && a5::covers(rec.desc->op, ctx);
+      if (a2a3_path || a5_path) {
         key_.clear();
         auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
         put(rec.desc->op);
