@@ -811,6 +811,38 @@ BOOST_AUTO_TEST_CASE(the_device_stream_prices_the_instruction) {
   BOOST_TEST(a5(adds64, false) == a5(adds64, true));
 }
 
+BOOST_AUTO_TEST_CASE(the_timeline_shows_each_vector_instructions_intrinsic_stream) {
+  auto run = [](Target target) {
+    return launch({.blocks = 1, .target = target, .model_only = true, .timeline = true}, []() -> Kernel {
+      Tile<TileType::Vec, float, 64, 64> d, f;
+      Tile<TileType::Vec, float, 1, 64> v;
+      Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor> e;
+      TASSIGN(f, 0);
+      TASSIGN(d, 0x4000);
+      TASSIGN(v, 0x8000);
+      TASSIGN(e, 0x9000);
+      co_await TCOLEXPANDADD(d, f, v);
+      co_await TROWEXPANDEXPDIF(d, f, e);
+      co_await pipe_barrier(PIPE_ALL);
+    });
+  };
+  auto streams = [](const LaunchReport& r) {
+    std::vector<std::string> out;
+    for (const TimelineEntry& e : r.cores[0].timeline)
+      if (e.pipe == PIPE_V) out.push_back(r.cores[0].name(e) + ": " + r.cores[0].intrinsics(e));
+      else BOOST_TEST(r.cores[0].intrinsics(e).empty());
+    return out;
+  };
+  const std::vector<std::string> a2a3 = {
+      "TCOLEXPANDADD: vadd norm 64 repeats, strides blk 1 1 1 rep 8 8 0",  // the vector row: repeat stride 0
+      "TROWEXPANDEXPDIF: vbrcb norm 8 repeats; | vsub norm 64 repeats, strides blk 1 1 0 rep 8 8 1; | vexp norm 64 repeats, "
+      "strides blk 1 1 0 rep 8 8 0"};
+  BOOST_TEST(streams(run(Target::A2A3)) == a2a3, boost::test_tools::per_element());
+  const std::vector<std::string> a5 = {"TCOLEXPANDADD: vadd x64; vlds x128; vsts x64; plt x64; vloop x64",
+                                       "TROWEXPANDEXPDIF: vexpdif x64; vlds x128; vsts x64; plt x64; vloop x64"};
+  BOOST_TEST(streams(run(Target::A5)) == a5, boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_CASE(recording_runs_read_no_data_and_loads_near_the_end_of_ub_work) {
   // The pipeline model runs each algorithm when the instruction starts, before its inputs are
   // computed (model-only runs have none): integer divisors are checked only when executing.

@@ -175,6 +175,9 @@ BOOST_AUTO_TEST_CASE(chrome_trace_parses_as_json_with_tracks_events_and_matching
       BOOST_TEST(args.contains("operands") == (e.at("name").as_string() == "TLOAD" || e.at("name").as_string() == "TMOV" ||
                                               e.at("name").as_string() == "TSTORE"));
       BOOST_TEST(args.contains("idle_cause") == args.contains("idle_before"));
+      // A vector instruction carries the intrinsics its algorithm issued (TMOV: copy_ubuf_to_ubuf).
+      BOOST_TEST(args.contains("intrinsics") == (e.at("name").as_string() == "TMOV"));
+      if (e.at("name").as_string() == "TMOV") BOOST_TEST(args.at("intrinsics").as_string().starts_with("copy_ubuf_to_ubuf"));
     }
     if (ph == "s") flows[e.at("id").as_int64()] += 1;
     if (ph == "f") flows[e.at("id").as_int64()] += 2;

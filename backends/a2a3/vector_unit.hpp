@@ -222,8 +222,8 @@ private:
     const unsigned lanes_last = counter_ ? last : top;
     if (trace_)
       trace_->add({.op = id, .count_mode = counter_, .lanes = std::uint16_t(lanes_last % epr), .repeats = reps,
-                   .strides = {std::uint16_t(s.dbs), std::uint16_t(s.abs), std::uint16_t(s.bbs), std::uint16_t(s.drs),
-                               std::uint16_t(s.ars), std::uint16_t(s.brs)}});
+                   .strides = {std::uint16_t(s.dbs), std::uint16_t(a ? s.abs : 0), std::uint16_t(b ? s.bbs : 0),
+                               std::uint16_t(s.drs), std::uint16_t(a ? s.ars : 0), std::uint16_t(b ? s.brs : 0)}});  // 0: no such operand
     if (reps == 0 || top == 0) return;
     // The bytes each operand spans (lanes are monotone in r and k for non-negative strides).
     auto span = [&](std::uintptr_t base, unsigned bs, unsigned rs, unsigned be, std::size_t sz) {

@@ -356,7 +356,7 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     const Stall causes[] = {st.why.cause, Stall::QueueEmpty, held.cause};
     s.stall = causes[std::max_element(parts, parts + 3) - parts];
   }
-  s.end = t + cost_.cycles(s.rec);
+  s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
   if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
@@ -379,7 +379,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_times_[s.seq - dropped_ - 1] = t;
-  if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from, s.stall, s.stall_cycles);
+  if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from, s.stall, s.stall_cycles, s.intrinsics);
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;

@@ -127,6 +127,7 @@ private:
     VectorClock issue_vc{};           // sync checker: the scalar pipe's clock when it issued this
     std::uint64_t stall_cycles = 0;   // its pipe's idle time just before it started ...
     Stall stall = Stall::QueueEmpty;  // ... and the main cause
+    std::uint32_t intrinsics = CostModel::kNoText;  // the cost model's text of its stream (timeline)
   };
   // A pipe's in-order queue. It never holds more than queue_depth unfinished instructions, so its
   // slots are allocated once and reused (a std::deque would allocate per push: a Slot is ~0.5 KiB).
@@ -233,6 +234,7 @@ private:
   PipeStats scalar_stats_;
   ScalarStall last_scalar_stall_;
   std::vector<TimelineEntry> timeline_;
+  std::vector<std::uint32_t> stream_strings_;  // the cost model's stream texts -> strings_ (timeline)
   std::vector<std::string> strings_;                         // the timeline's texts, interned ...
   struct KeyHash {
     using is_transparent = void;
@@ -260,7 +262,8 @@ private:
   template <class Make>
   std::uint32_t intern(Make&& make);
   void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start, std::uint64_t end,
-              std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles);
+              std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles,
+              std::uint32_t intrinsics = CostModel::kNoText);
   // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.
   InstrRecord* parked_rec_ = nullptr;
   RecordEvent* parked_out_ = nullptr;

@@ -203,9 +203,18 @@ std::uint32_t Core::intern(Make&& make) {
 }
 
 void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start,
-                  std::uint64_t end, std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles) {
+                  std::uint64_t end, std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles,
+                  std::uint32_t intrinsics) {
   TimelineEntry e;
-  e.pipe = rec.pipe;
+  e.pipe = std::uint8_t(rec.pipe);
+  if (intrinsics != CostModel::kNoText) {
+    if (stream_strings_.size() <= intrinsics) stream_strings_.resize(intrinsics + 1, CostModel::kNoText);
+    if (stream_strings_[intrinsics] == CostModel::kNoText) {
+      stream_strings_[intrinsics] = std::uint32_t(strings_.size());
+      strings_.push_back(cost_.stream_text(intrinsics));
+    }
+    e.intrinsics_id = stream_strings_[intrinsics];
+  }
   e.seq = seq;
   e.issue = issue;
   e.start = start;
@@ -279,6 +288,7 @@ CoreReport Core::report() {
   warning_index_.clear();
   r.timeline = std::move(timeline_);
   r.strings = std::move(strings_);
+  stream_strings_.clear();
   r.edges = std::move(edges_);
   return r;
 }

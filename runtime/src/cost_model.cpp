@@ -109,6 +109,36 @@ const char* intrinsic_name(Intrinsic i) {
   return names[std::size_t(i)];
 }
 
+std::string describe(const IntrinsicStream& s, VectorMachine machine) {
+  std::string out;
+  for (const IntrinsicCall& c : s.calls()) {
+    if (!out.empty()) out += c.barrier_before ? "; | " : "; ";
+    if (c.calls > 1 && machine == VectorMachine::Repeat) out += std::to_string(c.calls) + " x ";
+    out += intrinsic_name(c.op);
+    if (machine == VectorMachine::Register) {
+      out += " x" + std::to_string(std::uint64_t(c.repeats) * c.calls);
+      continue;
+    }
+    if (c.op == Intrinsic::copy_ubuf_to_ubuf) {
+      out += " " + std::to_string(c.bytes) + " B";
+      continue;
+    }
+    if (c.op == Intrinsic::sync_roundtrip || c.op == Intrinsic::scalar_elem) {
+      if (c.repeats > 1) out += " x" + std::to_string(c.repeats);
+      continue;
+    }
+    out += c.count_mode ? " count " : " norm ";
+    out += std::to_string(c.repeats) + (c.repeats == 1 ? " repeat" : " repeats");
+    if (c.lanes) out += ", last " + std::to_string(c.lanes) + " lanes";
+    if (c.strides != std::array<std::uint16_t, 6>{}) {
+      const auto& t = c.strides;
+      out += ", strides blk " + std::to_string(t[0]) + ' ' + std::to_string(t[1]) + ' ' + std::to_string(t[2]) + " rep " +
+             std::to_string(t[3]) + ' ' + std::to_string(t[4]) + ' ' + std::to_string(t[5]);
+    }
+  }
+  return out;
+}
+
 const CostTable& default_cost_table(Target t) {
   static const CostTable a2a3 = detail::make_a2a3(), a5 = detail::make_a5();
   return t == Target::A5 ? a5 : a2a3;
@@ -169,45 +199,57 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s) const {
   return std::uint64_t(std::llround(cyc)) + t[prev->op].tail + (count_mode ? t.count_mode_cycles : 0);
 }
 
-std::uint64_t CostModel::cycles(const InstrRecord& rec) {
+std::uint32_t CostModel::text_of(const IntrinsicStream& s) {
+  std::string t = describe(s, table_.machine);
+  if (auto it = text_ids_.find(std::string_view(t)); it != text_ids_.end()) return it->second;
+  const auto id = std::uint32_t(texts_.size());
+  texts_.push_back(t);
+  text_ids_.emplace(std::move(t), id);
+  return id;
+}
+
+std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
+  if (text) *text = kNoText;
   if (rec.kind != RecordKind::Compute) return 0;
   switch (rec.pipe) {
     case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true);
     case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true);
     case PIPE_V: {
-      // A device code path issues the stream itself (a recording, non-executing run of its algorithm,
-      // which also raises what the chip would get silently wrong); else the planner derives it.
-      const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target_, nullptr, rec.desc->op, ub_, ub_bytes_};
-      const bool device = device_ && ub_;
-      const bool a2a3_path = device && target_ == Target::A2A3 && a2a3::covers(rec.desc->op, ctx);
-      const bool a5_path = device && target_ == Target::A5 && a5::covers(rec.desc->op, ctx);
-      if (a2a3_path || a5_path) {
-        key_.clear();
-        auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
-        put(rec.desc->op);
-        put(rec.variant);
-        put(rec.scalar.bits);  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
-        for (int i = 0; i < rec.nops; ++i) {
-          const TileView& t = rec.ops[i].tile;  // every operand of a vector instruction is a tile
-          put(t.base);
-          for (int v : {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride, int(t.row_major)}) put(v);
-        }
-        if (auto it = device_cycles_.find(std::string_view(key_)); it != device_cycles_.end()) return it->second;
+      key_.clear();
+      auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
+      put(rec.desc->op);
+      put(rec.variant);
+      put(rec.scalar.bits);  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
+      for (int i = 0; i < rec.nops; ++i) {
+        const TileView& t = rec.ops[i].tile;  // every operand of a vector instruction is a tile
+        put(t.base);
+        for (int v : {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride, int(t.row_major)}) put(v);
+      }
+      auto it = memo_.find(std::string_view(key_));
+      if (it == memo_.end() || (text && it->second.text == kNoText)) {
+        // A device code path issues the stream itself (a recording, non-executing run of its
+        // algorithm, which also raises what the chip would get silently wrong); else the planner
+        // derives it.
+        const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target_, nullptr, rec.desc->op, ub_, ub_bytes_};
+        const bool device = device_ && ub_;
         stream_.clear();
-        if (a2a3_path) {
+        if (device && target_ == Target::A2A3 && a2a3::covers(rec.desc->op, ctx)) {
           a2a3::VectorUnit vu(ub_, ub_bytes_, rec.desc->name, &stream_, false);
           a2a3::run(rec.desc->op, vu, ctx, ub_);
-        } else {
+        } else if (device && target_ == Target::A5 && a5::covers(rec.desc->op, ctx)) {
           a5::RegisterUnit u(ub_, ub_bytes_, rec.desc->name, &stream_, false);
           a5::run(rec.desc->op, u, ctx);
+        } else {
+          plan_vector(rec, table_.machine, stream_);
         }
-        const std::uint64_t c = stream_cycles(stream_);
-        if (device_cycles_.size() < 4096) device_cycles_.emplace(key_, c);
-        return c;
-      } else {
-        plan_vector(rec, table_.machine, stream_);
+        const Memo m{stream_cycles(stream_), text ? text_of(stream_) : kNoText};
+        if (text) *text = m.text;
+        if (it != memo_.end()) it->second = m;
+        else if (memo_.size() < 4096) memo_.emplace(key_, m);
+        return m.cycles;
       }
-      return stream_cycles(stream_);
+      if (text) *text = it->second.text;
+      return it->second.cycles;
     }
     default: fail("pipeline model: no cost for ", rec.desc ? rec.desc->name : "an instruction", " on ", pipe_name(rec.pipe));
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/record.hpp>
@@ -24,7 +25,11 @@ public:
     ub_bytes_ = bytes;
   }
   const CostTable& table() const { return table_; }
-  std::uint64_t cycles(const InstrRecord& rec);  // 0 for sync records
+  // 0 for sync records. With `text`, a vector instruction's intrinsic stream as text (describe()) is
+  // kept and *text set to its index for stream_text(); other instructions set kNoText.
+  std::uint64_t cycles(const InstrRecord& rec, std::uint32_t* text = nullptr);
+  static constexpr std::uint32_t kNoText = ~0u;
+  const std::string& stream_text(std::uint32_t id) const { return texts_[id]; }
   // Cycles of an intrinsic stream on this table's machine.
   std::uint64_t stream_cycles(const IntrinsicStream& s) const;
 
@@ -33,13 +38,20 @@ private:
   const CostTable& table_;
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;
-  // Device-path cycles by the operands' geometry and addresses (a kernel issues the same few forms
-  // over and over; the same key always yields the same stream, and the same errors).
+  // Vector-instruction cycles by the operands' geometry and addresses (a kernel issues the same few
+  // forms over and over; the same key always yields the same stream, and the same errors).
   struct KeyHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
   };
-  std::unordered_map<std::string, std::uint64_t, KeyHash, std::equal_to<>> device_cycles_;
+  struct Memo {
+    std::uint64_t cycles;
+    std::uint32_t text;  // kNoText until someone asked for it
+  };
+  std::unordered_map<std::string, Memo, KeyHash, std::equal_to<>> memo_;
+  std::vector<std::string> texts_;  // distinct stream texts
+  std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> text_ids_;
+  std::uint32_t text_of(const IntrinsicStream& s);
   std::string key_;
   bool device_ = false;
   Target target_ = Target::A2A3;

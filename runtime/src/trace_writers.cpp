@@ -153,13 +153,16 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
       by_seq[e.seq] = &e;
     }
     for (const TimelineEntry& e : c.timeline) {
-      os.room(kRecord + text[e.name_id].size() + text[e.operands_id].size());
-      os << sep << R"({"ph":"X","name":")" << text[e.name_id] << R"(","pid":)" << c.block << R"(,"tid":)" << e.pipe
+      static const std::string none;
+      const std::string& intrinsics = e.intrinsics_id == ~0u ? none : text[e.intrinsics_id];
+      os.room(kRecord + text[e.name_id].size() + text[e.operands_id].size() + intrinsics.size());
+      os << sep << R"({"ph":"X","name":")" << text[e.name_id] << R"(","pid":)" << c.block << R"(,"tid":)" << int(e.pipe)
          << R"(,"ts":)";
       os.micros(ps(e.start)) << R"(,"dur":)";
       os.micros(ps(e.end) - ps(e.start))
           << R"(,"args":{"seq":)" << e.seq << R"(,"start_cycle":)" << e.start << R"(,"end_cycle":)" << e.end;
       if (!text[e.operands_id].empty()) os << R"(,"operands":")" << text[e.operands_id] << '"';
+      if (!intrinsics.empty()) os << R"(,"intrinsics":")" << intrinsics << '"';
       if (e.stall_cycles) os << R"(,"idle_before":)" << e.stall_cycles << R"(,"idle_cause":")" << stall_name(e.stall) << '"';
       os << "}}";
       for (std::uint64_t from : c.after(e)) {  // an arrow from the producer's end to this start
@@ -167,10 +170,10 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
         const TimelineEntry& src = *by_seq[from];
         ++flow;
         os.room(kRecord) << sep << R"({"ph":"s","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.block << R"(,"tid":)"
-           << src.pipe << R"(,"ts":)";
+           << int(src.pipe) << R"(,"ts":)";
         os.micros(ps(src.end) - 1) << '}';
         os << sep << R"({"ph":"f","bp":"e","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.block
-           << R"(,"tid":)" << e.pipe << R"(,"ts":)";
+           << R"(,"tid":)" << int(e.pipe) << R"(,"ts":)";
         os.micros(ps(e.start)) << '}';
       }
     }
@@ -213,14 +216,16 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
     auto box = [&](const TimelineEntry& first, const TimelineEntry& last, std::size_t count) {
       const double x = kLeft + double(first.start) * scale;
       const double w = std::max(1.0, double(last.end - first.start) * scale);
-      os.room(kRecord + 2 * (text[first.name_id].size() + text[first.operands_id].size())) << R"(<rect x=")";
+      static const std::string none;
+      const std::string& intrinsics = first.intrinsics_id == ~0u ? none : text[first.intrinsics_id];
+      os.room(kRecord + 2 * (text[first.name_id].size() + text[first.operands_id].size() + intrinsics.size())) << R"(<rect x=")";
       os.fixed(x, 2) << R"(" y=")" << y << R"(" width=")";
       os.fixed(w, 2) << R"(" height=")" << kLane - 2 << R"(" fill=")" << colour[pipe]
                      << R"(" stroke="#ffffff" stroke-width="0.5"><title>)";
       if (count == 1)
         os << '#' << first.seq << ' ' << text[first.name_id] << " [" << first.start << ", " << first.end << ") "
            << text[first.operands_id] << "; idle before: " << first.stall_cycles << " cycles (" << stall_name(first.stall)
-           << ')';
+           << ')' << (intrinsics.empty() ? "" : "; intrinsics: ") << intrinsics;
       else
         os << count << " instructions, #" << first.seq << " to #" << last.seq << " [" << first.start << ", " << last.end
            << ')';

@@ -8,6 +8,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <pto/isa/enums.hpp>
@@ -114,5 +115,11 @@ private:
   std::vector<IntrinsicCall> calls_;
   bool barrier_ = false;
 };
+
+// A stream as text, one call after another ("vadd norm 64 repeats, strides blk 1 1 0 rep 8 8 1; | vexp
+// ..."; "|" marks a pipe_barrier(PIPE_V) inside the instruction). A2/A3 calls show mask mode, repeats,
+// the last repeat's active lanes when partial and the block / repeat strides; A5 streams show how often
+// each intrinsic issued over the vector-function loop.
+std::string describe(const IntrinsicStream& s, VectorMachine machine);
 
 }  // namespace pto

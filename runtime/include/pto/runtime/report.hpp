@@ -53,13 +53,14 @@ struct PipeStats {
 // One instruction as it ran in the model (LaunchConfig::timeline). Compact (about 64 bytes): its
 // texts and the instructions it waited for live once in its CoreReport (name(), operands(), after()).
 struct TimelineEntry {
-  int pipe = 0;                      // pipe_t value
+  std::uint8_t pipe = 0;             // pipe_t value
+  Stall stall = Stall::QueueEmpty;   // the main reason its pipe was idle just before it started
   std::uint64_t seq = 0;             // the core's issue number (1-based)
   std::uint64_t issue = 0;           // modeled cycle the scalar pipe issued it
   std::uint64_t start = 0, end = 0;  // modeled cycles
-  std::uint64_t stall_cycles = 0;    // how long its pipe was idle just before it started ...
-  Stall stall = Stall::QueueEmpty;   // ... and the main reason
+  std::uint64_t stall_cycles = 0;    // how long its pipe was idle just before it started
   std::uint32_t name_id = 0, operands_id = 0;      // into CoreReport::strings
+  std::uint32_t intrinsics_id = ~0u;               // into CoreReport::strings; ~0u: not a vector instruction
   std::uint32_t after_begin = 0, after_count = 0;  // into CoreReport::edges
 };
 
@@ -87,6 +88,12 @@ struct CoreReport {
   const std::string& name(const TimelineEntry& e) const { return strings[e.name_id]; }
   // The operands, for a reader of the trace ("dst Tile<Vec,float,64,64> valid 64x64 @UB+0x0; src ...").
   const std::string& operands(const TimelineEntry& e) const { return strings[e.operands_id]; }
+  // A vector instruction's intrinsic stream, as the target's algorithm issued it for these operands
+  // (pto::describe: "vadd norm 64 repeats, strides blk 1 1 0 rep 8 8 0"); "" for other instructions.
+  const std::string& intrinsics(const TimelineEntry& e) const {
+    static const std::string none;
+    return e.intrinsics_id == ~0u ? none : strings[e.intrinsics_id];
+  }
   // Instructions whose end it waited for (its events, the set_flag of its token).
   std::span<const std::uint64_t> after(const TimelineEntry& e) const { return {edges.data() + e.after_begin, e.after_count}; }
 
