@@ -25,8 +25,8 @@ std::string declare_device_writes(InstrRecord& rec, Target target, std::byte* ub
   if (target != Target::A2A3 || rec.pipe != PIPE_V || rec.nops == 0) return {};  // A5 stores are predicated
   const Op op = rec.desc->op;
   const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target, nullptr, op, ub, ub_bytes};
-  if (!a2a3::covers(op, ctx)) return {};
-  device::Overrun o = a2a3::write_overrun(op, ctx);
+  device::Overrun o = a2a3::write_overrun(op, ctx);  // cheap: most instructions write nothing extra
+  if ((o.tail_bytes == 0 && o.extra_lines == 0) || !a2a3::covers(op, ctx)) return {};
   rec.ops[0].write_tail_bytes = o.tail_bytes;
   rec.ops[0].write_extra_lines = o.extra_lines;
   return std::move(o.warning);
