@@ -128,12 +128,14 @@ public:
     count(Intrinsic::vlds, 2);
     in_ub("vlds DINTLV_B32", "reads", base + off, base + off + 1);  // as NORM: lanes past UB read 0
     if (!execute_) return;
-    const auto end = reinterpret_cast<std::uintptr_t>(ub_ + ub_bytes_);
+    const auto* p = reinterpret_cast<const std::byte*>(base + off);
+    const auto n = unsigned(std::min<std::size_t>(32, std::size_t(ub_ + ub_bytes_ - p) / 8));
+    std::uint64_t x[32];
+    std::memcpy(x, p, n * 8);
+    std::fill(x + n, x + 32, 0);
     for (unsigned k = 0; k < 32; ++k) {
-      std::uint64_t x = 0;
-      if (reinterpret_cast<std::uintptr_t>(base + off + k + 1) <= end) std::memcpy(&x, base + off + k, 8);
-      lo.v[k] = std::uint32_t(x);
-      hi.v[k] = std::uint32_t(x >> 32);
+      lo.v[k] = std::uint32_t(x[k]);
+      hi.v[k] = std::uint32_t(x[k] >> 32);
     }
   }
 
@@ -152,10 +154,9 @@ public:
     if (m.count == 0) return;
     in_ub("vsts INTLV_B32", "writes", base + off, base + off + m.count);
     if (!execute_) return;
-    for (unsigned k = 0; k < m.count; ++k) {
-      const std::uint64_t x = (std::uint64_t(hi.v[k]) << 32) | lo.v[k];
-      std::memcpy(base + off + k, &x, 8);
-    }
+    std::uint64_t x[32];
+    for (unsigned k = 0; k < 32; ++k) x[k] = (std::uint64_t(hi.v[k]) << 32) | lo.v[k];
+    std::memcpy(base + off, x, m.count * 8);
   }
 
   // Element-wise ops, MODE_ZEROING: f over active lanes, 0 elsewhere. f works in the compute type
@@ -216,16 +217,13 @@ public:
       count(Intrinsic::vsel, 2);
     }
     if (!execute_) return;
-    for (unsigned k = 0; k < 32; ++k) {
-      if (k >= m.count) {
-        lo.v[k] = hi.v[k] = 0;
-        continue;
-      }
+    for (unsigned k = 0; k < m.count; ++k) {
       const T a = T((std::uint64_t(hi.v[k]) << 32) | lo.v[k]), b = T((std::uint64_t(bhi.v[k]) << 32) | blo.v[k]);
       const auto r = std::uint64_t(cpu::apply<F, T>(a, b));
       lo.v[k] = std::uint32_t(r);
       hi.v[k] = std::uint32_t(r >> 32);
     }
+    for (unsigned k = m.count; k < 32; ++k) lo.v[k] = hi.v[k] = 0;  // MODE_ZEROING
   }
   // vbr: a scalar splat into every lane; 64-bit scalars splat their low and high words (two vbr).
   template <class T>
