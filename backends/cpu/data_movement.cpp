@@ -37,7 +37,9 @@ void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
     std::memcpy(dst, src, n);
     return;
   }
-  const std::size_t head = (16 - (reinterpret_cast<std::uintptr_t>(dst) & 15)) & 15;
+  // Only whole 64-byte lines are streamed: a partly streamed line leaves the write-combining buffer
+  // as a partial write (slow, and a run rarely starts on a line: heap blocks are 16-byte aligned).
+  const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
   std::memcpy(dst, src, head);
   dst += head;
   src += head;
