@@ -144,14 +144,7 @@ void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
   else rows(std::uint16_t{});
 }
 
-// A tile's valid region as lines (rows of a RowMajor tile, columns of a ColMajor one).
-struct Lines {
-  int count, len, cap_len;
-  std::ptrdiff_t step;  // elements between consecutive lines
-};
-Lines lines_of(const TileView& t) {
-  return t.row_major ? Lines{t.valid_rows, t.valid_cols, t.cols, t.row_stride} : Lines{t.valid_cols, t.valid_rows, t.rows, t.col_stride};
-}
+using Lines = TileLines;
 std::byte* line(const TileView& t, const Lines& l, int a) { return t.base + std::ptrdiff_t(a) * l.step * std::ptrdiff_t(t.elem_bytes()); }
 
 // TEXPANDS (§2.8, §3.7): counter-mode vector_dup, one call when the lines are contiguous (or there is

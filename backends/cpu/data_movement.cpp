@@ -11,15 +11,7 @@
 namespace pto::cpu {
 namespace {
 
-// Element (r, c) of a tile's valid region, with rows/cols swapped for ColMajor so that one loop shape
-// serves both layouts: "lines" are rows of a RowMajor tile and columns of a ColMajor one.
-struct Lines {
-  int count, length;        // number of lines, elements per line
-  std::ptrdiff_t line_step;  // elements between consecutive lines
-};
-Lines lines_of(const TileView& t) {
-  return t.row_major ? Lines{t.valid_rows, t.valid_cols, t.row_stride} : Lines{t.valid_cols, t.valid_rows, t.col_stride};
-}
+using Lines = TileLines;  // rows of a RowMajor tile, columns of a ColMajor one
 
 // Copies the tile-shaped window of `g` between GM and a dense staging buffer holding the lines in order.
 // A tile line (a row for ND, a column for DN) starts at a mixed-radix offset: the row index r runs over
@@ -55,14 +47,14 @@ void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
 void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, std::ptrdiff_t other_step) {
   const std::size_t eb = t.elem_bytes();
   Lines l = lines_of(t);
-  if (l.length == 0) return;
+  if (l.len == 0) return;
   const bool dn = g.layout == Layout::DN;
   const int d0 = dn ? 4 : 3;  // the innermost dimension the line index runs over
   const std::int64_t radix[4] = {g.shape[d0], g.shape[2], g.shape[1], g.shape[0]};
   const std::int64_t step[4] = {g.stride[d0], g.stride[2], g.stride[1], g.stride[0]};
   const std::int64_t elem_step = dn ? g.stride[3] : g.stride[4];
   std::int64_t idx[4] = {0, 0, 0, 0}, line_off = 0;
-  const std::size_t line_bytes = std::size_t(l.length) * eb;
+  const std::size_t line_bytes = std::size_t(l.len) * eb;
   // Consecutive lines that are adjacent on both sides move as one run (a dense tile of a dense
   // tensor is one memcpy).
   std::byte* run_gm = nullptr;
@@ -86,7 +78,7 @@ void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, st
         run_len = line_bytes;
       }
     } else {
-      for (int b = 0; b < l.length; ++b) {
+      for (int b = 0; b < l.len; ++b) {
         std::byte* e = gm + std::int64_t(b) * elem_step * std::int64_t(eb);
         if (dir == Dir::GmToStaging) std::memcpy(other + b * eb, e, eb);
         else std::memcpy(e, other + b * eb, eb);
@@ -102,8 +94,8 @@ void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, st
   flush();
 }
 
-std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).line_step * std::ptrdiff_t(t.elem_bytes()); }
-std::ptrdiff_t line_bytes(const TileView& t) { return lines_of(t).length * std::ptrdiff_t(t.elem_bytes()); }
+std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).step * std::ptrdiff_t(t.elem_bytes()); }
+std::ptrdiff_t line_bytes(const TileView& t) { return lines_of(t).len * std::ptrdiff_t(t.elem_bytes()); }
 
 // Pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
 void pad_lines(const TileView& t) {
@@ -111,13 +103,13 @@ void pad_lines(const TileView& t) {
   Lines l = lines_of(t);
   const int block = int(32 / t.elem_bytes());
   const int capacity = t.row_major ? t.cols : t.rows;
-  const int padded_end = std::min(capacity, (l.length + block - 1) / block * block);
+  const int padded_end = std::min(capacity, (l.len + block - 1) / block * block);
   visit_dtype(t.dtype, [&](auto zero) {
     using T = decltype(zero);
     const T pad = pad_element<T>(t.pad);
     for (int a = 0; a < l.count; ++a) {
-      T* line = reinterpret_cast<T*>(t.base) + std::ptrdiff_t(a) * l.line_step;
-      std::fill(line + l.length, line + padded_end, pad);
+      T* line = reinterpret_cast<T*>(t.base) + std::ptrdiff_t(a) * l.step;
+      std::fill(line + l.len, line + padded_end, pad);
     }
   });
 }
@@ -182,8 +174,8 @@ void texpands_finish(ExecContext& ctx) {
     const T v = ctx.scalar.as<T>();
     Lines l = lines_of(d);
     for (int a = 0; a < l.count; ++a) {
-      T* line = reinterpret_cast<T*>(d.base) + std::ptrdiff_t(a) * l.line_step;
-      std::fill(line, line + l.length, v);
+      T* line = reinterpret_cast<T*>(d.base) + std::ptrdiff_t(a) * l.step;
+      std::fill(line, line + l.len, v);
     }
   });
 }

@@ -35,7 +35,7 @@ CostTable make_a2a3() {
   set({I::vdiv}, {11, 4, 19});
   set({I::vexp, I::vexpdif}, {13, 2, 18});
   set({I::vmaxs}, {10, 1, 13});
-  set({I::vadds}, {13, 1, 12});  // tail 12, not the stub's 18: hardware TADDS f32 32x64 = 57 (reference §4)
+  set({I::vadds}, {13, 1, 12});  // tail 12 (the reference table says 18): hardware TADDS f32 32x64 = 57, ref §4
   set({I::vmuls}, {11, 1, 15});
   set({I::vmins}, {14, 1, 16});
   set({I::vector_dup}, {11, 1, 13});

@@ -16,13 +16,7 @@ using I = Intrinsic;
 std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) { return std::uint32_t((a + b - 1) / b); }
 
 // A tile seen along its major direction: `lines` of `len` valid elements, `stride` elements apart.
-struct Lines {
-  int lines, len, cap_lines, cap_len, stride;
-};
-Lines lines_of(const TileView& t) {
-  if (t.row_major) return {t.valid_rows, t.valid_cols, t.rows, t.cols, t.row_stride};
-  return {t.valid_cols, t.valid_rows, t.cols, t.rows, t.col_stride};
-}
+using Lines = TileLines;
 
 bool is_expdif(Op op) { return op == Op::TCOLEXPANDEXPDIF || op == Op::TROWEXPANDEXPDIF; }
 
@@ -75,10 +69,10 @@ public:
   // TBinSInstr / TUnaryOp (§3.6): tile-scalar ops, TAXPY of one type, TEXP.
   void elementwise(I op, const TileView& dst, const TileView& src) {
     const Lines d = lines_of(dst), s = lines_of(src);
-    const std::uint64_t n = std::uint64_t(d.lines) * d.len;
-    const bool contiguous = (d.cap_len == d.len && s.cap_len == s.len) || (d.cap_lines == 1 && s.cap_lines == 1);
+    const std::uint64_t n = std::uint64_t(d.count) * d.len;
+    const bool contiguous = (d.cap_len == d.len && s.cap_len == s.len) || (d.cap_count == 1 && s.cap_count == 1);
     if (contiguous) {
-      const std::uint64_t total = ceil_div(std::uint64_t(d.cap_lines) * d.cap_len, epr_);
+      const std::uint64_t total = ceil_div(std::uint64_t(d.cap_count) * d.cap_len, epr_);
       const bool non_aligned = d.cap_len % epr_ != 0 && std::size_t(d.cap_len) > epr_;
       if (non_aligned || total > 255) {
         count(op, n);
@@ -89,13 +83,13 @@ public:
       return;
     }
     const std::size_t ncr = std::size_t(d.cap_len) / epr_;
-    const auto rows = std::uint32_t(d.lines);
-    if ((ncr > 1 && d.cap_lines * ncr < 4 && s.cap_lines * ncr < 4) ||
-        (std::size_t(d.cap_lines) < ncr + 1 && std::size_t(s.cap_lines) < ncr + 1 && d.len % epr_)) {
+    const auto rows = std::uint32_t(d.count);
+    if ((ncr > 1 && d.cap_count * ncr < 4 && s.cap_count * ncr < 4) ||
+        (std::size_t(d.cap_count) < ncr + 1 && std::size_t(s.cap_count) < ncr + 1 && d.len % epr_)) {
       count(op, std::uint64_t(d.len), rows);  // per-row counter mode
-    } else if (std::size_t(d.cap_lines) < ncr + 1 && std::size_t(s.cap_lines) < ncr + 1) {
+    } else if (std::size_t(d.cap_count) < ncr + 1 && std::size_t(s.cap_count) < ncr + 1) {
       norm(op, std::uint32_t(d.len / epr_), 0, rows);  // per-row norm mode
-    } else if (d.cap_lines <= 255 && d.stride / be_ <= 255 && s.stride / be_ <= 255) {
+    } else if (d.cap_count <= 255 && d.step / be_ <= 255 && s.step / be_ <= 255) {
       row_repeat(op, rows, d.len);
     } else {  // strides or rows beyond uint8: per-row passes (head then tail columns)
       norm(op, std::uint32_t(d.len / epr_), 0, rows);
@@ -108,7 +102,7 @@ public:
     const I op = binary_intrinsic(opc);
     const bool expdif = is_expdif(opc);
     const Lines d = lines_of(dst), f = lines_of(full);
-    const auto rows = std::uint32_t(d.lines);
+    const auto rows = std::uint32_t(d.count);
     auto pair = [&](auto&& emit) {
       emit(op);
       if (expdif) {
@@ -116,8 +110,8 @@ public:
         emit(I::vexp);
       }
     };
-    if (d.cap_len == d.len || d.cap_lines == 1) {  // norm mode
-      if (std::size_t(d.stride) < epr_ && std::size_t(f.stride) < epr_) {
+    if (d.cap_len == d.len || d.cap_count == 1) {  // norm mode
+      if (std::size_t(d.step) < epr_ && std::size_t(f.step) < epr_) {
         pair([&](I o) { norm(o, rows, std::size_t(d.len)); });
       } else {
         for (std::size_t k = 0; k < std::size_t(d.len) / epr_; ++k) pair([&](I o) { norm(o, rows); });
@@ -132,11 +126,11 @@ public:
   void rowexpand(Op opc, const TileView& dst, const TileView& full, bool mode2) {
     const I op = binary_intrinsic(opc);
     const Lines d = lines_of(dst), f = lines_of(full);
-    const int rows = d.lines, c = d.len;
-    const bool overflow = std::size_t(d.stride) / be_ > 255 || std::size_t(f.stride) / be_ > 255;
+    const int rows = d.count, c = d.len;
+    const bool overflow = std::size_t(d.step) / be_ > 255 || std::size_t(f.step) / be_ > 255;
     const bool use_count = overflow || std::size_t(c) / epr_ > std::size_t(rows);
     auto tail = [&](int r) {  // NormModeTail
-      if (std::size_t(d.stride) < epr_ || std::size_t(f.stride) < epr_) norm(op, std::uint32_t(r), std::size_t(c));
+      if (std::size_t(d.step) < epr_ || std::size_t(f.step) < epr_) norm(op, std::uint32_t(r), std::size_t(c));
       else row_repeat(op, std::uint32_t(r), c);
     };
     auto body = [&](int r) {
@@ -177,14 +171,14 @@ public:
   // TAXPY float <- half (§3.5): 64 f32 lanes per repeat, src repeat 4 blocks.
   void axpy_widening(const TileView& dst, const TileView& src) {
     const Lines d = lines_of(dst), s = lines_of(src);
-    const bool use_count = d.stride / 8 > 255 || s.stride / 16 > 255 || d.len / 64 > d.lines;
+    const bool use_count = d.step / 8 > 255 || s.step / 16 > 255 || d.len / 64 > d.count;
     if (use_count) {
-      count(I::vaxpy, std::uint64_t(d.len), std::uint32_t(d.lines));
+      count(I::vaxpy, std::uint64_t(d.len), std::uint32_t(d.count));
       return;
     }
-    for (int done = 0; done < d.lines; done += 255) {
-      const auto r = std::uint32_t(std::min(255, d.lines - done));
-      if (d.stride < 64 || s.stride < 64) norm(I::vaxpy, r, std::size_t(d.len));
+    for (int done = 0; done < d.count; done += 255) {
+      const auto r = std::uint32_t(std::min(255, d.count - done));
+      if (d.step < 64 || s.step < 64) norm(I::vaxpy, r, std::size_t(d.len));
       else row_repeat(I::vaxpy, r, d.len);
     }
   }
@@ -210,8 +204,8 @@ public:
   void expands(const TileView& dst) {
     const Lines d = lines_of(dst);
     const std::size_t widen = es_ == 1 ? 2 : 1;  // 8-bit values are duplicated as 16-bit lanes
-    if (d.cap_len == d.len || d.lines == 1) count(I::vector_dup, (std::uint64_t(d.lines) * d.len + widen - 1) / widen);
-    else count(I::vector_dup, (std::uint64_t(d.len) + widen - 1) / widen, std::uint32_t(d.lines));
+    if (d.cap_len == d.len || d.count == 1) count(I::vector_dup, (std::uint64_t(d.count) * d.len + widen - 1) / widen);
+    else count(I::vector_dup, (std::uint64_t(d.len) + widen - 1) / widen, std::uint32_t(d.count));
   }
 
   // copy_ubuf_to_ubuf in whole 32-byte blocks: TMOV V2V (§2.8) and pure TCOLEXPAND (§3.2).
@@ -221,7 +215,7 @@ public:
   }
   void tmov(const TileView& dst, const TileView& src) {
     const Lines d = lines_of(dst), s = lines_of(src);
-    const int lines = std::min(d.lines, s.lines), len = std::min(d.len, s.len);
+    const int lines = std::min(d.count, s.count), len = std::min(d.len, s.len);
     if (d.cap_len == s.cap_len && d.cap_len == len) ub_copy(std::uint64_t(lines) * len * es_, 1);
     else ub_copy(std::uint64_t(len) * es_, std::uint32_t(lines));
   }
@@ -263,12 +257,12 @@ public:
   // Iterations of a 2-D loop over lines x EPR chunks (64-bit elements: 32 per chunk, register pairs).
   // A 2-D loop also pays its outer (row) iterations: `vloop` per line, as the device algorithms count.
   std::uint64_t iterations_2d(const Lines& d) {
-    add(I::vloop, std::uint64_t(d.lines));
-    return std::uint64_t(d.lines) * ceil_div(std::uint64_t(d.len), es_ == 8 ? 32 : epr_);
+    add(I::vloop, std::uint64_t(d.count));
+    return std::uint64_t(d.count) * ceil_div(std::uint64_t(d.len), es_ == 8 ? 32 : epr_);
   }
   std::uint64_t iterations(const Lines& d) {
-    const bool one_d = d.cap_len == d.len || d.cap_lines == 1;
-    return one_d ? ceil_div(std::uint64_t(d.lines) * d.len, es_ == 8 ? 32 : epr_) : iterations_2d(d);
+    const bool one_d = d.cap_len == d.len || d.cap_count == 1;
+    return one_d ? ceil_div(std::uint64_t(d.count) * d.len, es_ == 8 ? 32 : epr_) : iterations_2d(d);
   }
   // The ALU issues one element-wise op takes per iteration (64-bit integers work on register pairs).
   void alu(I op, std::uint64_t n) {
@@ -310,7 +304,7 @@ public:
   void rowexpand(Op opc, const TileView& dst) {
     const Lines d = lines_of(dst);
     const std::uint64_t n = iterations_2d(d);
-    add(I::vlds, std::uint64_t(d.lines) + n);  // one broadcast load per row, one full-operand load per chunk
+    add(I::vlds, std::uint64_t(d.count) + n);  // one broadcast load per row, one full-operand load per chunk
     if (is_expdif(opc)) expdif(dst, n);
     else alu(binary_intrinsic(opc), n);
     add(I::vsts, n);

@@ -45,6 +45,17 @@ struct TileView {
   }
 };
 
+// A tile's valid region as lines: the rows of a RowMajor tile, the columns of a ColMajor one (one loop
+// shape serves both layouts). cap_*: the same of the tile's capacity; step: elements between lines.
+struct TileLines {
+  int count, len, cap_count, cap_len;
+  std::ptrdiff_t step;
+};
+inline TileLines lines_of(const TileView& t) {
+  if (t.row_major) return {t.valid_rows, t.valid_cols, t.rows, t.cols, t.row_stride};
+  return {t.valid_cols, t.valid_rows, t.cols, t.rows, t.col_stride};
+}
+
 struct GmView {
   std::byte* base = nullptr;
   DType dtype = DType::F32;
