@@ -187,6 +187,108 @@ BOOST_AUTO_TEST_CASE(deterministic_and_concurrent_policies_agree) {
       BOOST_TEST_REQUIRE(d.cores[k].pipes[p].busy_cycles == c.cores[k].pipes[p].busy_cycles);
 }
 
+BOOST_AUTO_TEST_CASE(concurrent_policy_with_any_number_of_host_threads) {
+  // Of host_threads, one per core runs its kernel and the rest (at least one) run the pipes: one pipe
+  // thread runs them all, two split MTE2 | V + MTE3, three or more give each lane its own.
+  const int tiles = 9;
+  for (int cores : {1, 3})
+    for (int threads : {1, 2, 3, 4, 6}) {
+      auto in = iota_data(std::size_t(cores) * tiles * R * C);
+      std::vector<float> out(in.size(), -1.0f);
+      launch({.blocks = cores, .policy = Policy::Concurrent, .host_threads = threads}, stream, out.data(), in.data(), tiles);
+      BOOST_TEST_INFO("cores " << cores << ", host threads " << threads);
+      BOOST_TEST(out == in);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(concurrent_policy_hands_over_many_tiny_instructions) {
+  // Thousands of handoffs with almost no work between them: a lost wake-up (a host thread parked with
+  // a runnable instruction) would hang here.
+  auto chain = [](float* out, float* in, int n) -> Kernel {
+    using T = Tile<TileType::Vec, float, 1, 8>;
+    using G = GlobalTensor<float, Shape<1, 1, 1, 1, 8>, pto::Stride<1, 1, 1, 8, 1>>;
+    T a[2], b[2];
+    for (int k = 0; k < 2; ++k) {
+      TASSIGN(a[k], k * 0x100);
+      TASSIGN(b[k], 0x200 + k * 0x100);
+    }
+    RecordEvent added[2], stored[2];
+    for (int i = 0; i < n; ++i) {
+      const int k = i % 2;
+      G src(in + 8 * (i % 16)), dst(out + 128 * get_block_idx() + 8 * (i % 16));
+      RecordEvent l = co_await TLOAD(a[k], src, added[k]);
+      added[k] = co_await TADDS(b[k], a[k], 1.0f, l, stored[k]);
+      stored[k] = co_await TSTORE(dst, b[k], added[k]);
+    }
+  };
+  auto fills = [](int n) -> Kernel {
+    Tile<TileType::Vec, float, 1, 8> t;
+    TASSIGN(t, 0);
+    for (int i = 0; i < n; ++i) co_await TEXPANDS(t, float(i));
+  };
+  auto in = iota_data(128);
+  // host_threads 2, 3, 4 with one core: 1, 2 and 3 pipe threads; with two cores and 4: two each.
+  for (int threads : {2, 3, 4})
+    for (int run = 0; run < 3; ++run) {
+      for (int cores : {1, 2}) {
+        if (cores == 2 && threads != 4) continue;
+        std::vector<float> out(std::size_t(128) * cores, 0.0f);
+        launch({.blocks = cores, .policy = Policy::Concurrent, .host_threads = threads}, chain, out.data(), in.data(), 6000);
+        for (std::size_t i = 0; i < out.size(); ++i) BOOST_TEST_REQUIRE(out[i] == in[i % 128] + 1.0f);
+      }
+      launch({.blocks = 1, .policy = Policy::Concurrent, .host_threads = threads}, fills, 20000);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(concurrent_policy_waits_for_a_set_flag_issued_thousands_of_instructions_later) {
+  // V waits at a wait_flag whose set_flag comes after 10000 MTE2 instructions: the kernel thread runs
+  // only a bounded backlog ahead of the host threads, and must not wait for V there.
+  auto kernel = [](float* out, float* in, int loads) -> Kernel {
+    using T = Tile<TileType::Vec, float, 1, 8>;
+    using G = GlobalTensor<float, Shape<1, 1, 1, 1, 8>, pto::Stride<1, 1, 1, 8, 1>>;
+    T a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x100);
+    co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID3);  // on PIPE_V: V stops here
+    for (int i = 0; i < loads; ++i) {
+      G src(in + 8 * (i % 4));
+      co_await TLOAD(a, src);
+    }
+    co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID3);
+    RecordEvent e = co_await TADDS(b, a, 1.0f);
+    G dst(out);
+    co_await TSTORE(dst, b, e);
+  };
+  auto in = iota_data(32);
+  const int loads = 10001;  // the last one reads in[0..8)
+  std::vector<float> out_d(8), out_c(8);
+  LaunchReport d = launch({.blocks = 1}, kernel, out_d.data(), in.data(), loads);
+  LaunchReport c = launch({.blocks = 1, .policy = Policy::Concurrent, .host_threads = 2}, kernel, out_c.data(), in.data(), loads);
+  for (int i = 0; i < 8; ++i) BOOST_TEST(out_d[i] == in[i] + 1.0f);
+  BOOST_TEST(out_c == out_d);
+  BOOST_TEST(c.cycles == d.cycles);
+}
+
+BOOST_AUTO_TEST_CASE(concurrent_policy_reports_a_failure_on_a_host_thread) {
+  // The division by zero is found when TDIVS runs on a host thread; the launch rethrows it, and the
+  // thousands of instructions queued behind it neither run nor hang.
+  auto kernel = [](int n) -> Kernel {
+    using T = Tile<TileType::Vec, std::int32_t, 8, 16>;
+    T a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x1000);
+    RecordEvent e = co_await TEXPANDS(a, 7);
+    e = co_await TDIVS(b, a, 0, e);
+    for (int i = 0; i < n; ++i) e = co_await TADDS(b, b, 1, e);
+  };
+  for (int threads : {1, 2})
+    BOOST_CHECK_EXCEPTION(launch({.blocks = 2, .policy = Policy::Concurrent, .host_threads = threads, .cpu_reference = true}, kernel, 20000),
+                          Error, [](const Error& e) {
+                            BOOST_TEST_MESSAGE(e.what());
+                            return std::string(e.what()).rfind("core 0: TDIVS: integer division by zero", 0) == 0;
+                          });
+}
+
 BOOST_AUTO_TEST_CASE(modeled_figures_are_identical_across_runs_and_thread_counts) {
   auto in = iota_data(std::size_t(8) * 4 * R * C);
   std::vector<float> out(in.size());

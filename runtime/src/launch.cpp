@@ -42,7 +42,7 @@ SyncCheck resolve_check(SyncCheck c) {
 
 void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
                CoreReport& report) {
-  std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(cfg.target) : nullptr;
+  std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
   CoreOptions o;
   o.block_idx = block;
   o.block_num = cfg.blocks;
@@ -113,11 +113,16 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
              cfg.costs->intrinsic[std::size_t(i)].per_repeat, " must be a finite number >= 0");
   if (cfg.host_threads < 0) fail("pto::launch: host_threads = ", cfg.host_threads, " must be >= 0 (0 = all)");
   const auto t0 = std::chrono::steady_clock::now();
-  int threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min(threads, cfg.blocks);
+  const int host_threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  // host_threads is what the launch runs at once: threads that drive the cores' kernels and models (one
+  // per core, at most host_threads), and under the concurrent policy the rest (at least one) run the
+  // pipes. More busy threads than host cores only trade places: on two cores, one kernel thread and
+  // two pipe threads streamed at 39-50% of a triad, one and one at 55%.
+  const int threads = std::min(host_threads, cfg.blocks);
+  const int pipe_threads = std::max(1, host_threads - threads);
 
   std::unique_ptr<ConcurrentPolicy> concurrent;
-  if (cfg.policy == Policy::Concurrent && !cfg.model_only) concurrent = std::make_unique<ConcurrentPolicy>(threads);
+  if (cfg.policy == Policy::Concurrent && !cfg.model_only) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads);
 
   std::vector<CoreReport> reports(std::size_t(cfg.blocks));
   std::vector<std::exception_ptr> errors(std::size_t(cfg.blocks));
