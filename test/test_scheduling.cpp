@@ -271,22 +271,30 @@ BOOST_AUTO_TEST_CASE(concurrent_policy_waits_for_a_set_flag_issued_thousands_of_
 
 BOOST_AUTO_TEST_CASE(concurrent_policy_reports_a_failure_on_a_host_thread) {
   // The division by zero is found when TDIVS runs on a host thread; the launch rethrows it, and the
-  // thousands of instructions queued behind it neither run nor hang.
-  auto kernel = [](int n) -> Kernel {
+  // thousands of instructions queued behind it neither run nor hang: the TSTORE that waits for the
+  // failed TDIVS (on another pipe, maybe another host thread) never writes GM.
+  auto kernel = [](std::int32_t* out, int n) -> Kernel {
     using T = Tile<TileType::Vec, std::int32_t, 8, 16>;
+    using G = GlobalTensor<std::int32_t, Shape<1, 1, 1, 8, 16>, pto::Stride<1, 1, 1, 16, 1>>;
     T a, b;
     TASSIGN(a, 0);
     TASSIGN(b, 0x1000);
     RecordEvent e = co_await TEXPANDS(a, 7);
     e = co_await TDIVS(b, a, 0, e);
+    G dst(out + 128 * get_block_idx());
+    co_await TSTORE(dst, b, e);
     for (int i = 0; i < n; ++i) e = co_await TADDS(b, b, 1, e);
   };
-  for (int threads : {1, 2})
-    BOOST_CHECK_EXCEPTION(launch({.blocks = 2, .policy = Policy::Concurrent, .host_threads = threads, .cpu_reference = true}, kernel, 20000),
+  for (int threads : {2, 3, 4}) {
+    std::vector<std::int32_t> out(256, -1);
+    BOOST_CHECK_EXCEPTION(launch({.blocks = 2, .policy = Policy::Concurrent, .host_threads = threads, .cpu_reference = true}, kernel,
+                                 out.data(), 20000),
                           Error, [](const Error& e) {
                             BOOST_TEST_MESSAGE(e.what());
                             return std::string(e.what()).rfind("core 0: TDIVS: integer division by zero", 0) == 0;
                           });
+    for (std::int32_t v : out) BOOST_TEST_REQUIRE(v == -1);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(modeled_figures_are_identical_across_runs_and_thread_counts) {

@@ -65,8 +65,15 @@ struct HostThread {
   std::thread thread;
 };
 
+// Host cores this process may run on (its affinity mask, as under taskset or a container's cpuset).
+static int usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 struct ConcurrentPolicy::Pool {
-  explicit Pool(int threads) : cores(int(std::max(1u, std::thread::hardware_concurrency()))) {
+  explicit Pool(int threads) : cores(usable_cores()) {
     for (int i = 0; i < threads; ++i) host.push_back(std::make_unique<HostThread>(*this));
     for (auto& h : host) h->start();
   }
@@ -101,10 +108,12 @@ bool spin_until(const ConcurrentPolicy::Pool& pool, Pred pred) {
   const auto deadline = std::chrono::steady_clock::now() + kSpinBudget;
   for (unsigned i = 1;; ++i) {
     if (pred()) return true;
-    if (i % 256 == 0 && std::chrono::steady_clock::now() > deadline) return false;
     // More threads want a host core than there are: let the others run first (a kernel thread that is
-    // issuing, say), but stay ready - parking would cost a futex wake-up later.
-    if (pool.active.load(std::memory_order_relaxed) > pool.cores) sched_yield();
+    // issuing, say), but stay ready - parking would cost a futex wake-up later. A yield may take a
+    // whole time slice, so the clock is read after each.
+    const bool crowded = pool.active.load(std::memory_order_relaxed) > pool.cores;
+    if ((crowded || i % 256 == 0) && std::chrono::steady_clock::now() > deadline) return false;
+    if (crowded) sched_yield();
     else pause();
   }
 }
@@ -204,6 +213,7 @@ struct CoreExecutor final : FunctionalExecutor {
   }
 
   void submit(std::uint64_t seq, const InstrRecord& rec, const BackendKernel* kernel) override {
+    if (abandoned_.load(std::memory_order_relaxed)) return;  // the core is failing: nothing runs any more
     if (pipe_of_.size() < seq) pipe_of_.resize(seq, PIPE_S);
     pipe_of_[seq - 1] = std::uint8_t(rec.pipe);
     if (rec.pipe == PIPE_S) {  // the model already ran it on the scalar pipe; only a set_flag matters here
@@ -216,7 +226,7 @@ struct CoreExecutor final : FunctionalExecutor {
     Pipe& p = pipes_[rec.pipe];
     if (!p.registered.load(std::memory_order_relaxed)) {
       p.host->add({this, rec.pipe});
-      p.registered.store(true, std::memory_order_relaxed);
+      p.registered.store(true, std::memory_order_seq_cst);
     }
     Item& it = p.queue.next_slot();
     it.seq = seq;
@@ -267,14 +277,21 @@ struct CoreExecutor final : FunctionalExecutor {
       }
   }
 
-  // Host thread: runs pipe p's ready instructions in order; returns whether it ran any.
+  // Host thread: runs pipe p's ready instructions in order, at most kDrainBatch of them so that the
+  // thread's other pipes (and other cores) get their turn; returns whether it ran any.
+  static constexpr int kDrainBatch = 64;
   bool drain(int pipe_id) {
     Pipe& p = pipes_[std::size_t(pipe_id)];
     bool ran = false;
-    while (!failed_.load(std::memory_order_relaxed) && !abandoned_.load(std::memory_order_relaxed)) {
+    for (int n = 0; n < kDrainBatch && !failed_.load(std::memory_order_seq_cst) && !abandoned_.load(std::memory_order_relaxed); ++n) {
       Item* it = p.queue.front();
       if (!it || !take_ready(*it)) break;
-      run(p, *it);
+      if (!run(p, *it)) {
+        // A failed instruction completes nothing: what waits for it must not run on its half-made
+        // results. The kernel thread, which may sleep until this pipe moves, is told.
+        completed(pipe_id);
+        break;
+      }
       const std::uint64_t seq = it->seq;
       const InstrRecord& rec = it->rec;
       if (rec.kind == RecordKind::SetFlag) signal_flag(rec);
@@ -364,8 +381,9 @@ private:
     return true;
   }
 
-  void run(Pipe& p, const Item& it) {
-    if (!it.kernel) return;
+  // Whether the instruction ran without an error.
+  bool run(Pipe& p, const Item& it) {
+    if (!it.kernel) return true;
     try {
       ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &p.staging, it.rec.desc->op, ub_, ub_bytes_};
       if (it.kernel->direct) {
@@ -377,8 +395,10 @@ private:
     } catch (...) {
       std::lock_guard lock(error_m_);
       if (!error_) error_ = std::current_exception();
-      failed_.store(true, std::memory_order_release);
+      failed_.store(true, std::memory_order_seq_cst);
+      return false;
     }
+    return true;
   }
 
   // A completion may unblock this core's other pipes and its kernel thread.
@@ -387,7 +407,7 @@ private:
     HostThread* woken[kNumPipeIds] = {};
     int n = 0;
     for (const Pipe& p : pipes_)
-      if (p.host != self && p.registered.load(std::memory_order_relaxed) && std::find(woken, woken + n, p.host) == woken + n) woken[n++] = p.host;
+      if (p.host != self && p.registered.load(std::memory_order_seq_cst) && std::find(woken, woken + n, p.host) == woken + n) woken[n++] = p.host;
     for (int i = 0; i < n; ++i) woken[i]->wake();
     // Either the kernel thread, about to sleep, sees our completion, or we see it waiting.
     if (kernel_waiting_.load(std::memory_order_seq_cst) && kernel_may_go()) {
@@ -404,7 +424,7 @@ private:
   // having run all it was given. Completers read it only while kernel_waiting_ is set.
   static constexpr int kAllPipes = -1, kBacklog = -2;
   bool kernel_may_go() const {
-    if (failed_.load(std::memory_order_acquire) || abandoned_.load(std::memory_order_relaxed)) return true;
+    if (failed_.load(std::memory_order_seq_cst) || abandoned_.load(std::memory_order_relaxed)) return true;
     const int wp = wait_pipe_.load(std::memory_order_relaxed);
     if (wp == kBacklog) return executed_.load(std::memory_order_seq_cst) >= wait_seq_.load(std::memory_order_relaxed);
     if (wp != kAllPipes) return pipes_[std::size_t(wp)].done_through.load(std::memory_order_seq_cst) >= wait_seq_.load(std::memory_order_relaxed);
@@ -429,10 +449,16 @@ private:
     kernel_waiting_.store(false, std::memory_order_relaxed);
   }
 
+  // Stops this core's host work before the exception unwinds frames whose memory it may be using.
   void rethrow() {
-    if (!failed_.load(std::memory_order_acquire)) return;
-    std::lock_guard lock(error_m_);
-    std::rethrow_exception(error_);
+    if (!failed_.load(std::memory_order_seq_cst)) return;
+    abandon();
+    std::exception_ptr e;
+    {
+      std::lock_guard lock(error_m_);
+      e = error_;
+    }
+    std::rethrow_exception(e);
   }
 
   ConcurrentPolicy::Pool& pool_;

@@ -64,8 +64,9 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
       struct Destroy {
         Kernel::Handle h;
         Core& core;
+        int unwinding = std::uncaught_exceptions();  // a launch may itself run during an unwind
         ~Destroy() {
-          if (std::uncaught_exceptions()) core.abandon();  // host executors stop before the frame goes
+          if (std::uncaught_exceptions() > unwinding) core.abandon();  // host executors stop before the frame goes
           h.destroy();
         }
       } destroy{h, core};
