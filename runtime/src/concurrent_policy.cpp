@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstring>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -230,7 +229,7 @@ struct CoreExecutor final : FunctionalExecutor {
     }
     Item& it = p.queue.next_slot();
     it.seq = seq;
-    std::memcpy(static_cast<void*>(&it.rec), &rec, sizeof rec);
+    copy_used(it.rec, rec);
     it.kernel = kernel;
     for (int i = 0; i < rec.nwaits; ++i) it.wait_pipe[std::size_t(i)] = pipe_of_[rec.waits[i] - 1];  // S: done at issue
     total_submitted_.store(total_submitted_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);

@@ -157,7 +157,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
       kernel = &backend_kernel(rec, opt_.target, !opt_.cpu_reference, ub_base_, ub_bytes_);
     PipeState& p = pipes_[rec.pipe];
     Slot& s = p.queue.push();
-    s.rec = rec;
+    copy_used(s.rec, rec);
     s.seq = seq;
     s.issue_time = issue_time;
     s.issue_stall = last_scalar_stall_;

@@ -1,6 +1,7 @@
 // InstrRecord: what one issued instruction is, as plain data (stdexec habit: the work, not where it
 // runs). The public instruction functions build one; the core's pipes run it.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <source_location>
 
@@ -34,5 +35,26 @@ struct InstrRecord {
   std::uint64_t waits[kMaxWaits] = {};  // sequence numbers of instructions that must finish first
   std::source_location where{};         // sync operations: the call site (line 0: unknown)
 };
+
+// `to = from` for everything an instruction uses: only the first nops operands and nwaits waits (a
+// whole record is 560 bytes, a TLOAD with one wait uses 280 of them; the copy is on every issue).
+inline void copy_used(InstrRecord& to, const InstrRecord& from) {
+  to.desc = from.desc;
+  to.kind = from.kind;
+  to.pipe = from.pipe;
+  to.flag_src = from.flag_src;
+  to.flag_dst = from.flag_dst;
+  to.flag_id = from.flag_id;
+  to.nops = from.nops;
+  to.nwaits = from.nwaits;
+  to.variant = from.variant;
+  std::copy_n(from.ops, from.nops, to.ops);
+  to.scalar = from.scalar;
+  std::copy_n(from.waits, from.nwaits, to.waits);
+  to.where = from.where;
+}
+// A field added to InstrRecord must be copied above.
+static_assert(sizeof(InstrRecord) == 32 + kMaxOperands * sizeof(Operand) + sizeof(ScalarValue) + 8 * kMaxWaits + sizeof(std::source_location),
+              "copy_used(): InstrRecord changed");
 
 }  // namespace pto::detail
