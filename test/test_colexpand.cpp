@@ -101,12 +101,13 @@ std::vector<T> col_golden(Bop op, bool swapped, const std::vector<T>& in0, int c
 // Runs one case on `target` and checks it. in0/in1 hold S0::Numel / S1::Numel elements.
 template <class S0, class S1, class D, class F>
 void check_col(const std::string& what, Target target, Bop op, F fn, bool swapped, std::vector<typename D::DType> in0,
-               std::vector<typename D::DType> in1, ColLayout L) {
+               std::vector<typename D::DType> in1, ColLayout L, bool cpu_reference = false) {
   using T = typename D::DType;
   BOOST_TEST_REQUIRE(in0.size() == std::size_t(S0::Numel));
   BOOST_TEST_REQUIRE(in1.size() == std::size_t(S1::Numel));
   std::vector<T> out(std::size_t(D::Numel), T(0));
-  launch({.blocks = 1, .target = target}, col_kernel<S0, S1, D, F>, out.data(), in0.data(), in1.data(), L, fn);
+  launch({.blocks = 1, .target = target, .cpu_reference = cpu_reference}, col_kernel<S0, S1, D, F>, out.data(), in0.data(),
+         in1.data(), L, fn);
   const auto want = col_golden(op, swapped, in0, S0::Cols, in1, S1::Cols, L.vd, D::Rows, D::Cols);
   check_output(out, want, !kFloat<T>, what + " on " + name_of(target));
 }
@@ -406,6 +407,30 @@ BOOST_AUTO_TEST_CASE(swapped_sub_div_expdif_by_hand) {
     BOOST_TEST(std::fabs(exd[std::size_t(i) * 8 + 0] - std::exp(6.0f)) <= 1e-3f * std::exp(6.0f));
     BOOST_TEST(std::fabs(exd[std::size_t(i) * 8 + 1] - std::exp(-3.0f)) <= 1e-3f * std::exp(-3.0f));
   }
+}
+
+// The CPU kernel has a path for a dst apart from both sources and one for a dst that is one of them
+// (in place); on both, every element reads the sources' values from before the instruction.
+BOOST_AUTO_TEST_CASE(in_place_and_apart_on_the_cpu_reference) {
+  using Full = VTile<float, 16, 64>;
+  using Row = VTile<float, 1, 64>;
+  constexpr std::uint32_t F = Full::GetSizeInBytes(), V = 2 * F;
+  for_each_col_op([&](auto opc, auto fn) {
+    constexpr Bop op = decltype(opc)::value;
+    for (bool swapped : {false, true}) {
+      std::vector<float> full, vec;
+      role_data(op, Full::Numel, Row::Numel, !swapped, full, vec, 61);
+      const Valid vf{16, 61}, vv{1, 61};
+      // dst apart from both sources, dst = the full operand, dst = a tile whose row 0 is the vector
+      for (std::uint32_t offd : {3 * F, 0u, V}) {
+        const std::string what = std::string("cpu ") + op_name(op) + (swapped ? " swapped" : "") + " dst at " + std::to_string(offd);
+        if (swapped)
+          check_col<Row, Full, Full>(what, Target::A2A3, op, fn, true, vec, full, {vv, vf, vf, V, 0, offd}, true);
+        else
+          check_col<Full, Row, Full>(what, Target::A2A3, op, fn, false, full, vec, {vf, vv, vf, 0, V, offd}, true);
+      }
+    }
+  });
 }
 
 // DivAlgorithm::HIGH_PRECISION selects another A5 device algorithm; the result is IEEE division either way.

@@ -46,7 +46,17 @@ void colexpand_op(ExecContext& ctx) {
         else
           check_divisor_tile<T>(Name, "src1", F);
       }
+      const bool apart = !F.footprint().overlaps(d.footprint()) && !V.footprint().overlaps(d.footprint());
       for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
+        if constexpr (!kWidened<T>) {
+          if (apart) {
+            T* out = row<T>(d, r0) + c0;
+            const T* f = row<T>(F, r0) + c0;
+            if (swap) bin_rows_apart<O>(out, d.row_stride, vp + c0, 0, f, F.row_stride, r1 - r0, c1 - c0);
+            else bin_rows_apart<O>(out, d.row_stride, f, F.row_stride, vp + c0, 0, r1 - r0, c1 - c0);
+            return;
+          }
+        }
         for (int i = r0; i < r1; ++i) {
           Ptr<T> f{row<T>(F, i) + c0}, v{vp + c0};
           if (swap) bin_row<O>(row<T>(d, i) + c0, v, f, c1 - c0);
