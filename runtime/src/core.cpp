@@ -400,12 +400,13 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
 // pipe that reads those bytes keeps the values it read at its start.
 void Core::snapshot_readers_of(const Slot& writer) {
   ByteRange w[kMaxOperands];
-  const int nw = writes_of(writer.rec, w);
-  if (nw == 0) return;
+  int nw = -1;  // the writer's boxes, computed once a running reader needs them (most ends find none)
   for (int p : kQueuedPipes) {
     if (p == writer.rec.pipe || pipes_[p].queue.empty()) continue;
     Slot& r = pipes_[p].queue.front();
     if (!r.running || r.snapshotted || !r.kernel) continue;
+    if (nw < 0) nw = writes_of(writer.rec, w);
+    if (nw == 0) return;
     ByteRange rr[kMaxOperands];
     const int nr = reads_of(r.rec, rr);
     if (!any_overlap(rr, nr, w, nw)) continue;

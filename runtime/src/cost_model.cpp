@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <pto/isa/error.hpp>
 
@@ -215,17 +216,23 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
     case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true);
     case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true);
     case PIPE_V: {
-      key_.clear();
-      auto put = [&](const auto& v) { key_.append(reinterpret_cast<const char*>(&v), sizeof v); };
-      put(rec.desc->op);
-      put(rec.variant);
-      put(rec.scalar.bits);  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
+      VectorKey key{};  // zero-initialised: no padding, so the bytes are the key
+      key.scalar = rec.scalar.bits;  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
+      key.op = std::int32_t(rec.desc->op);
+      key.variant = rec.variant;
+      key.nops = rec.nops;
       for (int i = 0; i < rec.nops; ++i) {
         const TileView& t = rec.ops[i].tile;  // every operand of a vector instruction is a tile
-        put(t.base);
-        for (int v : {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride, int(t.row_major)}) put(v);
+        key.ops[i] = {t.base, {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride, int(t.row_major)}};
       }
-      auto it = memo_.find(std::string_view(key_));
+      // A kernel's loop issues the same few forms in turn: compare with the last few before hashing.
+      for (const Recent& r : recent_)
+        if (r.memo && std::memcmp(&r.key, &key, sizeof key) == 0 && !(text && r.memo->text == kNoText)) {
+          if (text) *text = r.memo->text;
+          return r.memo->cycles;
+        }
+      const std::string_view bytes(reinterpret_cast<const char*>(&key), sizeof key);
+      auto it = memo_.find(bytes);
       if (it == memo_.end() || (text && it->second.text == kNoText)) {
         // A device code path issues the stream itself (a recording, non-executing run of its
         // algorithm, which also raises what the chip would get silently wrong); else the planner
@@ -245,10 +252,12 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
         const Memo m{stream_cycles(stream_), text ? text_of(stream_) : kNoText};
         if (text) *text = m.text;
         if (it != memo_.end()) it->second = m;
-        else if (memo_.size() < 4096) memo_.emplace(key_, m);
-        return m.cycles;
+        else if (memo_.size() < 4096) it = memo_.emplace(std::string(bytes), m).first;
+        else return m.cycles;  // not kept: nothing to remember
+      } else if (text) {
+        *text = it->second.text;
       }
-      if (text) *text = it->second.text;
+      recent_[next_recent_++ % std::size(recent_)] = {key, &it->second};  // map nodes never move
       return it->second.cycles;
     }
     default: fail("pipeline model: no cost for ", rec.desc ? rec.desc->name : "an instruction", " on ", pipe_name(rec.pipe));

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -48,11 +49,25 @@ private:
     std::uint64_t cycles;
     std::uint32_t text;  // kNoText until someone asked for it
   };
-  std::unordered_map<std::string, Memo, KeyHash, std::equal_to<>> memo_;
+  std::unordered_map<std::string, Memo, KeyHash, std::equal_to<>> memo_;  // key: a VectorKey's bytes
+  struct VectorKey {
+    std::uint64_t scalar;
+    std::int32_t op, variant, nops, unused;
+    struct Operand {
+      const std::byte* base;
+      std::int32_t geometry[8];  // dtype, rows, cols, valid rows and columns, strides, row-major
+    } ops[kMaxOperands];
+  };
+  static_assert(std::has_unique_object_representations_v<VectorKey>, "VectorKey: no padding (its bytes are the key)");
+  struct Recent {
+    VectorKey key;
+    const Memo* memo = nullptr;
+  };
+  Recent recent_[4]{};
+  unsigned next_recent_ = 0;
   std::vector<std::string> texts_;  // distinct stream texts
   std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> text_ids_;
   std::uint32_t text_of(const IntrinsicStream& s);
-  std::string key_;
   bool device_ = false;
   Target target_ = Target::A2A3;
   std::byte* ub_ = nullptr;
