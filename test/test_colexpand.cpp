@@ -410,7 +410,8 @@ BOOST_AUTO_TEST_CASE(swapped_sub_div_expdif_by_hand) {
 }
 
 // The CPU kernel has a path for a dst apart from both sources and one for a dst that is one of them
-// (in place); on both, every element reads the sources' values from before the instruction.
+// (in place, the same bytes); on both, every element reads the sources' values from before the
+// instruction. (A dst that only partly overlaps a source gets the row-by-row order: not tested here.)
 BOOST_AUTO_TEST_CASE(in_place_and_apart_on_the_cpu_reference) {
   using Full = VTile<float, 16, 64>;
   using Row = VTile<float, 1, 64>;

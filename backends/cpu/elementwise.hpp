@@ -146,8 +146,10 @@ void bin_row(T* d, A a, B b, int n) {
 template <BinOp O, class T>
 void bin_rows_apart(T* __restrict d, std::ptrdiff_t ds, const T* __restrict a, std::ptrdiff_t as, const T* __restrict b,
                     std::ptrdiff_t bs, int rows, int n) {
-  for (int i = 0; i < rows; ++i, d += ds, a += as, b += bs)
+  for (int i = 0; i < rows; ++i) {
+    if (i > 0) d += ds, a += as, b += bs;  // stepped before a row, not after: no pointer past the last one
     for (int j = 0; j < n; ++j) d[j] = apply<O>(a[j], b[j]);
+  }
 }
 
 // Integer division by zero has no result: report where, instead of trapping.

@@ -21,6 +21,8 @@ class CostModel {
 public:
   // `device`: price vector instructions by running their device code path's algorithm (A2A3, A5).
   CostModel(const CostTable& table, int cores, bool device = false, Target target = Target::A2A3);
+  CostModel(const CostModel&) = delete;  // recent_ points into memo_
+  CostModel& operator=(const CostModel&) = delete;
   void set_ub(std::byte* ub, std::size_t bytes) {
     ub_ = ub;
     ub_bytes_ = bytes;

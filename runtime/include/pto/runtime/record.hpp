@@ -2,7 +2,10 @@
 // runs). The public instruction functions build one; the core's pipes run it.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <source_location>
 
 #include <pto/isa/instr_desc.hpp>
@@ -39,22 +42,18 @@ struct InstrRecord {
 // `to = from` for everything an instruction uses: only the first nops operands and nwaits waits (a
 // whole record is 560 bytes, a TLOAD with one wait uses 280 of them; the copy is on every issue).
 inline void copy_used(InstrRecord& to, const InstrRecord& from) {
-  to.desc = from.desc;
-  to.kind = from.kind;
-  to.pipe = from.pipe;
-  to.flag_src = from.flag_src;
-  to.flag_dst = from.flag_dst;
-  to.flag_id = from.flag_id;
-  to.nops = from.nops;
-  to.nwaits = from.nwaits;
-  to.variant = from.variant;
+  std::memcpy(static_cast<void*>(&to), &from, offsetof(InstrRecord, ops));  // the header, whatever it holds
   std::copy_n(from.ops, from.nops, to.ops);
   to.scalar = from.scalar;
   std::copy_n(from.waits, from.nwaits, to.waits);
   to.where = from.where;
 }
-// A field added to InstrRecord must be copied above.
-static_assert(sizeof(InstrRecord) == 32 + kMaxOperands * sizeof(Operand) + sizeof(ScalarValue) + 8 * kMaxWaits + sizeof(std::source_location),
-              "copy_used(): InstrRecord changed");
+// The layout copy_used() assumes: a header, then ops, scalar, waits and where, nothing in between.
+static_assert(std::is_standard_layout_v<InstrRecord> && std::is_trivially_copyable_v<InstrRecord>);
+static_assert(offsetof(InstrRecord, scalar) == offsetof(InstrRecord, ops) + sizeof(InstrRecord::ops) &&
+                  offsetof(InstrRecord, waits) == offsetof(InstrRecord, scalar) + sizeof(ScalarValue) &&
+                  offsetof(InstrRecord, where) == offsetof(InstrRecord, waits) + sizeof(InstrRecord::waits) &&
+                  sizeof(InstrRecord) == offsetof(InstrRecord, where) + sizeof(std::source_location),
+              "copy_used(): a field added after the header must be copied there");
 
 }  // namespace pto::detail
