@@ -409,22 +409,22 @@ BOOST_AUTO_TEST_CASE(swapped_sub_div_expdif_by_hand) {
   }
 }
 
-// The CPU kernel has a path for a dst apart from both sources and one for a dst that is one of them
-// (in place, the same bytes); on both, every element reads the sources' values from before the
-// instruction. (A dst that only partly overlaps a source gets the row-by-row order: not tested here.)
-BOOST_AUTO_TEST_CASE(in_place_and_apart_on_the_cpu_reference) {
-  using Full = VTile<float, 16, 64>;
-  using Row = VTile<float, 1, 64>;
-  constexpr std::uint32_t F = Full::GetSizeInBytes(), V = 2 * F;
+template <int R, int C>
+void cpu_in_place_and_apart() {
+  using Full = VTile<float, R, C>;
+  using Row = VTile<float, 1, C>;
+  constexpr std::uint32_t F = Full::GetSizeInBytes(), V = 2 * F;  // full at 0, an apart dst at F, the row at V
+  const bool dst_on_row = 3 * F <= 192 * 1024;                      // a whole dst tile fits from V on
   for_each_col_op([&](auto opc, auto fn) {
     constexpr Bop op = decltype(opc)::value;
     for (bool swapped : {false, true}) {
       std::vector<float> full, vec;
       role_data(op, Full::Numel, Row::Numel, !swapped, full, vec, 61);
-      const Valid vf{16, 61}, vv{1, 61};
-      // dst apart from both sources, dst = the full operand, dst = a tile whose row 0 is the vector
-      for (std::uint32_t offd : {3 * F, 0u, V}) {
-        const std::string what = std::string("cpu ") + op_name(op) + (swapped ? " swapped" : "") + " dst at " + std::to_string(offd);
+      const Valid vf{R, C - 3}, vv{1, C - 3};
+      for (std::uint32_t offd : {F, 0u, V}) {  // apart, dst = the full operand, dst row 0 = the vector
+        if (offd == V && !dst_on_row) continue;
+        const std::string what = std::string("cpu ") + op_name(op) + " " + std::to_string(R) + "x" + std::to_string(C) +
+                                 (swapped ? " swapped" : "") + " dst at " + std::to_string(offd);
         if (swapped)
           check_col<Row, Full, Full>(what, Target::A2A3, op, fn, true, vec, full, {vv, vf, vf, V, 0, offd}, true);
         else
@@ -432,6 +432,16 @@ BOOST_AUTO_TEST_CASE(in_place_and_apart_on_the_cpu_reference) {
       }
     }
   });
+}
+
+// The CPU kernel has a path for a dst apart from both sources and one for a dst that is one of them
+// (in place, the same bytes); on both, every element reads the sources' values from before the
+// instruction. (A dst that only partly overlaps a source gets the row-by-row order: not tested here.)
+// 32x512 and 2x8192 run on oneTBB (row blocks, and column chunks starting past column 0).
+BOOST_AUTO_TEST_CASE(in_place_and_apart_on_the_cpu_reference) {
+  cpu_in_place_and_apart<16, 64>();
+  cpu_in_place_and_apart<32, 512>();
+  cpu_in_place_and_apart<2, 8192>();
 }
 
 // DivAlgorithm::HIGH_PRECISION selects another A5 device algorithm; the result is IEEE division either way.
