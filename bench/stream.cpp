@@ -4,8 +4,8 @@
 // The kernels run the CPU reference (LaunchConfig::cpu_reference): this measures the CPU backend, not
 // the device emulation. Two hand-written loops of the same per-tile structure give the practical
 // limits: on one thread (what the deterministic policy does), and on two threads that hand tiles over
-// through a spinning flag (the concurrent policy's MTE2 | V + MTE3 split, which needs a third host
-// thread for the kernel: on two host cores the policy runs one kernel and one pipe thread).
+// through a spinning flag (the concurrent policy's MTE2 | V + MTE3 split: with host_threads = 2 its
+// kernel thread issues, models and runs the loads, and its one pipe thread the adds and stores).
 //
 // The machine's memory bandwidth swings by 2-3x within seconds (a shared virtual machine), so each
 // repetition measures every variant back to back and the figures that matter are the per-repetition
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
       "hand loop, 1 thread (copy in, add, NT copy out)",
       "hand loop, 2 threads (copy in | add, NT copy out)",
       "TLOAD -> TCOLEXPANDADD -> TSTORE, deterministic policy",
-      "the same, concurrent policy (1 kernel + 1 pipe thread)",
+      "the same, concurrent policy (kernel+MTE2 | V+MTE3)",
   };
   std::vector<double> gbs[kCount], ratio[kCount];
   std::size_t wrong = 0;

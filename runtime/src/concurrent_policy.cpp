@@ -29,6 +29,9 @@ namespace pto::detail {
 //    cross-thread state is a few atomics: per pipe the sequence number of the last instruction it
 //    executed (pipes run in order, so "seq s on pipe p is done" is done_through >= s), per flag
 //    channel a token count, per core a count of executed instructions;
+//  - with a single pipe thread, the kernel threads run their cores' loads (MTE2) themselves, after
+//    each issue and while they wait: the pipe thread alone would otherwise do all the work while the
+//    kernel thread only issues;
 //  - a host thread with nothing ready spins for a while before it parks in Asio, yielding its host
 //    core while more threads want one than there are (Pool::active); the kernel thread wakes parked
 //    host threads in batches and runs at most a bounded backlog ahead of them.
@@ -204,6 +207,10 @@ struct CoreExecutor final : FunctionalExecutor {
   CoreExecutor(ConcurrentPolicy::Pool& pool, int core, Target target, int queue_depth)
       : pool_(pool), target_(target), max_backlog_(std::max<std::uint64_t>(4096, 2 * std::uint64_t(queue_depth) * std::size(kQueuedPipes))) {
     for (int p = 0; p < kNumPipeIds; ++p) pipes_[std::size_t(p)].host = &host_thread_for(pool, core, p);
+    // One pipe thread: the kernel thread runs the loads itself, between its issues and while it waits
+    // (the two-thread hand loop's split: copy in | compute and copy out), instead of leaving every
+    // pipe's work to one thread while it only issues.
+    if (pool.host.size() == 1) pipes_[PIPE_MTE2].host = nullptr;
     pool_.active.fetch_add(1, std::memory_order_relaxed);
   }
   ~CoreExecutor() override {
@@ -218,12 +225,12 @@ struct CoreExecutor final : FunctionalExecutor {
     if (rec.pipe == PIPE_S) {  // the model already ran it on the scalar pipe; only a set_flag matters here
       if (rec.kind == RecordKind::SetFlag && rec.flag_dst != PIPE_S) {
         flag(rec).fetch_add(1, std::memory_order_release);
-        note_work(pipes_[rec.flag_dst].host, true);
+        if (HostThread* h = pipes_[rec.flag_dst].host) note_work(h, true);
       }
       return;
     }
     Pipe& p = pipes_[rec.pipe];
-    if (!p.registered.load(std::memory_order_relaxed)) {
+    if (p.host && !p.registered.load(std::memory_order_relaxed)) {
       p.host->add({this, rec.pipe});
       p.registered.store(true, std::memory_order_seq_cst);
     }
@@ -233,8 +240,14 @@ struct CoreExecutor final : FunctionalExecutor {
     it.kernel = kernel;
     for (int i = 0; i < rec.nwaits; ++i) it.wait_pipe[std::size_t(i)] = pipe_of_[rec.waits[i] - 1];  // S: done at issue
     total_submitted_.store(total_submitted_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    note_work(p.host, p.queue.push());
+    const bool news = p.queue.push();
+    if (p.host) {
+      note_work(p.host, news);
+    } else {
+      inline_queued_.store(inline_queued_.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+    }
     if (++backlog_ >= max_backlog_) throttle();
+    drain_inline();
   }
 
   void wait_done(std::uint64_t seq) override {
@@ -295,6 +308,7 @@ struct CoreExecutor final : FunctionalExecutor {
       const InstrRecord& rec = it->rec;
       if (rec.kind == RecordKind::SetFlag) signal_flag(rec);
       p.queue.pop();
+      if (!p.host) inline_queued_.store(inline_queued_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
       // seq_cst: these and kernel_waiting_ order like a Dekker pair (see completed() and sleep_until()).
       p.done_through.store(seq, std::memory_order_seq_cst);
       executed_.fetch_add(1, std::memory_order_seq_cst);
@@ -363,7 +377,7 @@ private:
   void signal_flag(const InstrRecord& r) {
     if (r.flag_dst == PIPE_S) return;  // the scalar pipe waits for the set_flag itself (wait_done)
     flag(r).fetch_add(1, std::memory_order_release);
-    pipes_[r.flag_dst].host->wake();
+    if (HostThread* h = pipes_[r.flag_dst].host) h->wake();  // an inline pipe: completed() tells the kernel thread
   }
 
   // Whether the head can run now; a wait_flag consumes its token (only its own pipe takes them).
@@ -378,6 +392,28 @@ private:
       f.fetch_sub(1, std::memory_order_relaxed);
     }
     return true;
+  }
+
+  // Kernel thread: runs the ready instructions of the pipes it runs itself (host == nullptr).
+  void drain_inline() {
+    if (inline_queued_.load(std::memory_order_relaxed) == 0) return;
+    for (int p = 0; p < kNumPipeIds; ++p)
+      if (!pipes_[std::size_t(p)].host) drain(p);
+  }
+  // Kernel thread: whether one of its own pipes has a head that can run now.
+  bool inline_ready() {
+    for (Pipe& p : pipes_) {
+      if (p.host) continue;
+      const Item* it = p.queue.front();
+      if (!it) continue;
+      bool ready = it->rec.kind != RecordKind::WaitFlag || flag(it->rec).load(std::memory_order_acquire) > 0;
+      for (int i = 0; ready && i < it->rec.nwaits; ++i) {
+        const int w = it->wait_pipe[std::size_t(i)];
+        ready = w == PIPE_S || pipes_[std::size_t(w)].done_through.load(std::memory_order_seq_cst) >= it->rec.waits[i];
+      }
+      if (ready) return true;
+    }
+    return false;
   }
 
   // Whether the instruction ran without an error.
@@ -409,7 +445,7 @@ private:
       if (p.host != self && p.registered.load(std::memory_order_seq_cst) && std::find(woken, woken + n, p.host) == woken + n) woken[n++] = p.host;
     for (int i = 0; i < n; ++i) woken[i]->wake();
     // Either the kernel thread, about to sleep, sees our completion, or we see it waiting.
-    if (kernel_waiting_.load(std::memory_order_seq_cst) && kernel_may_go()) {
+    if (kernel_waiting_.load(std::memory_order_seq_cst) && (kernel_may_go() || inline_queued_.load(std::memory_order_seq_cst) > 0)) {
       std::lock_guard lock(kernel_m_);
       if (kernel_sleeping_) {  // counted from now, so that spinning host threads make room for it
         kernel_sleeping_ = false;
@@ -433,10 +469,20 @@ private:
   // The kernel thread waits: a short spin, then it sleeps until the completion it waits for wakes it
   // (only that one: a kernel thread woken per instruction would take a host core from the pipes).
   void sleep_until() {
-    if (spin_until(pool_, [&] { return kernel_may_go(); })) return;
+    if (spin_until(pool_, [&] {
+          drain_inline();
+          return kernel_may_go();
+        }))
+      return;
     std::unique_lock lock(kernel_m_);
     kernel_waiting_.store(true, std::memory_order_seq_cst);  // before the completions we read (Dekker)
     while (!kernel_may_go()) {
+      if (inline_ready()) {  // our own pipe can move: run it (without the lock: completions take it)
+        lock.unlock();
+        drain_inline();
+        lock.lock();
+        continue;
+      }
       kernel_sleeping_ = true;
       pool_.active.fetch_sub(1, std::memory_order_relaxed);
       kernel_cv_.wait(lock);
@@ -477,6 +523,9 @@ private:
   alignas(kLine) std::atomic<bool> kernel_waiting_{false};
   std::atomic<int> wait_pipe_{kAllPipes};  // written by the kernel thread before it sets kernel_waiting_
   std::atomic<std::uint64_t> wait_seq_{0};
+  // Instructions queued on the pipes the kernel thread runs itself: a completion wakes a waiting
+  // kernel thread while there are any (they may have become ready).
+  std::atomic<std::uint64_t> inline_queued_{0};
   std::mutex kernel_m_;
   std::condition_variable kernel_cv_;
   bool kernel_sleeping_ = false;  // guarded by kernel_m_

@@ -23,7 +23,8 @@ struct LaunchConfig {
   Mode mode = Mode::Manual;              // who orders the pipes: the kernel's flags, or the runtime
   Policy policy = Policy::Deterministic;
   int host_threads = 0;                  // host threads the launch runs at once; 0 = hardware concurrency
-                                         // (one per core runs its kernel; Concurrent: the rest, >= 1, run pipes)
+                                         // (one per core runs its kernel; Concurrent: the rest, >= 1, run pipes;
+                                         // with one pipe thread the kernel threads also run their loads)
   int queue_depth = 32;                  // per-pipe issue queue; a full queue stalls the scalar pipe
   bool model_only = false;               // modeled time only: no instruction computes (GM/UB untouched)
   bool timeline = false;                 // record every instruction's modeled start/end in the report
