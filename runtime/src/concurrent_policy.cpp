@@ -382,16 +382,18 @@ private:
 
   // Whether the head can run now; a wait_flag consumes its token (only its own pipe takes them).
   bool take_ready(const Item& it) {
+    if (!ready(it)) return false;
+    if (it.rec.kind == RecordKind::WaitFlag) flag(it.rec).fetch_sub(1, std::memory_order_relaxed);
+    return true;
+  }
+  // Whether it could run now: its events are done and (a wait_flag) its channel holds a token.
+  // seq_cst: the kernel thread's check before it sleeps pairs with completed() (Dekker).
+  bool ready(const Item& it) {
     for (int i = 0; i < it.rec.nwaits; ++i) {
       const int p = it.wait_pipe[std::size_t(i)];
-      if (p != PIPE_S && pipes_[std::size_t(p)].done_through.load(std::memory_order_acquire) < it.rec.waits[i]) return false;
+      if (p != PIPE_S && pipes_[std::size_t(p)].done_through.load(std::memory_order_seq_cst) < it.rec.waits[i]) return false;
     }
-    if (it.rec.kind == RecordKind::WaitFlag) {
-      std::atomic<int>& f = flag(it.rec);
-      if (f.load(std::memory_order_acquire) == 0) return false;
-      f.fetch_sub(1, std::memory_order_relaxed);
-    }
-    return true;
+    return it.rec.kind != RecordKind::WaitFlag || flag(it.rec).load(std::memory_order_acquire) > 0;
   }
 
   // Kernel thread: runs the ready instructions of the pipes it runs itself (host == nullptr).
@@ -402,17 +404,8 @@ private:
   }
   // Kernel thread: whether one of its own pipes has a head that can run now.
   bool inline_ready() {
-    for (Pipe& p : pipes_) {
-      if (p.host) continue;
-      const Item* it = p.queue.front();
-      if (!it) continue;
-      bool ready = it->rec.kind != RecordKind::WaitFlag || flag(it->rec).load(std::memory_order_acquire) > 0;
-      for (int i = 0; ready && i < it->rec.nwaits; ++i) {
-        const int w = it->wait_pipe[std::size_t(i)];
-        ready = w == PIPE_S || pipes_[std::size_t(w)].done_through.load(std::memory_order_seq_cst) >= it->rec.waits[i];
-      }
-      if (ready) return true;
-    }
+    for (Pipe& p : pipes_)
+      if (const Item* it = p.host ? nullptr : p.queue.front(); it && ready(*it)) return true;
     return false;
   }
 
