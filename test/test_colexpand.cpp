@@ -436,7 +436,7 @@ void cpu_in_place_and_apart() {
 
 // The CPU kernel has a path for a dst apart from both sources and one for a dst that is one of them
 // (in place, the same bytes); on both, every element reads the sources' values from before the
-// instruction. (A dst that only partly overlaps a source gets the row-by-row order: not tested here.)
+// instruction. (A dst that only partly overlaps a source: test_overlap.)
 // 32x512 and 2x8192 run on oneTBB (row blocks, and column chunks starting past column 0).
 BOOST_AUTO_TEST_CASE(in_place_and_apart_on_the_cpu_reference) {
   cpu_in_place_and_apart<16, 64>();

@@ -27,7 +27,8 @@ template <BinOp O, Op Name>
 void colexpand_op(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
-  const TileView& F = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  std::vector<std::byte> f_copy;
+  const TileView F = stable_source(swap ? ctx.ops[2].tile : ctx.ops[1].tile, d, f_copy);
   const TileView& V = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
@@ -86,7 +87,8 @@ void rowexpand_op(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
   const bool mode2 = ctx.variant & kVariantMode2;
-  const TileView& F = swap ? ctx.ops[2].tile : ctx.ops[1].tile;
+  std::vector<std::byte> f_copy;
+  const TileView F = stable_source(swap ? ctx.ops[2].tile : ctx.ops[1].tile, d, f_copy);
   const TileView& E = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);

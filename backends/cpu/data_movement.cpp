@@ -7,6 +7,7 @@
 
 #include "cpu_backend.hpp"
 #include "pad_value.hpp"
+#include "stable_source.hpp"
 
 namespace pto::cpu {
 namespace {
@@ -152,7 +153,8 @@ void tstore_finish(ExecContext& ctx) {
 // dst valid region <- src, element (r, c) to (r, c); layouts may differ.
 void tmov_finish(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
-  const TileView& s = ctx.ops[1].tile;
+  std::vector<std::byte> s_copy;
+  const TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
   const std::size_t eb = d.elem_bytes();
   if (d.row_major && s.row_major) {
     for (int r = 0; r < d.valid_rows; ++r)

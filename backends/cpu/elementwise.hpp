@@ -21,6 +21,7 @@
 #include <pto/isa/views.hpp>
 
 #include "fast_exp.hpp"
+#include "stable_source.hpp"
 
 namespace pto::cpu {
 

@@ -26,8 +26,9 @@ TileView as_rows(const TileView& t) {
 // dst = src O scalar, or scalar O src with kVariantScalarFirst.
 template <BinOp O, Op Name>
 void tile_scalar(ExecContext& ctx) {
+  std::vector<std::byte> s_copy;
   TileView d = as_rows(ctx.ops[0].tile);
-  TileView s = as_rows(ctx.ops[1].tile);
+  TileView s = as_rows(stable_source(ctx.ops[1].tile, ctx.ops[0].tile, s_copy));
   if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
   visit_dtype(d.dtype, [&](auto zero) {
@@ -52,8 +53,9 @@ void tile_scalar(ExecContext& ctx) {
 
 // TEXP: exp(x) = EXPDIF against 0 (the difference x - 0 is x exactly, so no extra rounding).
 void texp(ExecContext& ctx) {
+  std::vector<std::byte> s_copy;
   TileView d = ctx.ops[0].tile;
-  TileView s = ctx.ops[1].tile;
+  TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
   if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
@@ -73,7 +75,7 @@ void texp(ExecContext& ctx) {
 template <class D, class S>
 void axpy_row(D* d, const S* x, S k, int n) {
   if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) {
-    // ivdep: dst and src are the same tile or disjoint, never shifted copies of each other.
+    // ivdep: dst and src are the same tile or disjoint, never shifted copies of each other (stable_source).
 #pragma GCC ivdep
     for (int j = 0; j < n; ++j) d[j] = k * x[j] + d[j];
   } else {
@@ -103,8 +105,9 @@ void axpy(const TileView& d, const TileView& s, S k) {
 }
 
 void taxpy(ExecContext& ctx) {
+  std::vector<std::byte> s_copy;
   TileView d = ctx.ops[0].tile;
-  TileView s = ctx.ops[1].tile;
+  TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
   if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   if (d.dtype == DType::F32 && s.dtype == DType::F32) axpy<float, float>(d, s, ctx.scalar.as<float>());
   else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<_Float16, _Float16>(d, s, ctx.scalar.as<_Float16>());
