@@ -344,6 +344,44 @@ BOOST_AUTO_TEST_CASE(a_million_instruction_kernel_does_not_grow_the_stack) {
   for (float v : out) BOOST_TEST(v == 999999.0f);
 }
 
+// The model keeps end times for a window of recent instructions: a ring that drops retired ones and
+// doubles while a queued instruction still names an old event. Here each of 5000 vector instructions
+// waits on its own load (slow: the wait binds) and, in one variant, on the first load too, which the
+// window can then never drop; the redundant old wait must not change a single modeled cycle.
+BOOST_AUTO_TEST_CASE(an_old_event_named_by_every_instruction_keeps_its_time) {
+  auto kernel = [](float* o, float* in, int n, bool every) -> Kernel {
+    using T = Tile<TileType::Vec, float, 1, 8>;
+    using G = GlobalTensor<float, Shape<1, 1, 1, 1, 8>, pto::Stride<1, 1, 1, 8, 1>>;
+    TileF src[2];
+    T t[4];
+    for (int k = 0; k < 2; ++k) TASSIGN(src[k], k * R * C * sizeof(float));
+    for (int k = 0; k < 4; ++k) TASSIGN(t[k], 2 * R * C * sizeof(float) + 64 * k);
+    GmF gi(in);
+    G go(o);
+    RecordEvent first, e;
+    for (int i = 0; i < n; ++i) {
+      const RecordEvent l = co_await TLOAD(src[i % 2], gi);
+      if (i == 0) first = l;
+      if (every) e = co_await TEXPANDS(t[i % 4], float(i), l, first);
+      else e = co_await TEXPANDS(t[i % 4], float(i), l);
+    }
+    co_await TSTORE(go, t[(n - 1) % 4], e);
+  };
+  std::vector<float> in(R * C, 1.0f), out_every(8), out_once(8);
+  const LaunchReport every = launch({.blocks = 1, .timeline = true}, kernel, out_every.data(), in.data(), 5000, true);
+  const LaunchReport once = launch({.blocks = 1, .timeline = true}, kernel, out_once.data(), in.data(), 5000, false);
+  BOOST_TEST(every.cores[0].instructions == 10001u);
+  BOOST_TEST(every.cycles == once.cycles);
+  const auto& a = every.cores[0].timeline;
+  const auto& b = once.cores[0].timeline;
+  BOOST_TEST_REQUIRE(a.size() == b.size());
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    differ += a[k].seq != b[k].seq || a[k].start != b[k].start || a[k].end != b[k].end;
+  BOOST_TEST(differ == 0u, differ << " instructions started or ended at other cycles");
+  for (int i = 0; i < 8; ++i) BOOST_TEST(out_every[std::size_t(i)] == 4999.0f);
+}
+
 BOOST_AUTO_TEST_CASE(nested_kernels_share_the_core) {
   auto in = iota_data(R * C);
   std::vector<float> out(R * C);

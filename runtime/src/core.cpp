@@ -135,9 +135,9 @@ void Core::validate(const InstrRecord& rec) const {
 }
 
 RecordEvent Core::issue(InstrRecord& rec) {
+  if (issued_ + 1 - dropped_ > end_ring_.size()) make_room_for_end_time();
   const std::uint64_t seq = ++issued_;
-  end_times_.push_back(kNotDone);
-  if ((seq & 0xfffff) == 0) compact_end_times();
+  end_slot(seq) = kNotDone;
   if (rec.kind == RecordKind::Compute && !opt_.cpu_reference) {
     std::string w = declare_device_writes(rec, opt_.target, ub_base_, ub_bytes_);
     if (!w.empty()) warn(seq, std::move(w));
@@ -223,7 +223,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       }
       break;
   }
-  end_times_[seq - dropped_ - 1] = s_time_;
+  end_slot(seq) = s_time_;
   last_end_ = std::max(last_end_, s_time_);
   if (checker_) checker_->scalar(rec, seq, token_from);
   if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from, stall, s_time_ - before);
@@ -378,7 +378,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     if (s.staging) staging_pool_.push_back(std::move(s.staging));
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
-  end_times_[s.seq - dropped_ - 1] = t;
+  end_slot(s.seq) = t;
   if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from, s.stall, s.stall_cycles, s.intrinsics);
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
@@ -494,12 +494,22 @@ void Core::compact_end_times() {
       oldest = std::min(oldest, q.seq);
       for (int i = 0; i < q.rec.nwaits; ++i) oldest = std::min(oldest, q.rec.waits[i]);
     }
-  while (dropped_ + 1 < oldest && !end_times_.empty() && end_times_.front() != kNotDone) {
-    dropped_max_end_ = std::max(dropped_max_end_, end_times_.front());
-    end_times_.pop_front();
+  while (dropped_ + 1 < oldest && end_time(dropped_ + 1) != kNotDone) {
+    dropped_max_end_ = std::max(dropped_max_end_, end_time(dropped_ + 1));
     ++dropped_;
   }
   if (checker_) checker_->drop_before(dropped_ + 1);
+}
+
+void Core::make_room_for_end_time() {
+  compact_end_times();
+  if (issued_ + 1 - dropped_ <= end_ring_.size()) return;
+  // Still full (a queued instruction waits on an old event, say): double the ring, keeping each live seq.
+  std::vector<std::uint64_t> bigger(end_ring_.size() * 2);
+  const std::uint64_t mask = bigger.size() - 1;
+  for (std::uint64_t s = dropped_ + 1; s <= issued_; ++s) bigger[s & mask] = end_time(s);
+  end_ring_ = std::move(bigger);
+  end_mask_ = mask;
 }
 
 void Core::pump_quiescent() {

@@ -178,10 +178,10 @@ private:
   };
 
   bool step();                      // process the next event; false if nothing can happen
-  std::uint64_t end_time(std::uint64_t seq) const {
-    return seq <= dropped_ ? dropped_max_end_ : end_times_[seq - dropped_ - 1];
-  }
+  std::uint64_t end_time(std::uint64_t seq) const { return seq <= dropped_ ? dropped_max_end_ : end_ring_[seq & end_mask_]; }
+  std::uint64_t& end_slot(std::uint64_t seq) { return end_ring_[seq & end_mask_]; }  // precondition: dropped_ < seq <= issued_
   void compact_end_times();
+  void make_room_for_end_time();  // the window (dropped_, issued_ + 1] fits the ring after it
   void pump_until_can_issue(const InstrRecord& rec);
   void pump_quiescent();
   bool ready_time(const Slot& s, std::uint64_t& t) const;
@@ -224,7 +224,11 @@ private:
   std::vector<std::unique_ptr<Staging>> staging_pool_;  // reused: a DMA instruction stages 16 KiB and more
   std::array<PipeState, kNumPipeIds> pipes_;
   std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)
-  std::deque<std::uint64_t> end_times_;           // by seq - dropped_ - 1; kNotDone until retired
+  // End times of the seqs in (dropped_, issued_], kNotDone until retired: a power-of-two ring that doubles
+  // when the window outgrows it (end_time() runs several times per model step; a deque's indexing
+  // cost ~10 instructions of it).
+  std::vector<std::uint64_t> end_ring_ = std::vector<std::uint64_t>(4096);
+  std::uint64_t end_mask_ = 4095;
   std::uint64_t dropped_ = 0;                     // end times of seqs <= dropped_ were compacted away
   std::uint64_t dropped_max_end_ = 0;             // ... and this bounds them (all retired)
   std::uint64_t now_ = 0;                         // time of the last event the model processed
