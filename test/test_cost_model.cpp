@@ -241,9 +241,54 @@ BOOST_AUTO_TEST_CASE(a_what_if_table_changes_the_figures_and_is_checked) {
   BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A5, &negative), Error, [](const Error& e) {
     return std::string(e.what()) == "pto::launch: cost table 'negative': vexp per_repeat -1 must be a finite number >= 0";
   });
+  CostTable early = default_cost_table(Target::A2A3);
+  early.name = "early";
+  early.ub_to_gm.setup_cycles = -100;
+  BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A2A3, &early), Error, [](const Error& e) {
+    return std::string(e.what()) ==
+           "pto::launch: cost table 'early': ub_to_gm setup_cycles -100 and bytes_per_cycle 109.382 must be finite, "
+           "setup_cycles >= 0";
+  });
   CostTable faster = default_cost_table(Target::A5);  // a what-if: vexp at 1 cycle per issue
   faster[Intrinsic::vexp].per_repeat = 1;
   BOOST_TEST(v_cycles(texp<float, 64, 64>, Target::A5, &faster) == 18u + 64u + 9u + 16u + 9u + 12u);
+}
+
+// The model orders events on a clock of up to 2^62 cycles: a what-if table that prices an instruction
+// (or a sequence of them) past it is an error naming what overflowed, not a wrapped clock.
+BOOST_AUTO_TEST_CASE(a_what_if_table_past_the_model_clock_is_an_error) {
+  auto past_the_limit = [](const std::string& what) {
+    return [what](const Error& e) {
+      const std::string m = e.what();
+      return m.find(what) != std::string::npos && m.find("past the model's limit of 2^62") != std::string::npos;
+    };
+  };
+  CostTable slow_exp = default_cost_table(Target::A2A3);
+  slow_exp[Intrinsic::vexp].per_repeat = 1e30;
+  BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A2A3, &slow_exp), Error, past_the_limit("pipeline model: TEXP costs 6.4e+31 cycles"));
+  CostTable slow_a5 = default_cost_table(Target::A5);
+  slow_a5[Intrinsic::vexp].per_repeat = 1e30;
+  BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A5, &slow_a5), Error, past_the_limit("pipeline model: TEXP costs"));
+  CostTable slow_dma = default_cost_table(Target::A2A3);
+  slow_dma.gm_to_ub.bytes_per_cycle = 1e-20;
+  auto load = []() -> Kernel {
+    VecTile<float, 64, 64> t;
+    TASSIGN(t, 0);
+    std::vector<float> gm(64 * 64);
+    GlobalTensor<float, Shape<1, 1, 1, 64, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data());
+    co_await TLOAD(t, g);
+  };
+  BOOST_CHECK_EXCEPTION(launch({.model_only = true, .costs = &slow_dma}, load), Error, past_the_limit("pipeline model: TLOAD costs"));
+  // Each TEXP alone fits (2^61 cycles); the second one would end past the limit.
+  CostTable half_limit = default_cost_table(Target::A2A3);
+  half_limit[Intrinsic::vexp] = {0, double(std::uint64_t(1) << 61) / 64, 0};
+  auto two = []() -> Kernel {
+    VecTile<float, 64, 64> a;
+    TASSIGN(a, 0);
+    co_await TEXP(a, a);
+    co_await TEXP(a, a);
+  };
+  BOOST_CHECK_EXCEPTION(launch({.model_only = true, .costs = &half_limit}, two), Error, past_the_limit("pipeline model: TEXP would end at modeled cycle 4611686018427387904"));
 }
 
 BOOST_AUTO_TEST_CASE(stall_attribution_names_the_flag_and_the_event) {

@@ -306,27 +306,29 @@ bool Core::ready_time(const Slot& s, std::uint64_t& t) const {
 }
 
 bool Core::step() {
-  Candidate best;
+  // The next event is the least (time, phase) key, phase 0 = an end, 1 = a start; the first pipe in
+  // kQueuedPipes wins a tie (one comparison of time * 2 + phase).
+  std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
+  int best_pipe = -1;
   for (int p : kQueuedPipes) {
     const PipeState& ps = pipes_[p];
     if (ps.queue.empty()) continue;
     const Slot& head = ps.queue.front();
-    Candidate c;
-    c.pipe = p;
+    std::uint64_t key;
     if (head.running) {
-      c.time = head.end;
-      c.phase = 0;
+      key = head.end << 1;
     } else {
-      if (!ready_time(head, c.time)) continue;
-      c.phase = 1;
+      if (!ready_time(head, key)) continue;
+      key = key << 1 | 1;
     }
-    if (c.time < best.time || (c.time == best.time && c.phase < best.phase)) best = c;
+    if (key < best) best = key, best_pipe = p;
   }
-  if (best.pipe < 0) return false;
-  now_ = best.time;
-  PipeState& ps = pipes_[best.pipe];
-  if (best.phase == 1) start(ps, ps.queue.front(), best.time);
-  else end(ps, ps.queue.front(), best.time);
+  if (best_pipe < 0) return false;
+  const std::uint64_t t = best >> 1;
+  now_ = t;
+  PipeState& ps = pipes_[best_pipe];
+  if (best & 1) start(ps, ps.queue.front(), t);
+  else end(ps, ps.queue.front(), t);
   return true;
 }
 
@@ -357,6 +359,9 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     s.stall = causes[std::max_element(parts, parts + 3) - parts];
   }
   s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
+  if (s.end >= kTimeLimit)  // step() orders events by time * 2 + phase
+    fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
+         "cycles (a what-if cost table with enormous costs?)");
   if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);

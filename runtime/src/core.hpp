@@ -171,11 +171,6 @@ private:
     InstrRecord last_retired{};  // for deadlock messages; desc == nullptr and kind Compute: nothing yet
     bool retired_any = false;
   };
-  struct Candidate {
-    std::uint64_t time = std::numeric_limits<std::uint64_t>::max();
-    int phase = 2;  // 0 = end, 1 = start
-    int pipe = -1;
-  };
 
   bool step();                      // process the next event; false if nothing can happen
   std::uint64_t end_time(std::uint64_t seq) const { return seq <= dropped_ ? dropped_max_end_ : end_ring_[seq & end_mask_]; }
@@ -210,6 +205,7 @@ private:
   std::deque<Token>& tokens(int src, int dst, int id) { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
   const std::deque<Token>& tokens(int src, int dst, int id) const { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
   static constexpr std::uint64_t kNotDone = std::numeric_limits<std::uint64_t>::max();
+  static constexpr std::uint64_t kTimeLimit = std::uint64_t(1) << 62;  // modeled cycles
 
   CoreOptions opt_;
   CostModel cost_;

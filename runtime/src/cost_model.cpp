@@ -98,6 +98,16 @@ CostTable make_a5() {
 }
 
 std::uint64_t valid_bytes(const TileView& t) { return std::uint64_t(t.valid_rows) * t.valid_cols * t.elem_bytes(); }
+
+// Modeled cycles as an integer. A what-if table can price an instruction past anything the model can
+// order (and past what converts to an integer at all): that is an error, not a wrapped clock.
+std::uint64_t whole_cycles(double c, const char* instruction) {
+  constexpr double kLimit = 4611686018427387904.0;  // 2^62, the model's clock limit (Core::kTimeLimit)
+  if (!(c < kLimit))  // also NaN; never negative: the launch checks the table's terms
+    fail("pipeline model: ", instruction, " costs ", c, " cycles, past the model's limit of 2^62 (a what-if cost "
+         "table with enormous costs?)");
+  return std::uint64_t(c);
+}
 }  // namespace
 }  // namespace detail
 
@@ -152,14 +162,14 @@ CostModel::CostModel(const CostTable& table, int cores, bool device, Target targ
   gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
 }
 
-std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm) const {
+std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction) const {
   if (bytes == 0) return 0;
   double bw = path.bytes_per_cycle;
   if (gm && gm_share_ > 0) bw = std::min(bw, gm_share_);
-  return std::uint64_t(std::ceil(path.setup_cycles + double(bytes) / bw));
+  return whole_cycles(std::ceil(path.setup_cycles + double(bytes) / bw), instruction);
 }
 
-std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s) const {
+std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s, const char* instruction) const {
   const auto& calls = s.calls();
   if (calls.empty()) return 0;
   const CostTable& t = table_;
@@ -181,7 +191,7 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s) const {
     const double load_c = double((loads + t.load_ports - 1) / t.load_ports) * t[I::vlds].per_repeat;
     const double store_c = double((stores + t.store_ports - 1) / t.store_ports) * t[I::vsts].per_repeat;
     const std::uint64_t latency = (loads ? t[I::vlds].head : 0) + alu_latency + (stores ? t[I::vsts].head : 0);
-    return t.vf_startup + std::uint64_t(std::ceil(std::max({load_c, store_c, alu}) - 1e-9)) + latency + t.vf_drain;
+    return t.vf_startup + whole_cycles(std::ceil(std::max({load_c, store_c, alu}) - 1e-9), instruction) + latency + t.vf_drain;
   }
   // Repeat machine: a run of intrinsics pays the first one's head; a barrier (or the instruction's
   // end) drains the pipe and pays the last one's tail.
@@ -193,11 +203,11 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s) const {
     const IntrinsicCost& k = t[c.op];
     if (!prev || c.barrier_before) cyc += double((prev ? t[prev->op].tail : 0) + k.head);
     cyc += k.per_repeat * double(c.repeats) * double(c.calls);
-    if (c.op == I::copy_ubuf_to_ubuf) cyc += double(dma_cycles(t.ub_to_ub, c.bytes, false) * c.calls);
+    if (c.op == I::copy_ubuf_to_ubuf) cyc += double(dma_cycles(t.ub_to_ub, c.bytes, false, instruction) * c.calls);
     count_mode |= c.count_mode;
     prev = &c;
   }
-  return std::uint64_t(std::llround(cyc)) + t[prev->op].tail + (count_mode ? t.count_mode_cycles : 0);
+  return whole_cycles(std::round(cyc), instruction) + t[prev->op].tail + (count_mode ? t.count_mode_cycles : 0);
 }
 
 std::uint32_t CostModel::text_of(const IntrinsicStream& s) {
@@ -213,8 +223,8 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
   if (text) *text = kNoText;
   if (rec.kind != RecordKind::Compute) return 0;
   switch (rec.pipe) {
-    case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true);
-    case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true);
+    case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true, rec.desc->name);
+    case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true, rec.desc->name);
     case PIPE_V: {
       VectorKey key{};  // zero-initialised: no padding, so the bytes are the key
       key.scalar = rec.scalar.bits;  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
@@ -249,7 +259,7 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
         } else {
           plan_vector(rec, table_.machine, stream_);
         }
-        const Memo m{stream_cycles(stream_), text ? text_of(stream_) : kNoText};
+        const Memo m{stream_cycles(stream_, rec.desc->name), text ? text_of(stream_) : kNoText};
         if (text) *text = m.text;
         if (it != memo_.end()) it->second = m;
         else if (memo_.size() < 4096) it = memo_.emplace(std::string(bytes), m).first;

@@ -34,10 +34,11 @@ public:
   static constexpr std::uint32_t kNoText = ~0u;
   const std::string& stream_text(std::uint32_t id) const { return texts_[id]; }
   // Cycles of an intrinsic stream on this table's machine.
-  std::uint64_t stream_cycles(const IntrinsicStream& s) const;
+  std::uint64_t stream_cycles(const IntrinsicStream& s, const char* instruction = "an intrinsic stream") const;
 
 private:
-  std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm) const;  // gm: shares the aggregate cap
+  // gm: shares the aggregate cap. `instruction` names it in an error.
+  std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction) const;
   const CostTable& table_;
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -107,6 +108,12 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
                     cfg.costs->gm_aggregate_bytes_per_cycle < 0 || cfg.costs->load_ports == 0 || cfg.costs->store_ports == 0))
     fail("pto::launch: cost table '", cfg.costs->name, "': clock, bandwidths and port counts must be positive "
          "(gm_aggregate_bytes_per_cycle may be 0 = unlimited)");
+  if (cfg.costs)
+    for (const auto& [name, path] : {std::pair{"gm_to_ub", &cfg.costs->gm_to_ub}, std::pair{"ub_to_gm", &cfg.costs->ub_to_gm},
+                                     std::pair{"ub_to_ub", &cfg.costs->ub_to_ub}})
+      if (!(path->setup_cycles >= 0) || !std::isfinite(path->setup_cycles) || !std::isfinite(path->bytes_per_cycle))
+        fail("pto::launch: cost table '", cfg.costs->name, "': ", name, " setup_cycles ", path->setup_cycles,
+             " and bytes_per_cycle ", path->bytes_per_cycle, " must be finite, setup_cycles >= 0");
   if (cfg.costs)
     for (int i = 0; i < kNumIntrinsics; ++i)
       if (!(cfg.costs->intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(cfg.costs->intrinsic[std::size_t(i)].per_repeat))
