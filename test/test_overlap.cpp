@@ -22,7 +22,6 @@
 
 #include <pto/pto-inst.hpp>
 
-#include "test_util.hpp"
 
 using namespace pto;
 
@@ -145,11 +144,15 @@ void check(Case c, int shift) {
         }
         want[std::size_t(i) * C + j] = as_double(round_to<D>(r));
       }
-    std::vector<double> got(n);
-    for (std::size_t k = 0; k < n; ++k) got[k] = as_double(out[k]);
-    const auto cmp = pto_test::compare_eps(got, want, 0.001);
-    BOOST_TEST(cmp.ok(), cmp.errors << " of " << n << " elements wrong, first at row " << cmp.first_bad / C << " column "
-                                    << cmp.first_bad % C << ": " << got[cmp.first_bad] << " (want " << want[cmp.first_bad] << ")");
+    // Every element within the spec's per-element tolerance (0.001 absolute or relative): unlike §5's
+    // rule, no element may be off, since a race at a block edge touches only a few of them.
+    std::size_t wrong = 0, first = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const double g = as_double(out[k]), e = want[k], d = std::fabs(g - e);
+      if (!(d <= 0.001 || d <= 0.001 * std::fabs(e)) && wrong++ == 0) first = k;
+    }
+    BOOST_TEST(wrong == 0u, wrong << " of " << n << " elements wrong, first at row " << first / C << " column " << first % C
+                                  << ": " << as_double(out[first]) << " (want " << want[first] << ")");
   }
 }
 

@@ -590,3 +590,22 @@ BOOST_AUTO_TEST_CASE(the_a2a3_block_tails_of_tcolexpand_are_in_its_footprint) {
     BOOST_TEST(f[0].hi == (cpu ? 20u : 32u));  // the CPU reference writes only the valid bytes
   }
 }
+
+// A wait on an event thousands of instructions old orders exactly what that event ordered: the model
+// may forget old end times early, but the checker keeps the old instruction's own clock. Here the store
+// waits only on the first load; the V write before it stays unordered, 5000 instructions later.
+BOOST_AUTO_TEST_CASE(a_wait_on_an_event_thousands_of_instructions_old_orders_only_what_it_ordered) {
+  const Outcome o = run([]() -> Kernel {
+    TileF a, b;
+    Tile<TileType::Vec, float, 1, 8> f;
+    TASSIGN(a, 0);
+    TASSIGN(b, kT);
+    TASSIGN(f, 2 * kT);
+    GmF in(gm_in().data()), out(gm_out().data());
+    const RecordEvent loaded = co_await TLOAD(b, in);
+    co_await TEXPANDS(a, 2.0f);  // V writes a; nothing orders the store below after it
+    for (int i = 0; i < 5000; ++i) co_await TEXPANDS(f, float(i));
+    co_await TSTORE(out, a, loaded);
+  });
+  BOOST_TEST(has(o, K::Race, H::RAW, "TEXPANDS", "TSTORE"), dump(o));
+}

@@ -175,8 +175,9 @@ private:
   bool step();                      // process the next event; false if nothing can happen
   std::uint64_t end_time(std::uint64_t seq) const { return seq <= dropped_ ? dropped_max_end_ : end_ring_[seq & end_mask_]; }
   std::uint64_t& end_slot(std::uint64_t seq) { return end_ring_[seq & end_mask_]; }  // precondition: dropped_ < seq <= issued_
-  void compact_end_times();
-  void make_room_for_end_time();  // the window (dropped_, issued_ + 1] fits the ring after it
+  // Drops retired end times older than anything queued or `issuing` (about to be) waits on.
+  void compact_end_times(const InstrRecord& issuing);
+  void make_room_for_end_time(const InstrRecord& issuing);  // the window (dropped_, issued_ + 1] fits the ring after it
   void pump_until_can_issue(const InstrRecord& rec);
   void pump_quiescent();
   bool ready_time(const Slot& s, std::uint64_t& t) const;

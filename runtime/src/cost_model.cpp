@@ -203,7 +203,7 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s, const char* ins
     const IntrinsicCost& k = t[c.op];
     if (!prev || c.barrier_before) cyc += double((prev ? t[prev->op].tail : 0) + k.head);
     cyc += k.per_repeat * double(c.repeats) * double(c.calls);
-    if (c.op == I::copy_ubuf_to_ubuf) cyc += double(dma_cycles(t.ub_to_ub, c.bytes, false, instruction) * c.calls);
+    if (c.op == I::copy_ubuf_to_ubuf) cyc += double(dma_cycles(t.ub_to_ub, c.bytes, false, instruction)) * double(c.calls);
     count_mode |= c.count_mode;
     prev = &c;
   }
