@@ -3,10 +3,11 @@
 // before the instruction, whichever oneTBB thread computes which rows, so the result is one defined
 // value, not an order that changes from run to run. (In place, dst == src, is the other suites' case.)
 //
-// Every family that reads a source at the destination's positions: tile-scalar (float and half), TEXP,
-// TAXPY (float and float <- half), TCOLEXPANDSUB with the full operand in either position, TROWEXPANDMUL
-// (mode 2) and TMOV; at 16x64 (inline), 32x512 (oneTBB row blocks) and 2x8192 (column chunks). The
-// reference mirrors the kernel's loads into a host image of UB and computes from that image in double.
+// Every family that reads a source at the destination's positions: tile-scalar (float and half, and
+// on ColMajor tiles), TEXP, TAXPY (float and float <- half), TCOLEXPANDSUB with the full operand in
+// either position, TROWEXPANDMUL (mode 2) and TMOV; at 16x64 (inline), 32x512 (oneTBB row blocks) and
+// 2x8192 (column chunks). The reference mirrors the kernel's loads into a host image of UB and computes
+// from that image in double.
 #define BOOST_TEST_MODULE overlap
 #include <boost/test/unit_test.hpp>
 
@@ -156,6 +157,44 @@ void check(Case c, int shift) {
   }
 }
 
+// TADDS on ColMajor tiles (the kernel walks columns as rows): dst a column to either side, or 32
+// bytes along; GM holds the tiles column by column (DN).
+template <int R, int C>
+void colmajor_adds(int shift) {
+  using CM = Tile<TileType::Vec, float, R, C, BLayout::ColMajor>;
+  using Dn = GlobalTensor<float, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, 1, R>, Layout::DN>;
+  std::ostringstream what;
+  what << "TADDS f32 ColMajor " << R << "x" << C << ", dst " << (shift > 0 ? "+" : "") << shift << " bytes from the source";
+  BOOST_TEST_CONTEXT(what.str()) {
+    const auto n = std::size_t(R) * C;
+    std::vector<float> src(n), out(n, 0.0f);
+    std::mt19937 rng(unsigned(R * 7 + C + shift));
+    std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+    for (auto& x : src) x = u(rng);
+    auto kernel = [](float* o, float* in, int sh) {
+      CM s, d;
+      TASSIGN(s, kSrc);
+      TASSIGN(d, std::uint32_t(std::int64_t(kSrc) + sh));
+      Dn gs(in), gd(o);
+      TLOAD(s, gs);
+      set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+      wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+      TADDS(d, s, kScalar);
+      set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      TSTORE(gd, d);
+    };
+    launch({.cpu_reference = true}, kernel, out.data(), src.data(), shift);
+    std::size_t wrong = 0, first = 0;  // column-major on both sides: element k is the same (i, j)
+    for (std::size_t k = 0; k < n; ++k) {
+      const double e = double(float(double(src[k]) + kScalar));
+      if (std::fabs(double(out[k]) - e) > 0.001 && wrong++ == 0) first = k;
+    }
+    BOOST_TEST(wrong == 0u, wrong << " of " << n << " elements wrong, first at row " << first % R << " column "
+                                  << first / R << ": " << out[first] << " (want " << src[first] + kScalar << ")");
+  }
+}
+
 template <int R, int C>
 void all_cases() {
   const int row_f = C * 4, row_h = C * 2;
@@ -169,6 +208,8 @@ void all_cases() {
     check<float, float, R, C>(Case::Mov, shift);
   }
   for (int shift : {row_h, -row_h, 32, -32}) check<half, half, R, C>(Case::AddSHalf, shift);
+  if constexpr (R % 8 == 0)  // a column of R floats is a whole number of 32-byte blocks
+    for (int shift : {R * 4, -R * 4, 32, -32}) colmajor_adds<R, C>(shift);
   for (int shift : {row_h, -row_h, row_f, -row_f, 32, -32}) check<half, float, R, C>(Case::AxpyWiden, shift);
 }
 
