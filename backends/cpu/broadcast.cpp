@@ -27,9 +27,12 @@ template <BinOp O, Op Name>
 void colexpand_op(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const bool swap = ctx.variant & kVariantSwap;
-  std::vector<std::byte> f_copy;
-  const TileView F = stable_source(swap ? ctx.ops[2].tile : ctx.ops[1].tile, d, f_copy);
+  const ByteRange d_box = d.footprint();
+  // The issuing thread's buffer: the blocks below may run on oneTBB workers, which see it only through F.
+  thread_local std::vector<std::byte> f_copy;
+  const TileView F = stable_source(swap ? ctx.ops[2].tile : ctx.ops[1].tile, d, d_box, f_copy);
   const TileView& V = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
+  const bool v_in_d = V.footprint().overlaps(d_box);
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (O == BinOp::ExpDif && !is_float(dtype_v<T>)) {
@@ -37,7 +40,7 @@ void colexpand_op(ExecContext& ctx) {
     } else {
       // The vector row may be part of dst (in place): then work from a copy of it.
       const T* vp = row<T>(V, 0);
-      if (V.footprint().overlaps(d.footprint())) {
+      if (v_in_d) {
         thread_local std::vector<T> copy;
         copy.assign(vp, vp + d.valid_cols);
         vp = copy.data();
@@ -47,7 +50,7 @@ void colexpand_op(ExecContext& ctx) {
         else
           check_divisor_tile<T>(Name, "src1", F);
       }
-      const bool apart = !F.footprint().overlaps(d.footprint()) && !V.footprint().overlaps(d.footprint());
+      const bool apart = !v_in_d && F.base != d.base;  // F shares bytes with dst only in place (stable_source)
       for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
         if constexpr (!kWidened<T>) {
           if (apart) {

@@ -14,12 +14,14 @@ namespace pto::cpu {
 // run to run. Such a source is read as it was before the instruction instead (the runtime's rule: an
 // instruction reads its inputs at its start): its bytes go to `copy` and the view returned points there.
 // (The device code paths keep the chip's order instead: repeats in sequence, docs/device-paths.md.)
-inline TileView stable_source(const TileView& src, const TileView& dst, std::vector<std::byte>& copy) {
+// `dst_box` is dst.footprint(). Afterwards the source shares bytes with dst only if it is dst's own view
+// (same base).
+inline TileView stable_source(const TileView& src, const TileView& dst, const ByteRange& dst_box, std::vector<std::byte>& copy) {
   TileView read = src;  // the elements the instruction reads: src at dst's valid positions
   read.valid_rows = dst.valid_rows;
   read.valid_cols = dst.valid_cols;
   const ByteRange r = read.footprint();
-  if (!r.overlaps(dst.footprint())) return src;
+  if (!r.overlaps(dst_box)) return src;
   if (src.base == dst.base && src.elem_bytes() == dst.elem_bytes() && src.row_stride == dst.row_stride &&
       src.col_stride == dst.col_stride)
     return src;  // in place
@@ -27,6 +29,9 @@ inline TileView stable_source(const TileView& src, const TileView& dst, std::vec
   read = src;
   read.base = copy.data();
   return read;
+}
+inline TileView stable_source(const TileView& src, const TileView& dst, std::vector<std::byte>& copy) {
+  return stable_source(src, dst, dst.footprint(), copy);
 }
 
 }  // namespace pto::cpu
