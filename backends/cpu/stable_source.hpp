@@ -13,7 +13,8 @@ namespace pto::cpu {
 // after earlier rows overwrote it, in an order set by oneTBB's partition: a result that changes from
 // run to run. Such a source is read as it was before the instruction instead (the runtime's rule: an
 // instruction reads its inputs at its start): its bytes go to `copy` and the view returned points there.
-// (The device code paths keep the chip's order instead: repeats in sequence, docs/device-paths.md.)
+// (The A2/A3 vector unit copies such a source per intrinsic call; the A5 register machine reads it in
+// loop order: docs/device-paths.md.)
 // `dst_box` is dst.footprint(). Afterwards the source shares bytes with dst only if it is dst's own view
 // (same base).
 inline TileView stable_source(const TileView& src, const TileView& dst, const ByteRange& dst_box, std::vector<std::byte>& copy) {

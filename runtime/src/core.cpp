@@ -362,7 +362,7 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     s.stall = causes[std::max_element(parts, parts + 3) - parts];
   }
   s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
-  if (s.end >= kTimeLimit)  // step() orders events by time * 2 + phase
+  if (s.end >= kModelTimeLimit)
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
   if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from);

@@ -206,7 +206,6 @@ private:
   std::deque<Token>& tokens(int src, int dst, int id) { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
   const std::deque<Token>& tokens(int src, int dst, int id) const { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
   static constexpr std::uint64_t kNotDone = std::numeric_limits<std::uint64_t>::max();
-  static constexpr std::uint64_t kTimeLimit = std::uint64_t(1) << 62;  // modeled cycles
 
   CoreOptions opt_;
   CostModel cost_;

@@ -102,8 +102,7 @@ std::uint64_t valid_bytes(const TileView& t) { return std::uint64_t(t.valid_rows
 // Modeled cycles as an integer. A what-if table can price an instruction past anything the model can
 // order (and past what converts to an integer at all): that is an error, not a wrapped clock.
 std::uint64_t whole_cycles(double c, const char* instruction) {
-  constexpr double kLimit = 4611686018427387904.0;  // 2^62, the model's clock limit (Core::kTimeLimit)
-  if (!(c < kLimit))  // also NaN; never negative: the launch checks the table's terms
+  if (!(c < double(kModelTimeLimit)))  // also NaN; never negative: the launch checks the table's terms
     fail("pipeline model: ", instruction, " costs ", c, " cycles, past the model's limit of 2^62 (a what-if cost "
          "table with enormous costs?)");
   return std::uint64_t(c);

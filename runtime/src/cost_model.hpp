@@ -17,6 +17,10 @@
 
 namespace pto::detail {
 
+// The model's clock runs to 2^62 cycles (Core::step orders events by time * 2 + phase); a cost or an
+// end past it is an error.
+inline constexpr std::uint64_t kModelTimeLimit = std::uint64_t(1) << 62;
+
 class CostModel {
 public:
   // `device`: price vector instructions by running their device code path's algorithm (A2A3, A5).
