@@ -609,3 +609,22 @@ BOOST_AUTO_TEST_CASE(a_wait_on_an_event_thousands_of_instructions_old_orders_onl
   });
   BOOST_TEST(has(o, K::Race, H::RAW, "TEXPANDS", "TSTORE"), dump(o));
 }
+
+// The checker drops old clocks every 2^20 instructions; an event every queued instruction still waits on
+// keeps its own clock then (joined with every dropped clock, it would order the store below after the
+// TEXPANDS that wrote `a`, and hide the race).
+BOOST_AUTO_TEST_CASE(an_event_waited_on_across_a_clock_drop_orders_only_what_it_ordered) {
+  const Outcome o = run([]() -> Kernel {
+    TileF a, b;
+    Tile<TileType::Vec, float, 1, 8> f;
+    TASSIGN(a, 0);
+    TASSIGN(b, kT);
+    TASSIGN(f, 2 * kT);
+    GmF in(gm_in().data()), out(gm_out().data());
+    const RecordEvent loaded = co_await TLOAD(b, in);
+    co_await TEXPANDS(a, 2.0f);
+    for (int i = 0; i < (1 << 20) + 5000; ++i) co_await TEXPANDS(f, float(i), loaded);
+    co_await TSTORE(out, a, loaded);
+  });
+  BOOST_TEST(has(o, K::Race, H::RAW, "TEXPANDS", "TSTORE"), dump(o));
+}

@@ -140,7 +140,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
   end_slot(seq) = kNotDone;
   // The checker drops its clocks on its own, rarer schedule: a dropped clock joins every dropped one,
   // which would order a wait on an old event after everything and hide a race.
-  if (checker_ && (seq & 0xfffff) == 0) checker_->drop_before(dropped_ + 1);
+  if (checker_ && (seq & 0xfffff) == 0) checker_->drop_before(dropped_ + 1, pinned_);
   if (rec.kind == RecordKind::Compute && !opt_.cpu_reference) {
     std::string w = declare_device_writes(rec, opt_.target, ub_base_, ub_bytes_);
     if (!w.empty()) warn(seq, std::move(w));
@@ -492,21 +492,34 @@ void Core::pump_until_can_issue(const InstrRecord& rec) {
   if (rec.pipe != PIPE_S) advance_scalar(now_, {Stall::QueueFull});
 }
 
-// Drops the end times of instructions older than every unretired one (they are only ever read as
-// "done"; the largest of them bounds the time such a stale event can contribute).
+// Drops the end times of retired instructions older than every unretired one. A dropped seq reads as
+// dropped_max_end_ from then on, which is harmless for an instruction issued later: every retired end
+// is <= the model's clock <= the scalar pipe's clock at an issue, so it cannot delay that instruction.
+// An instruction already queued may have been issued before the event ended: what queued instructions
+// (and the one being issued) wait on is pinned with its exact time, for as long as they wait on it.
 void Core::compact_end_times(const InstrRecord& issuing) {
   std::uint64_t oldest = issued_ + 1;
-  for (int i = 0; i < issuing.nwaits; ++i) oldest = std::min(oldest, issuing.waits[i]);
+  waited_.assign(issuing.waits, issuing.waits + issuing.nwaits);
   for (int p : kQueuedPipes)
-    for (std::size_t k = 0; k < pipes_[p].queue.size(); ++k) {  // nothing queued may refer to a dropped end time
+    for (std::size_t k = 0; k < pipes_[p].queue.size(); ++k) {
       const Slot& q = pipes_[p].queue[k];
       oldest = std::min(oldest, q.seq);
-      for (int i = 0; i < q.rec.nwaits; ++i) oldest = std::min(oldest, q.rec.waits[i]);
+      waited_.insert(waited_.end(), q.rec.waits, q.rec.waits + q.rec.nwaits);
     }
+  std::sort(waited_.begin(), waited_.end());
+  auto waited_on = [&](std::uint64_t seq) { return std::binary_search(waited_.begin(), waited_.end(), seq); };
+  std::erase_if(pinned_, [&](const auto& p) { return !waited_on(p.first); });
   while (dropped_ + 1 < oldest && end_time(dropped_ + 1) != kNotDone) {
-    dropped_max_end_ = std::max(dropped_max_end_, end_time(dropped_ + 1));
+    const std::uint64_t seq = dropped_ + 1, end = end_time(seq);
+    if (waited_on(seq)) pinned_.push_back({seq, end});  // seqs ascend: pinned_ stays sorted
+    dropped_max_end_ = std::max(dropped_max_end_, end);
     ++dropped_;
   }
+}
+
+std::uint64_t Core::dropped_end_time(std::uint64_t seq) const {
+  const auto it = std::lower_bound(pinned_.begin(), pinned_.end(), seq, [](const auto& p, std::uint64_t s) { return p.first < s; });
+  return it != pinned_.end() && it->first == seq ? it->second : dropped_max_end_;
 }
 
 void Core::make_room_for_end_time(const InstrRecord& issuing) {

@@ -61,7 +61,10 @@ SyncChecker::SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes,
       channels_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {}
 
 const VectorClock& SyncChecker::clock_of(std::uint64_t seq) const {
-  if (seq <= dropped_) return dropped_max_;
+  if (seq <= dropped_) {
+    const auto it = std::lower_bound(kept_.begin(), kept_.end(), seq, [](const auto& k, std::uint64_t s) { return k.first < s; });
+    return it != kept_.end() && it->first == seq ? it->second : dropped_max_;
+  }
   const std::size_t i = seq - dropped_ - 1;
   static const VectorClock none{};
   return i < clocks_.size() ? clocks_[i] : none;
@@ -74,8 +77,14 @@ void SyncChecker::remember(std::uint64_t seq, const VectorClock& vc) {
   clocks_[i] = vc;
 }
 
-void SyncChecker::drop_before(std::uint64_t seq) {
+void SyncChecker::drop_before(std::uint64_t seq, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pinned) {
+  auto is_pinned = [&](std::uint64_t s) {
+    return std::binary_search(pinned.begin(), pinned.end(), std::pair<std::uint64_t, std::uint64_t>{s, 0},
+                              [](const auto& a, const auto& b) { return a.first < b.first; });
+  };
+  std::erase_if(kept_, [&](const auto& k) { return !is_pinned(k.first); });
   while (dropped_ + 1 < seq && !clocks_.empty()) {
+    if (is_pinned(dropped_ + 1)) kept_.push_back({dropped_ + 1, clocks_.front()});
     join(dropped_max_, clocks_.front());
     clocks_.pop_front();
     ++dropped_;

@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pto/runtime/record.hpp>
@@ -41,8 +42,9 @@ public:
   // The end of the kernel: tokens still pending per channel (src, dst, id) -> count.
   void kernel_end(const std::vector<std::array<int, 4>>& pending);
   void event_not_recorded(const std::string& instruction, const std::string& event);
-  // End times before `seq` were compacted away: their clocks may go too.
-  void drop_before(std::uint64_t seq);
+  // End times before `seq` were compacted away: their clocks may go too, except those of `pinned`
+  // (ascending seqs queued instructions still wait on; the second members are not read).
+  void drop_before(std::uint64_t seq, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pinned);
 
   std::vector<SyncFinding> take() { return std::move(findings_); }
   std::uint64_t suppressed() const { return suppressed_; }
@@ -87,6 +89,7 @@ private:
   std::deque<VectorClock> clocks_;             // by seq - dropped_ - 1
   std::uint64_t dropped_ = 0;
   VectorClock dropped_max_{};                   // bounds the clocks of dropped seqs
+  std::vector<std::pair<std::uint64_t, VectorClock>> kept_;  // ... except these, pinned when dropped (by seq)
   std::map<std::uintptr_t, Cell> shadow_;       // segment [key, next key) -> who touched it last
   std::vector<Channel> channels_;
   std::set<std::array<std::uint64_t, 3>> reported_;  // (first seq, second seq, kind) already reported
