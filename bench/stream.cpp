@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
   const double hand = us_per_tile(stats(gbs[kHand]).median), det = us_per_tile(stats(gbs[kDeterministic]).median);
   const double goal = us_per_tile(0.8 * stats(gbs[kTriad]).median);
   std::printf("  per tile (medians): hand loop %.2f us, deterministic policy %.2f us (+%.2f us), the same launch model-only %.2f us;\n"
-              "  80%% of the triad is %.2f us per tile, %.2f us over the hand loop\n",
+              "  80%% of the triad allows %.2f us per tile, %+.2f us against the hand loop\n",
               hand, det, det - hand, stats(model_only_us).median, goal, goal - hand);
   std::printf("  %zu wrong elements\n", wrong);
   return wrong == 0 ? 0 : 1;
