@@ -591,11 +591,10 @@ BOOST_AUTO_TEST_CASE(the_a2a3_block_tails_of_tcolexpand_are_in_its_footprint) {
   }
 }
 
-// A wait on an event thousands of instructions old orders exactly what that event ordered: the model
-// may forget old end times early, but the checker keeps the old instruction's own clock. Here the store
-// waits only on the first load; the V write before it stays unordered, 5000 instructions later.
-BOOST_AUTO_TEST_CASE(a_wait_on_an_event_thousands_of_instructions_old_orders_only_what_it_ordered) {
-  const Outcome o = run([]() -> Kernel {
+// V writes `a`, `n` instructions pass, then a store that waits only on the first load reads `a`: a
+// race however old the write (`every`: each of the n instructions waits on that load too).
+Outcome store_after_an_old_unordered_write(int n, bool every) {
+  return run([n, every]() -> Kernel {
     TileF a, b;
     Tile<TileType::Vec, float, 1, 8> f;
     TASSIGN(a, 0);
@@ -603,28 +602,26 @@ BOOST_AUTO_TEST_CASE(a_wait_on_an_event_thousands_of_instructions_old_orders_onl
     TASSIGN(f, 2 * kT);
     GmF in(gm_in().data()), out(gm_out().data());
     const RecordEvent loaded = co_await TLOAD(b, in);
-    co_await TEXPANDS(a, 2.0f);  // V writes a; nothing orders the store below after it
-    for (int i = 0; i < 5000; ++i) co_await TEXPANDS(f, float(i));
+    co_await TEXPANDS(a, 2.0f);  // nothing orders the store below after it
+    for (int i = 0; i < n; ++i) {
+      if (every) co_await TEXPANDS(f, float(i), loaded);
+      else co_await TEXPANDS(f, float(i));
+    }
     co_await TSTORE(out, a, loaded);
   });
+}
+
+// A wait on an event thousands of instructions old orders exactly what that event ordered: the model
+// may forget old end times early, but the checker keeps the old instruction's own clock.
+BOOST_AUTO_TEST_CASE(a_wait_on_an_event_thousands_of_instructions_old_orders_only_what_it_ordered) {
+  const Outcome o = store_after_an_old_unordered_write(5000, false);
   BOOST_TEST(has(o, K::Race, H::RAW, "TEXPANDS", "TSTORE"), dump(o));
 }
 
 // The checker drops old clocks every 2^20 instructions; an event every queued instruction still waits on
-// keeps its own clock then (joined with every dropped clock, it would order the store below after the
+// keeps its own clock then (joined with every dropped clock, it would order the store after the
 // TEXPANDS that wrote `a`, and hide the race).
 BOOST_AUTO_TEST_CASE(an_event_waited_on_across_a_clock_drop_orders_only_what_it_ordered) {
-  const Outcome o = run([]() -> Kernel {
-    TileF a, b;
-    Tile<TileType::Vec, float, 1, 8> f;
-    TASSIGN(a, 0);
-    TASSIGN(b, kT);
-    TASSIGN(f, 2 * kT);
-    GmF in(gm_in().data()), out(gm_out().data());
-    const RecordEvent loaded = co_await TLOAD(b, in);
-    co_await TEXPANDS(a, 2.0f);
-    for (int i = 0; i < (1 << 20) + 5000; ++i) co_await TEXPANDS(f, float(i), loaded);
-    co_await TSTORE(out, a, loaded);
-  });
+  const Outcome o = store_after_an_old_unordered_write((1 << 20) + 5000, true);
   BOOST_TEST(has(o, K::Race, H::RAW, "TEXPANDS", "TSTORE"), dump(o));
 }
