@@ -257,8 +257,8 @@ void Core::advance_scalar(std::uint64_t to, const Why& why) {
 // What held instruction `s` until `t`, once its pipe was free and it was issued: its token, or an event.
 Core::Why Core::binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const {
   if (s.rec.kind == RecordKind::WaitFlag && token_time == t) return {Stall::Flag, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id};
-  for (int i = 0; i < s.rec.nwaits; ++i)
-    if (end_time(s.rec.waits[i]) == t) return {Stall::Event, 0, 0, 0, s.rec.waits[i]};
+  for (int i = 0; i < s.rec.nwaits; ++i)  // a compacted, unpinned event ended long before: not it
+    if (end_time(s.rec.waits[i]) == t && end_known(s.rec.waits[i])) return {Stall::Event, 0, 0, 0, s.rec.waits[i]};
   if (s.rec.kind == RecordKind::WaitFlag) return {Stall::Flag, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id};
   return {Stall::QueueEmpty};
 }
@@ -493,10 +493,12 @@ void Core::pump_until_can_issue(const InstrRecord& rec) {
 }
 
 // Drops the end times of retired instructions older than every unretired one. A dropped seq reads as
-// dropped_max_end_ from then on, which is harmless for an instruction issued later: every retired end
-// is <= the model's clock <= the scalar pipe's clock at an issue, so it cannot delay that instruction.
-// An instruction already queued may have been issued before the event ended: what queued instructions
-// (and the one being issued) wait on is pinned with its exact time, for as long as they wait on it.
+// dropped_max_end_ from then on. That never moves a start: the model's events never go back in time, so
+// an instruction queued or issued from now on starts no earlier than the model's clock, and a dropped
+// instruction ended no later than that clock or (scalar pipe) than the waiter's issue. It would blur
+// which wait released an instruction (binding_wait matches end times to the start), so the seqs that
+// queued instructions (and the one being issued) wait on keep their exact time, pinned, for as long as
+// they are waited on; the sync checker keeps their clocks for the same reason.
 void Core::compact_end_times(const InstrRecord& issuing) {
   std::uint64_t oldest = issued_ + 1;
   waited_.assign(issuing.waits, issuing.waits + issuing.nwaits);
@@ -517,15 +519,20 @@ void Core::compact_end_times(const InstrRecord& issuing) {
   }
 }
 
-std::uint64_t Core::dropped_end_time(std::uint64_t seq) const {
+const std::pair<std::uint64_t, std::uint64_t>* Core::pin_of(std::uint64_t seq) const {
   const auto it = std::lower_bound(pinned_.begin(), pinned_.end(), seq, [](const auto& p, std::uint64_t s) { return p.first < s; });
-  return it != pinned_.end() && it->first == seq ? it->second : dropped_max_end_;
+  return it != pinned_.end() && it->first == seq ? &*it : nullptr;
+}
+
+std::uint64_t Core::dropped_end_time(std::uint64_t seq) const {
+  const auto* pin = pin_of(seq);
+  return pin ? pin->second : dropped_max_end_;
 }
 
 void Core::make_room_for_end_time(const InstrRecord& issuing) {
   compact_end_times(issuing);
   if (issued_ + 1 - dropped_ <= end_ring_.size()) return;
-  // Still full (a queued instruction waits on an old event, say): double the ring, keeping each live seq.
+  // Still full (an old instruction is still queued, say): double the ring, keeping each live seq.
   std::vector<std::uint64_t> bigger(end_ring_.size() * 2);
   const std::uint64_t mask = bigger.size() - 1;
   for (std::uint64_t s = dropped_ + 1; s <= issued_; ++s) bigger[s & mask] = end_time(s);

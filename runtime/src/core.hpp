@@ -175,6 +175,8 @@ private:
   bool step();                      // process the next event; false if nothing can happen
   std::uint64_t end_time(std::uint64_t seq) const { return seq <= dropped_ ? dropped_end_time(seq) : end_ring_[seq & end_mask_]; }
   std::uint64_t dropped_end_time(std::uint64_t seq) const;  // a compacted seq: pinned, or the bound
+  const std::pair<std::uint64_t, std::uint64_t>* pin_of(std::uint64_t seq) const;  // null: not pinned
+  bool end_known(std::uint64_t seq) const { return seq > dropped_ || pin_of(seq); }  // exact, not the bound
   std::uint64_t& end_slot(std::uint64_t seq) { return end_ring_[seq & end_mask_]; }  // precondition: dropped_ < seq <= issued_
   // Drops the end times of retired seqs older than anything queued, pinning those that a queued
   // instruction or `issuing` (about to be queued) waits on.
@@ -229,10 +231,9 @@ private:
   std::uint64_t end_mask_ = 4095;
   std::uint64_t dropped_ = 0;                     // end times of seqs <= dropped_ were compacted away
   std::uint64_t dropped_max_end_ = 0;             // ... and this bounds them (all retired)
-  // Compacted seqs that queued instructions still wait on, with their exact end times, by seq: such an
-  // instruction may have been issued before the event ended, so the bound would delay it. (Without
-  // them one long-lived event, a bias row every instruction waits on, held the window open: the ring
-  // grew by 8 bytes per instruction for the whole kernel.)
+  // Compacted seqs that queued instructions still wait on, with their exact end times, by seq (for
+  // stall attribution; see compact_end_times). Before, such a seq held the window open, and one
+  // long-lived event (a bias row every instruction waits on) grew the ring by 8 bytes per instruction.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> pinned_;
   std::vector<std::uint64_t> waited_;  // compact_end_times' scratch: the seqs queued instructions wait on
   std::uint64_t now_ = 0;                         // time of the last event the model processed
