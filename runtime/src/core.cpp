@@ -519,13 +519,8 @@ void Core::compact_end_times(const InstrRecord& issuing) {
   }
 }
 
-const std::pair<std::uint64_t, std::uint64_t>* Core::pin_of(std::uint64_t seq) const {
-  const auto it = std::lower_bound(pinned_.begin(), pinned_.end(), seq, [](const auto& p, std::uint64_t s) { return p.first < s; });
-  return it != pinned_.end() && it->first == seq ? &*it : nullptr;
-}
-
 std::uint64_t Core::dropped_end_time(std::uint64_t seq) const {
-  const auto* pin = pin_of(seq);
+  const auto* pin = find_seq(pinned_, seq);
   return pin ? pin->second : dropped_max_end_;
 }
 

@@ -27,6 +27,7 @@
 #include <pto/runtime/report.hpp>
 
 #include "cost_model.hpp"
+#include "seq_table.hpp"
 #include "sync_checker.hpp"
 
 namespace pto::detail {
@@ -175,8 +176,7 @@ private:
   bool step();                      // process the next event; false if nothing can happen
   std::uint64_t end_time(std::uint64_t seq) const { return seq <= dropped_ ? dropped_end_time(seq) : end_ring_[seq & end_mask_]; }
   std::uint64_t dropped_end_time(std::uint64_t seq) const;  // a compacted seq: pinned, or the bound
-  const std::pair<std::uint64_t, std::uint64_t>* pin_of(std::uint64_t seq) const;  // null: not pinned
-  bool end_known(std::uint64_t seq) const { return seq > dropped_ || pin_of(seq); }  // exact, not the bound
+  bool end_known(std::uint64_t seq) const { return seq > dropped_ || find_seq(pinned_, seq); }  // exact, not the bound
   std::uint64_t& end_slot(std::uint64_t seq) { return end_ring_[seq & end_mask_]; }  // precondition: dropped_ < seq <= issued_
   // Drops the end times of retired seqs older than anything queued, pinning those that a queued
   // instruction or `issuing` (about to be queued) waits on.
@@ -234,7 +234,7 @@ private:
   // Compacted seqs that queued instructions still wait on, with their exact end times, by seq (for
   // stall attribution; see compact_end_times). Before, such a seq held the window open, and one
   // long-lived event (a bias row every instruction waits on) grew the ring by 8 bytes per instruction.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> pinned_;
+  SeqTable<std::uint64_t> pinned_;
   std::vector<std::uint64_t> waited_;  // compact_end_times' scratch: the seqs queued instructions wait on
   std::uint64_t now_ = 0;                         // time of the last event the model processed
   std::uint64_t s_time_ = 0;                      // the scalar pipe's modeled clock

@@ -62,8 +62,8 @@ SyncChecker::SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes,
 
 const VectorClock& SyncChecker::clock_of(std::uint64_t seq) const {
   if (seq <= dropped_) {
-    const auto it = std::lower_bound(kept_.begin(), kept_.end(), seq, [](const auto& k, std::uint64_t s) { return k.first < s; });
-    return it != kept_.end() && it->first == seq ? it->second : dropped_max_;
+    const auto* kept = find_seq(kept_, seq);
+    return kept ? kept->second : dropped_max_;
   }
   const std::size_t i = seq - dropped_ - 1;
   static const VectorClock none{};
@@ -77,11 +77,8 @@ void SyncChecker::remember(std::uint64_t seq, const VectorClock& vc) {
   clocks_[i] = vc;
 }
 
-void SyncChecker::drop_before(std::uint64_t seq, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pinned) {
-  auto is_pinned = [&](std::uint64_t s) {
-    return std::binary_search(pinned.begin(), pinned.end(), std::pair<std::uint64_t, std::uint64_t>{s, 0},
-                              [](const auto& a, const auto& b) { return a.first < b.first; });
-  };
+void SyncChecker::drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& pinned) {
+  auto is_pinned = [&](std::uint64_t s) { return find_seq(pinned, s) != nullptr; };
   std::erase_if(kept_, [&](const auto& k) { return !is_pinned(k.first); });
   while (dropped_ + 1 < seq && !clocks_.empty()) {
     if (is_pinned(dropped_ + 1)) kept_.push_back({dropped_ + 1, clocks_.front()});

@@ -20,6 +20,8 @@
 #include <pto/runtime/record.hpp>
 #include <pto/runtime/sync_check.hpp>
 
+#include "seq_table.hpp"
+
 namespace pto::detail {
 
 using VectorClock = std::array<std::uint32_t, kNumPipeIds>;  // per pipe: instructions known to have ended
@@ -44,7 +46,7 @@ public:
   void event_not_recorded(const std::string& instruction, const std::string& event);
   // End times before `seq` were compacted away: their clocks may go too, except those of `pinned`
   // (ascending seqs queued instructions still wait on; the second members are not read).
-  void drop_before(std::uint64_t seq, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pinned);
+  void drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& pinned);
 
   std::vector<SyncFinding> take() { return std::move(findings_); }
   std::uint64_t suppressed() const { return suppressed_; }
@@ -89,7 +91,7 @@ private:
   std::deque<VectorClock> clocks_;             // by seq - dropped_ - 1
   std::uint64_t dropped_ = 0;
   VectorClock dropped_max_{};                   // bounds the clocks of dropped seqs
-  std::vector<std::pair<std::uint64_t, VectorClock>> kept_;  // ... except these, pinned when dropped (by seq)
+  SeqTable<VectorClock> kept_;  // ... except these, pinned when dropped (by seq)
   std::map<std::uintptr_t, Cell> shadow_;       // segment [key, next key) -> who touched it last
   std::vector<Channel> channels_;
   std::set<std::array<std::uint64_t, 3>> reported_;  // (first seq, second seq, kind) already reported
