@@ -611,7 +611,7 @@ BOOST_AUTO_TEST_CASE(a_full_issue_queue_stalls_the_scalar_clock) {
   BOOST_TEST(fill->end == 657u + 11u + 256u + 13u + 16u);  // 256 counter-mode repeats
   // The scalar pipe: 4 issue cycles, 2 x 327 waiting for a slot, then the kernel's end waits for MTE2.
   BOOST_TEST(c.pipes[PIPE_S].idle[int(Stall::QueueFull)] == 654u);
-  BOOST_TEST(c.pipes[PIPE_S].idle[int(Stall::Barrier)] == 984u - 658u);
+  BOOST_TEST(c.pipes[PIPE_S].idle[int(Stall::Drain)] == 984u - 658u);
 }
 
 BOOST_AUTO_TEST_CASE(a_kernel_local_gm_buffer_is_safe_behind_a_barrier) {

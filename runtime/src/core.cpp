@@ -138,6 +138,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
   if (issued_ + 1 - dropped_ > end_ring_.size()) make_room_for_end_time(rec);
   const std::uint64_t seq = ++issued_;
   end_slot(seq) = kNotDone;
+  desc_ring_[seq & end_mask_] = rec.desc;
   // The checker drops its clocks on its own, rarer schedule: a dropped clock joins every dropped one,
   // which would order a wait on an old event after everything and hide a race.
   if (checker_ && (seq & 0xfffff) == 0) checker_->drop_before(dropped_ + 1, pinned_);
@@ -221,7 +222,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
     default:
       stall = Stall::Event;
       for (int i = 0; i < rec.nwaits; ++i) {
-        advance_scalar(end_time(rec.waits[i]), {Stall::Event, 0, 0, 0, rec.waits[i]});
+        advance_scalar(end_time(rec.waits[i]), event_why(rec.waits[i]));
         if (opt_.executor) opt_.executor->wait_done(rec.waits[i]);
       }
       break;
@@ -244,6 +245,7 @@ void Core::note_idle(PipeStats& st, std::uint64_t cycles, const Why& why) {
   if (why.cause == Stall::Event && cycles > st.event_cycles) {
     st.event_cycles = cycles;
     st.event_from = why.from;
+    st.event_from_name = why.from_name;
   }
 }
 
@@ -258,7 +260,7 @@ void Core::advance_scalar(std::uint64_t to, const Why& why) {
 Core::Why Core::binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const {
   if (s.rec.kind == RecordKind::WaitFlag && token_time == t) return {Stall::Flag, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id};
   for (int i = 0; i < s.rec.nwaits; ++i)  // a compacted, unpinned event ended long before: not it
-    if (end_time(s.rec.waits[i]) == t && end_known(s.rec.waits[i])) return {Stall::Event, 0, 0, 0, s.rec.waits[i]};
+    if (end_time(s.rec.waits[i]) == t && end_known(s.rec.waits[i])) return event_why(s.rec.waits[i]);
   if (s.rec.kind == RecordKind::WaitFlag) return {Stall::Flag, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id};
   return {Stall::QueueEmpty};
 }
@@ -529,9 +531,14 @@ void Core::make_room_for_end_time(const InstrRecord& issuing) {
   if (issued_ + 1 - dropped_ <= end_ring_.size()) return;
   // Still full (an old instruction is still queued, say): double the ring, keeping each live seq.
   std::vector<std::uint64_t> bigger(end_ring_.size() * 2);
+  std::vector<const InstrDesc*> descs(bigger.size());
   const std::uint64_t mask = bigger.size() - 1;
-  for (std::uint64_t s = dropped_ + 1; s <= issued_; ++s) bigger[s & mask] = end_time(s);
+  for (std::uint64_t s = dropped_ + 1; s <= issued_; ++s) {
+    bigger[s & mask] = end_time(s);
+    descs[s & mask] = desc_ring_[s & end_mask_];
+  }
   end_ring_ = std::move(bigger);
+  desc_ring_ = std::move(descs);
   end_mask_ = mask;
 }
 

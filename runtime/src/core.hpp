@@ -64,7 +64,7 @@ struct CoreOptions {
   bool model_only = false;                 // time the instructions, compute nothing
   bool timeline = false;                   // keep a TimelineEntry per retired instruction
   const CostTable* costs = nullptr;        // null: default_cost_table(target)
-  SyncCheck check = SyncCheck::Off;        // resolved: Off, Report or Throw
+  SyncCheck check = SyncCheck::Off;        // resolved: Off, Default (= Report), Report or Throw
   bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
 };
 
@@ -79,6 +79,7 @@ public:
   // The model executes instructions' work itself (deterministic policy, not model-only).
   bool functional() const { return !opt_.executor && !opt_.model_only; }
   std::uint64_t run_id() const { return run_id_; }
+  std::uint64_t issued() const { return issued_; }  // records issued so far
   std::byte* ub() { return ub_base_; }
   std::size_t ub_bytes() const { return ub_bytes_; }
   std::byte* auto_place(std::size_t bytes);
@@ -109,6 +110,7 @@ private:
     Stall cause = Stall::QueueEmpty;
     int src = 0, dst = 0, id = 0;  // Flag
     std::uint64_t from = 0;        // Event: the instruction waited for
+    const char* from_name = nullptr;  // ... and its name, while the core still knows it
   };
   struct ScalarStall {  // the scalar pipe's latest stall: [from, to) and why
     std::uint64_t from = 0, to = 0;
@@ -178,6 +180,10 @@ private:
   std::uint64_t dropped_end_time(std::uint64_t seq) const;  // a compacted seq: pinned, or the bound
   bool end_known(std::uint64_t seq) const { return seq > dropped_ || find_seq(pinned_, seq); }  // exact, not the bound
   std::uint64_t& end_slot(std::uint64_t seq) { return end_ring_[seq & end_mask_]; }  // precondition: dropped_ < seq <= issued_
+  Why event_why(std::uint64_t seq) const {  // a wait on instruction `seq`'s event, named while in the window
+    const InstrDesc* d = seq > dropped_ && seq <= issued_ ? desc_ring_[seq & end_mask_] : nullptr;
+    return {Stall::Event, 0, 0, 0, seq, d ? d->name : nullptr};
+  }
   // Drops the end times of retired seqs older than anything queued, pinning those that a queued
   // instruction or `issuing` (about to be queued) waits on.
   void compact_end_times(const InstrRecord& issuing);
@@ -229,6 +235,7 @@ private:
   // cost ~10 instructions of it).
   std::vector<std::uint64_t> end_ring_ = std::vector<std::uint64_t>(4096);
   std::uint64_t end_mask_ = 4095;
+  std::vector<const InstrDesc*> desc_ring_ = std::vector<const InstrDesc*>(4096);  // beside end_ring_: who each seq is
   std::uint64_t dropped_ = 0;                     // end times of seqs <= dropped_ were compacted away
   std::uint64_t dropped_max_end_ = 0;             // ... and this bounds them (all retired)
   // Compacted seqs that queued instructions still wait on, with their exact end times, by seq (for

@@ -1,6 +1,10 @@
 // The compiled side of core_api.hpp: the calling thread's current core and the narrow functions the
 // header-only instruction templates call.
+#include <cstdlib>
 #include <memory>
+#include <string>
+
+#include <pto/runtime/direct_call.hpp>
 
 #include "core.hpp"
 
@@ -8,6 +12,19 @@ namespace pto::detail {
 
 namespace {
 thread_local Core* t_current = nullptr;
+thread_local int t_direct_target = -1;  // -1: no ScopedTarget; else a Target
+
+Target env_target() {
+  static const Target t = [] {
+    const char* env = std::getenv("PTO_TARGET");
+    if (!env || !*env) return Target::A2A3;
+    const std::string v = env;
+    if (v == "A2A3" || v == "a2a3") return Target::A2A3;
+    if (v == "A5" || v == "a5") return Target::A5;
+    fail("PTO_TARGET='", v, "': use A2A3 or A5");
+  }();
+  return t;
+}
 }  // namespace
 
 CurrentCoreGuard::CurrentCoreGuard(Core* core) : previous_(t_current) { t_current = core; }
@@ -17,18 +34,33 @@ Core& current_core() {
   if (t_current) return *t_current;
   // Direct call of a plain kernel outside pto::launch: one implicit core per host thread, kept for the
   // thread's lifetime like the CPU simulator's thread_local memory, running instructions as issued.
-  thread_local std::unique_ptr<Core> implicit = [] {
+  thread_local std::unique_ptr<Core> implicit[2];
+  const Target target = direct_call_target();
+  auto& core = implicit[target == Target::A5 ? 1 : 0];
+  if (!core) {
     CoreOptions o;
+    o.target = target;
     o.synchronous = true;
     o.cpu_reference = true;  // direct calls behave like the CPU simulator
-    return std::make_unique<Core>(o);
-  }();
-  return *implicit;
+    core = std::make_unique<Core>(o);
+  }
+  return *core;
 }
+
+}  // namespace pto::detail
+
+namespace pto {
+Target direct_call_target() { return detail::t_direct_target >= 0 ? Target(detail::t_direct_target) : detail::env_target(); }
+ScopedTarget::ScopedTarget(Target target) : previous_(detail::t_direct_target) { detail::t_direct_target = int(target); }
+ScopedTarget::~ScopedTarget() { detail::t_direct_target = previous_; }
+}  // namespace pto
+
+namespace pto::detail {
 
 Target core_target(const Core& c) { return c.options().target; }
 Mode core_mode(const Core& c) { return c.options().mode; }
 std::uint64_t core_run_id(const Core& c) { return c.run_id(); }
+std::uint64_t core_issued(const Core& c) { return c.issued(); }
 int core_block_idx(const Core& c) { return c.options().block_idx; }
 int core_block_num(const Core& c) { return c.options().block_num; }
 
@@ -57,3 +89,12 @@ void claim_a2a3_scratch(Core& c, const char* instruction) { c.claim_a2a3_scratch
 
 }  // namespace pto::detail
 
+
+namespace pto::detail {
+void issued_out_of_order(const InstrRecord& rec, std::uint64_t later) {
+  fail(rec.desc ? rec.desc->name : "instruction", ": this instruction would issue after ", later,
+       " instruction(s) written after it: an `auto` variable holds an instruction unissued until it is co_awaited, "
+       "converted to RecordEvent, waited on, or goes out of scope. Write `RecordEvent e = ",
+       rec.desc ? rec.desc->name : "INSTR", "(...)` (or co_await it) where it stands");
+}
+}  // namespace pto::detail

@@ -277,7 +277,7 @@ CoreReport Core::report() {
   }
   r.pipes[PIPE_S] = scalar_stats_;
   r.pipes[PIPE_S].busy_cycles = issued_ * cost_.table().scalar_issue_cycles;
-  note_idle(r.pipes[PIPE_S], r.cycles - s_time_, {Stall::Barrier});  // the kernel's end waits for the pipes
+  note_idle(r.pipes[PIPE_S], r.cycles - s_time_, {Stall::Drain});  // the kernel's end waits for the pipes
   for (PipeStats& st : r.pipes)
     std::sort(st.flags.begin(), st.flags.end(), [](const FlagIdle& a, const FlagIdle& b) { return a.cycles > b.cycles; });
   if (checker_) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 
 #include <pto/isa/error.hpp>
 
@@ -120,33 +121,35 @@ const char* intrinsic_name(Intrinsic i) {
 }
 
 std::string describe(const IntrinsicStream& s, VectorMachine machine) {
-  std::string out;
+  // A stream, not `"literal" + std::to_string(...)`: g++ 12 at -O3 warns (-Wrestrict, a false positive)
+  // on those temporaries, and a consumer's Release build must be warning-clean.
+  std::ostringstream out;
+  bool first = true;
   for (const IntrinsicCall& c : s.calls()) {
-    if (!out.empty()) out += c.barrier_before ? "; | " : "; ";
-    if (c.calls > 1 && machine == VectorMachine::Repeat) out += std::to_string(c.calls) + " x ";
-    out += intrinsic_name(c.op);
+    if (!first) out << (c.barrier_before ? "; | " : "; ");
+    first = false;
+    if (c.calls > 1 && machine == VectorMachine::Repeat) out << c.calls << " x ";
+    out << intrinsic_name(c.op);
     if (machine == VectorMachine::Register) {
-      out += " x" + std::to_string(std::uint64_t(c.repeats) * c.calls);
+      out << " x" << std::uint64_t(c.repeats) * c.calls;
       continue;
     }
     if (c.op == Intrinsic::copy_ubuf_to_ubuf) {
-      out += " " + std::to_string(c.bytes) + " B";
+      out << ' ' << c.bytes << " B";
       continue;
     }
     if (c.op == Intrinsic::sync_roundtrip || c.op == Intrinsic::scalar_elem) {
-      if (c.repeats > 1) out += " x" + std::to_string(c.repeats);
+      if (c.repeats > 1) out << " x" << c.repeats;
       continue;
     }
-    out += c.count_mode ? " count " : " norm ";
-    out += std::to_string(c.repeats) + (c.repeats == 1 ? " repeat" : " repeats");
-    if (c.lanes) out += ", last " + std::to_string(c.lanes) + " lanes";
+    out << (c.count_mode ? " count " : " norm ") << c.repeats << (c.repeats == 1 ? " repeat" : " repeats");
+    if (c.lanes) out << ", last " << c.lanes << " lanes";
     if (c.strides != std::array<std::uint16_t, 6>{}) {
       const auto& t = c.strides;
-      out += ", strides blk " + std::to_string(t[0]) + ' ' + std::to_string(t[1]) + ' ' + std::to_string(t[2]) + " rep " +
-             std::to_string(t[3]) + ' ' + std::to_string(t[4]) + ' ' + std::to_string(t[5]);
+      out << ", strides blk " << t[0] << ' ' << t[1] << ' ' << t[2] << " rep " << t[3] << ' ' << t[4] << ' ' << t[5];
     }
   }
-  return out;
+  return out.str();
 }
 
 const CostTable& default_cost_table(Target t) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 #include <exception>
+#include <iostream>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -24,7 +25,7 @@ namespace pto::detail {
 
 namespace {
 // SyncCheck::Default: the environment (PTO_SYNC_CHECK = 0/off, 1/report, throw) decides, else the
-// build: on when pto itself was built without NDEBUG.
+// checker is on (Report, with a notice on stderr when it finds something), whatever the build.
 SyncCheck resolve_check(SyncCheck c) {
   if (c != SyncCheck::Default) return c;
   if (const char* env = std::getenv("PTO_SYNC_CHECK")) {
@@ -34,11 +35,23 @@ SyncCheck resolve_check(SyncCheck c) {
     if (v == "throw") return SyncCheck::Throw;
     fail("PTO_SYNC_CHECK='", v, "': use 0 / off, 1 / report, or throw");
   }
-#ifdef NDEBUG
-  return SyncCheck::Off;
-#else
-  return SyncCheck::Report;
-#endif
+  return SyncCheck::Default;  // Report, and say so on stderr
+}
+
+// A launch whose checker was on by default and found something says so once on stderr: a user who did
+// not ask for the findings must still not miss them.
+void notice_findings(const LaunchReport& r) {
+  std::uint64_t n = 0;
+  const SyncFinding* first = nullptr;
+  for (const auto& c : r.cores) {
+    n += c.sync.size() + c.sync_suppressed;
+    if (!first && !c.sync.empty()) first = &c.sync.front();
+  }
+  if (!first) return;
+  std::cerr << "pto::launch: the synchronisation checker found " << n << " problem(s); results may differ from the "
+            << "chip's. First: " << first->message << "\n  (all of them: LaunchReport::findings() or the summary; "
+            << "SyncCheck::Report collects them without this notice, SyncCheck::Off or PTO_SYNC_CHECK=0 turns the "
+            << "checker off)\n";
 }
 
 void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
@@ -119,7 +132,8 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
       if (!(cfg.costs->intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(cfg.costs->intrinsic[std::size_t(i)].per_repeat))
         fail("pto::launch: cost table '", cfg.costs->name, "': ", intrinsic_name(Intrinsic(i)), " per_repeat ",
              cfg.costs->intrinsic[std::size_t(i)].per_repeat, " must be a finite number >= 0");
-  if (cfg.host_threads < 0) fail("pto::launch: host_threads = ", cfg.host_threads, " must be >= 0 (0 = all)");
+  if (cfg.host_threads < 0 || cfg.host_threads > kMaxHostThreads)
+    fail("pto::launch: host_threads = ", cfg.host_threads, " must be in [0, ", kMaxHostThreads, "] (0 = all hardware threads)");
   const auto t0 = std::chrono::steady_clock::now();
   const int host_threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
   // host_threads is what the launch runs at once: threads that drive the cores' kernels and models (one
@@ -127,7 +141,9 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   // pipes. More busy threads than host cores only trade places: on two cores, one kernel thread and
   // two pipe threads streamed at 39-50% of a triad, one and one at 55%.
   const int threads = std::min(host_threads, cfg.blocks);
-  const int pipe_threads = std::max(1, host_threads - threads);
+  // A pipe thread serves one of three lanes (loads, compute, stores) of some cores: more than 3 per
+  // core would sit idle, so a launch never starts them.
+  const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cfg.blocks);
 
   std::unique_ptr<ConcurrentPolicy> concurrent;
   if (cfg.policy == Policy::Concurrent && !cfg.model_only) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads);
@@ -162,6 +178,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   r.cores = std::move(reports);
   for (const auto& c : r.cores) r.cycles = std::max(r.cycles, c.cycles);
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (cfg.check == SyncCheck::Default) notice_findings(r);
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <iomanip>
 #include <map>
+#include <unordered_map>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -20,6 +21,7 @@ const char* stall_name(Stall s) {
     case Stall::Event: return "event";
     case Stall::Barrier: return "barrier";
     case Stall::QueueFull: return "queue full";
+    case Stall::Drain: return "end-of-kernel drain";
   }
   return "?";
 }
@@ -112,10 +114,48 @@ std::string LaunchReport::summary() const {
   return os.str();
 }
 
+namespace {
+// "0-3", "0-9998 step 2 (5000 cores)", "1, 4, 6-9": ascending block indexes as runs of one step.
+std::string block_ranges(const std::vector<int>& b) {
+  std::ostringstream os;
+  std::size_t runs = 0;
+  for (std::size_t i = 0; i < b.size();) {
+    std::size_t j = i + 1;
+    const int step = j < b.size() ? b[j] - b[i] : 1;
+    while (j < b.size() && b[j] - b[j - 1] == step) ++j;
+    if (j - i == 2 && step != 1) j = i + 1;  // two far-apart blocks are two entries, not a run
+    if (runs++ == 6) {
+      os << ", ...";
+      break;
+    }
+    os << (i ? ", " : "") << b[i];
+    if (j - i > 1) os << '-' << b[j - 1] << (step != 1 ? " step " + std::to_string(step) : std::string());
+    i = j;
+  }
+  if (b.size() > 2) os << " (" << b.size() << " cores)";
+  return os.str();
+}
+}  // namespace
+
 std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
   os << "launch: " << r.cores.size() << " core(s), target " << name_of(r.target) << ", "
      << (r.mode == Mode::Auto ? "auto" : "manual") << " mode, "
      << (r.policy == Policy::Concurrent ? "concurrent" : "deterministic") << " policy\n";
+  {  // findings first: a launch whose results may be wrong says so before anything else
+    std::uint64_t n = 0, more = 0;
+    for (const auto& c : r.cores) {
+      n += c.sync.size();
+      more += c.sync_suppressed;
+    }
+    if (n) {
+      os << "  SYNC CHECKER: " << n + more << " finding(s); results may differ from the chip's\n";
+      std::size_t shown = 0;
+      for (const auto& c : r.cores)
+        for (const SyncFinding& f : c.sync)
+          if (shown++ < 8) os << "    " << f.message << '\n';
+      if (n + more > 8) os << "    ... " << n + more - 8 << " more (LaunchReport::findings())\n";
+    }
+  }
   os << "  modeled: " << r.cycles << " cycles = " << std::fixed << std::setprecision(3) << r.microseconds()
      << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
   os << "  overlap: " << std::setprecision(2) << r.overlap() << "x (serialised: " << r.serialised_cycles()
@@ -140,21 +180,6 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     break;
   }
   {
-    std::uint64_t n = 0, more = 0;
-    for (const auto& c : r.cores) {
-      n += c.sync.size();
-      more += c.sync_suppressed;
-    }
-    if (n) {
-      os << "  sync checker: " << n + more << " finding(s)\n";
-      std::size_t shown = 0;
-      for (const auto& c : r.cores)
-        for (const SyncFinding& f : c.sync)
-          if (shown++ < 8) os << "    " << f.message << '\n';
-      if (n + more > 8) os << "    ... " << n + more - 8 << " more (LaunchReport::findings())\n";
-    }
-  }
-  {
     std::size_t n = 0, shown = 0;
     for (const auto& c : r.cores) n += c.warnings.size();
     if (n) os << "  device warnings: " << n << '\n';
@@ -167,7 +192,8 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
   }
   os << "  host:    " << std::setprecision(3) << r.host_seconds * 1e3 << " ms wall-clock\n";
   const int lanes[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX};
-  // Consecutive cores with identical figures share one line (SPMD kernels usually look alike).
+  // Cores with identical figures share one line (SPMD kernels usually look alike, or fall into a few
+  // classes: edge tiles, even and odd blocks), listed as ranges of block indexes.
   auto same = [](const CoreReport& a, const CoreReport& b) {
     if (a.cycles != b.cycles || a.instructions != b.instructions) return false;
     for (int p = 0; p < kNumPipeIds; ++p)
@@ -176,12 +202,38 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
         return false;
     return true;
   };
-  for (std::size_t i = 0; i < r.cores.size();) {
-    std::size_t j = i + 1;
-    while (j < r.cores.size() && same(r.cores[i], r.cores[j])) ++j;
-    const CoreReport& c = r.cores[i];
-    os << "  core " << c.block;
-    if (j - i > 1) os << '-' << r.cores[j - 1].block;
+  auto key = [](const CoreReport& c) {
+    std::uint64_t h = c.cycles * 0x9e3779b97f4a7c15ull ^ c.instructions;
+    for (const PipeStats& p : c.pipes) h = (h ^ p.busy_cycles) * 0x100000001b3ull ^ p.instructions;
+    return h;
+  };
+  std::vector<std::vector<std::size_t>> classes;  // in order of each class's first core
+  {
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_key;  // key -> indexes into classes
+    for (std::size_t i = 0; i < r.cores.size(); ++i) {
+      auto& candidates = by_key[key(r.cores[i])];
+      auto it = std::find_if(candidates.begin(), candidates.end(),
+                             [&](std::size_t k) { return same(r.cores[classes[k].front()], r.cores[i]); });
+      if (it != candidates.end()) {
+        classes[*it].push_back(i);
+      } else {
+        candidates.push_back(classes.size());
+        classes.push_back({i});
+      }
+    }
+  }
+  constexpr std::size_t kMaxClasses = 16;
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    if (k == kMaxClasses) {
+      std::size_t rest = 0;
+      for (std::size_t m = k; m < classes.size(); ++m) rest += classes[m].size();
+      os << "  ... " << classes.size() - k << " more classes of cores (" << rest << " cores; LaunchReport::cores)\n";
+      break;
+    }
+    const CoreReport& c = r.cores[classes[k].front()];
+    std::vector<int> blocks;
+    for (std::size_t i : classes[k]) blocks.push_back(r.cores[i].block);
+    os << "  " << (blocks.size() > 1 ? "cores " : "core ") << block_ranges(blocks);
     os << ": " << c.cycles << " cycles (" << std::setprecision(3) << double(c.cycles) / (r.clock_ghz * 1000.0)
        << " us), overlap " << std::setprecision(2) << c.overlap() << 'x';
     for (int p : lanes) {
@@ -205,7 +257,9 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
       for (int k = 0; k < kNumStalls; ++k) {
         if (k == int(Stall::Flag) || s.idle[std::size_t(k)] == 0) continue;
         std::string n = stall_name(Stall(k));
-        if (k == int(Stall::Event)) n += " (longest: #" + std::to_string(s.event_from) + ")";
+        if (k == int(Stall::Event))
+          n += std::string(" (longest: ") + (s.event_from_name ? s.event_from_name : "instruction") + " #" +
+               std::to_string(s.event_from) + ")";
         parts.emplace_back(s.idle[std::size_t(k)], n);
       }
       std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -217,7 +271,6 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
       if (parts.size() > 3) os << ", ...";
     }
     if (any) os << '\n';
-    i = j;
   }
   return os;
 }

@@ -138,9 +138,11 @@ struct Tile {
   // Runtime state. Public, as in pto-isa (RowMaskInternal/ColMaskInternal), so tools can inspect it.
   int RowMaskInternal = RowValid_ == -1 ? Rows_ : RowValid_;
   int ColMaskInternal = ColValid_ == -1 ? Cols_ : ColValid_;
-  std::byte* addr_ = nullptr;   // set by TASSIGN / auto placement
-  std::uint32_t offset_ = 0;    // byte offset inside the buffer
-  std::uint64_t owner_ = 0;     // id of the core run whose buffer addr_ points into
+  // mutable: auto mode places a tile at its first use, and sources are often `const Tile&` (PTO's own
+  // kernels take them so); placement gives storage, it does not change the tile's value.
+  mutable std::byte* addr_ = nullptr;   // set by TASSIGN / auto placement
+  mutable std::uint32_t offset_ = 0;    // byte offset inside the buffer
+  mutable std::uint64_t owner_ = 0;     // id of the core run whose buffer addr_ points into
 };
 
 template <class T> struct is_tile : std::false_type {};

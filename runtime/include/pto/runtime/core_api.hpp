@@ -22,6 +22,7 @@ Core& current_core();
 Target core_target(const Core&);
 Mode core_mode(const Core&);
 std::uint64_t core_run_id(const Core&);
+std::uint64_t core_issued(const Core&);  // records issued so far on this core
 int core_block_idx(const Core&);
 int core_block_num(const Core&);
 

@@ -12,13 +12,20 @@
 
 namespace pto::detail {
 
+// An instruction must issue in program order: at its co_await, at the end of its full-expression,
+// or when a later instruction waits on it (`auto e = TLOAD(...); TADDS(b, a, 1.0f, e);`). An Issue
+// kept in an `auto` variable that would issue after later instructions is an error, not a reordering.
+[[noreturn]] void issued_out_of_order(const InstrRecord& rec, std::uint64_t later);
+
 class Issue {
 public:
-  Issue(Core& core, const InstrRecord& rec) : core_(&core), rec_(rec), unwinding_(std::uncaught_exceptions()) {}
+  Issue(Core& core, const InstrRecord& rec)
+      : core_(&core), rec_(rec), created_at_(core_issued(core)), unwinding_(std::uncaught_exceptions()) {}
   Issue(const Issue&) = delete;
   Issue& operator=(const Issue&) = delete;
 
   bool await_ready() {
+    in_order();
     done_ = true;
     return try_issue(*core_, rec_, event_);
   }
@@ -30,6 +37,7 @@ public:
 
   RecordEvent finish() {
     if (!done_) {
+      in_order();
       done_ = true;
       event_ = issue_blocking(*core_, rec_);
     }
@@ -42,13 +50,24 @@ public:
   }
 
 private:
+  void in_order() {
+    if (const std::uint64_t now = core_issued(*core_); now != created_at_) {
+      done_ = true;  // reported once; the destructor does not issue it again
+      issued_out_of_order(rec_, now - created_at_);
+    }
+  }
+
   Core* core_;
   InstrRecord rec_;
   RecordEvent event_{};
+  std::uint64_t created_at_;  // the core's issue count when the instruction was written
   int unwinding_;
   bool done_ = false;
 };
 
 inline RecordEvent resolve(Issue&& issue) { return issue.finish(); }
+
+// An instruction not yet issued, used as a wait event, issues first (its own program position).
+inline RecordEvent event_of(const Issue& i) { return const_cast<Issue&>(i).finish(); }
 
 }  // namespace pto::detail

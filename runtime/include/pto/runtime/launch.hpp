@@ -17,6 +17,10 @@
 
 namespace pto {
 
+// host_threads beyond this is an error (a launch never starts more threads than it can use: kernel
+// threads are capped by the cores, pipe threads by three lanes per core).
+inline constexpr int kMaxHostThreads = 1024;
+
 struct LaunchConfig {
   int blocks = 1;                        // number of emulated AI cores
   Target target = Target::A2A3;          // buffer capacities, dtype rules, costs

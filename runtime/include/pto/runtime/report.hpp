@@ -25,9 +25,10 @@ enum class Stall : std::uint8_t {
   Flag,        // a wait_flag waited for its set_flag (see PipeStats::flags)
   Event,       // waited for an event (WaitEvents, or an auto-mode dependency) from instruction N
   Barrier,     // the scalar pipe waited at pipe_barrier(PIPE_ALL) / a pipe waited for that barrier's issue
-  QueueFull    // the scalar pipe waited for a free slot in a full issue queue
+  QueueFull,   // the scalar pipe waited for a free slot in a full issue queue
+  Drain        // the kernel had ended: the scalar pipe waited for the pipes to finish (its implicit barrier)
 };
-inline constexpr int kNumStalls = 5;
+inline constexpr int kNumStalls = 6;
 const char* stall_name(Stall s);
 
 struct FlagIdle {
@@ -42,6 +43,7 @@ struct PipeStats {
   std::array<std::uint64_t, kNumStalls> idle{};
   std::vector<FlagIdle> flags;     // the Flag idle split by flag, largest first
   std::uint64_t event_from = 0;    // the instruction whose event cost this pipe the longest single wait
+  const char* event_from_name = nullptr;  // ... its name ("TLOAD"), when known
   std::uint64_t event_cycles = 0;  // ... and that wait's cycles
   std::uint64_t idle_cycles() const {
     std::uint64_t n = 0;

@@ -4,6 +4,7 @@
 // PIPE_S stalls the kernel itself.
 #pragma once
 #include <source_location>
+#include <type_traits>
 
 #include <pto/isa/error.hpp>
 #include <pto/isa/op.hpp>
@@ -63,27 +64,56 @@ inline pto::detail::Issue pipe_barrier(int pipe, std::source_location where = st
 namespace pto {
 
 // TSYNC(events...): the destination pipe of each Event (the scalar pipe for a bare RecordEvent) waits
-// until the event's instruction has ended.
+// until the event's instruction has ended. Events with one destination pipe are one wait record, so
+// `co_await TSYNC(e)` works like any instruction; events for several pipes issue one record per event.
+namespace detail {
 template <class E>
-detail::Issue tsync_one(const E& e) {
-  using namespace detail;
-  InstrRecord rec;
-  rec.desc = find_desc(Op::WAIT_EVENT);
-  rec.kind = RecordKind::Nop;
-  rec.pipe = PIPE_S;
+constexpr int tsync_pipe() {
   if constexpr (requires { E::dst_op; }) {
     constexpr pipe_t p = pipe_of(E::dst_op);
-    if constexpr (p != PIPE_ALL) rec.pipe = p;
+    if constexpr (p != PIPE_ALL) return p;
   }
-  Core& core = current_core();
-  add_waits(core, rec, e);
-  return Issue(core, rec);
+  return PIPE_S;
 }
 
-template <class... E>
-  requires(detail::WaitEvent<E> && ...)
-void TSYNC(const E&... events) {
-  (tsync_one(events).finish(), ...);
+// Several destination pipes: issued at the end of the full-expression, one record per event.
+struct TsyncSequence {
+  template <class Awaiter = void>
+  bool await_ready() const {
+    static_assert(!std::is_void_v<Awaiter> && false,
+                  "co_await TSYNC(events...): the events wait on different destination pipes; write one "
+                  "co_await TSYNC per destination pipe");
+    return true;
+  }
+};
+}  // namespace detail
+
+template <class E0, class... E>
+  requires(detail::WaitEvent<E0> && (detail::WaitEvent<E> && ...))
+auto TSYNC(const E0& first, const E&... events) {
+  using namespace detail;
+  if constexpr (((tsync_pipe<E>() == tsync_pipe<E0>()) && ...)) {
+    InstrRecord rec;
+    rec.desc = find_desc(Op::WAIT_EVENT);
+    rec.kind = RecordKind::Nop;
+    rec.pipe = pipe_t(tsync_pipe<E0>());
+    Core& core = current_core();
+    add_waits(core, rec, first, events...);
+    return Issue(core, rec);
+  } else {
+    auto one = [](const auto& e) {
+      InstrRecord rec;
+      rec.desc = find_desc(Op::WAIT_EVENT);
+      rec.kind = RecordKind::Nop;
+      rec.pipe = pipe_t(tsync_pipe<std::remove_cvref_t<decltype(e)>>());
+      Core& core = current_core();
+      add_waits(core, rec, e);
+      Issue(core, rec).finish();
+    };
+    one(first);
+    (one(events), ...);
+    return TsyncSequence{};
+  }
 }
 
 // TSYNC<Op>(): pipe_barrier on the pipe of Op.

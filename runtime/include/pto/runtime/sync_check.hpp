@@ -12,9 +12,10 @@
 namespace pto {
 
 enum class SyncCheck : std::uint8_t {
-  Default,  // Report if the environment says PTO_SYNC_CHECK=1 (or "throw"), or pto was built without NDEBUG
-  Off,
-  Report,   // collect the findings in LaunchReport::sync
+  Default,  // on, whatever the build: Report, plus one notice on stderr when a launch has findings;
+            // PTO_SYNC_CHECK=0 / off, 1 / report (no notice) or throw overrides it
+  Off,      // the explicit opt-out
+  Report,   // collect the findings in CoreReport::sync (LaunchReport::findings(), the summary), no notice
   Throw     // throw pto::SyncError at the first finding
 };
 

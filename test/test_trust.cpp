@@ -1,0 +1,224 @@
+// What a user sees when they make a mistake or use the tool the obvious way (issue 15): the checker on
+// by default and impossible to miss, sane host_threads, TSYNC awaitable, const sources, instructions
+// held in `auto` variables, the direct-call target, and a summary that names what it reports.
+#define BOOST_TEST_MODULE trust
+#include <boost/test/unit_test.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+using namespace pto;
+
+namespace {
+constexpr int R = 64, C = 64;
+using TileF = Tile<TileType::Vec, float, R, C>;
+using GmF = GlobalTensor<float, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>>;
+
+// Sets or clears an environment variable for one scope.
+class ScopedEnv {
+public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) saved_ = old, had_ = true;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_, saved_.c_str(), 1);
+    else unsetenv(name_);
+  }
+
+private:
+  const char* name_;
+  std::string saved_;
+  bool had_ = false;
+};
+
+// Captures std::cerr for one scope.
+class CaptureCerr {
+public:
+  CaptureCerr() : old_(std::cerr.rdbuf(buf_.rdbuf())) {}
+  ~CaptureCerr() { std::cerr.rdbuf(old_); }
+  std::string text() const { return buf_.str(); }
+
+private:
+  std::ostringstream buf_;
+  std::streambuf* old_;
+};
+
+// Forgets its MTE2 -> V flag: V reads a tile the load has not written yet.
+void forgets_a_flag(__gm__ float* out, __gm__ float* in) {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, 0x4000);
+  GmF src(in), dst(out);
+  TLOAD(a, src);
+  TADDS(b, a, 1.0f);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(dst, b);
+}
+
+int threads_of_this_process() {
+  int n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_checker_is_on_by_default_and_says_so_on_stderr) {
+  ScopedEnv env("PTO_SYNC_CHECK", nullptr);  // as a user runs it: nothing set, whatever the build
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  CaptureCerr cerr;
+  const LaunchReport rep = launch({.blocks = 1}, forgets_a_flag, out.data(), in.data());
+  BOOST_TEST_REQUIRE(rep.findings().size() == 1u);
+  BOOST_TEST((rep.findings()[0].hazard == SyncFinding::Hazard::RAW));
+  BOOST_TEST(cerr.text().rfind("pto::launch: the synchronisation checker found 1 problem(s); results may differ from "
+                               "the chip's. First: RAW race on core 0: TLOAD #1",
+                               0) == 0u,
+             cerr.text());
+  BOOST_TEST(rep.summary().find("\n  SYNC CHECKER: 1 finding(s)") != std::string::npos, rep.summary());
+}
+
+BOOST_AUTO_TEST_CASE(the_checker_can_be_turned_off_and_report_is_quiet) {
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  {
+    ScopedEnv env("PTO_SYNC_CHECK", "0");
+    CaptureCerr cerr;
+    BOOST_TEST(launch({.blocks = 1}, forgets_a_flag, out.data(), in.data()).findings().empty());
+    BOOST_TEST(cerr.text().empty());
+  }
+  ScopedEnv env("PTO_SYNC_CHECK", nullptr);
+  CaptureCerr cerr;
+  BOOST_TEST(launch({.blocks = 1, .check = SyncCheck::Off}, forgets_a_flag, out.data(), in.data()).findings().empty());
+  BOOST_TEST(launch({.blocks = 1, .check = SyncCheck::Report}, forgets_a_flag, out.data(), in.data()).findings().size() == 1u);
+  BOOST_TEST(cerr.text().empty());  // Report: the caller reads the findings; no notice
+}
+
+BOOST_AUTO_TEST_CASE(host_threads_beyond_the_bound_is_an_error_and_a_launch_starts_only_what_it_uses) {
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 1, .host_threads = 100000}, forgets_a_flag, out.data(), in.data()), Error,
+                        [](const Error& e) {
+                          return std::string(e.what()) ==
+                                 "pto::launch: host_threads = 100000 must be in [0, 1024] (0 = all hardware threads)";
+                        });
+  const int before = threads_of_this_process();
+  int during = 0;
+  auto kernel = [&](__gm__ float* o, __gm__ float* i) {
+    during = std::max(during, threads_of_this_process());
+    forgets_a_flag(o, i);
+  };
+  launch({.blocks = 1, .policy = Policy::Concurrent, .host_threads = 1024, .check = SyncCheck::Off}, kernel, out.data(),
+         in.data());
+  BOOST_TEST(during <= before + 3, "threads before " << before << ", during " << during);  // 3 pipe lanes at most
+}
+
+BOOST_AUTO_TEST_CASE(tsync_is_awaitable_and_orders) {
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  auto kernel = [](__gm__ float* o, __gm__ float* i) -> Kernel {
+    TileF a;
+    TASSIGN(a, 0);
+    GmF src(i), dst(o);
+    Event<Op::TLOAD, Op::TSTORE_VEC> loaded = co_await TLOAD(a, src);
+    co_await TSYNC(loaded);  // MTE3 waits for the load
+    co_await TSTORE(dst, a);
+  };
+  const LaunchReport rep = launch({.blocks = 1, .check = SyncCheck::Report}, kernel, out.data(), in.data());
+  BOOST_TEST(rep.findings().empty());
+  BOOST_TEST(out == in);
+}
+
+BOOST_AUTO_TEST_CASE(const_tile_sources_are_accepted) {
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  auto add_one = [](TileF& dst, const TileF& src) { TADDS(dst, src, 1.0f); };
+  auto kernel = [&](__gm__ float* o, __gm__ float* i) {
+    TileF a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x4000);
+    GmF src(i), dst(o);
+    TLOAD(a, src);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    add_one(b, a);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(dst, b);
+  };
+  launch({.blocks = 1, .check = SyncCheck::Throw}, kernel, out.data(), in.data());
+  BOOST_TEST(out == std::vector<float>(R * C, 3.0f));
+}
+
+BOOST_AUTO_TEST_CASE(an_instruction_held_in_auto_issues_when_waited_on) {
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  auto kernel = [](__gm__ float* o, __gm__ float* i) {
+    TileF a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x4000);
+    GmF src(i), dst(o);
+    auto loaded = TLOAD(a, src);  // an unissued instruction ...
+    auto added = TADDS(b, a, 1.0f, loaded);  // ... issues here, and TADDS waits for it
+    TSTORE(dst, b, added);
+  };
+  const LaunchReport rep = launch({.blocks = 1, .check = SyncCheck::Report}, kernel, out.data(), in.data());
+  BOOST_TEST(rep.findings().empty());
+  BOOST_TEST(out == std::vector<float>(R * C, 3.0f));
+}
+
+BOOST_AUTO_TEST_CASE(an_instruction_held_in_auto_past_later_ones_is_an_error) {
+  std::vector<float> in(R * C, 2.0f), out(R * C, 0.0f);
+  auto kernel = [](__gm__ float* o, __gm__ float* i) {
+    TileF a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0x4000);
+    GmF src(i), dst(o);
+    auto loaded = TLOAD(a, src);
+    TEXPANDS(b, 0.0f);  // issues before the load would
+    TADDS(b, a, 1.0f, loaded);
+    TSTORE(dst, b);
+  };
+  BOOST_CHECK_EXCEPTION(launch({.blocks = 1}, kernel, out.data(), in.data()), Error, [](const Error& e) {
+    return std::string(e.what()).rfind("core 0: TLOAD: this instruction would issue after 1 instruction(s) written after it", 0) == 0;
+  });
+}
+
+BOOST_AUTO_TEST_CASE(direct_calls_run_on_the_chosen_target) {
+  using Small = Tile<TileType::Vec, float, 8, 8>;
+  auto place_at_200k = [] {
+    Small t;
+    TASSIGN(t, 200 * 1024);  // inside A5's 256 KiB UB, beyond A2A3's 192 KiB
+    TEXPANDS(t, 1.0f);
+    return t.GetValue(0);
+  };
+  BOOST_TEST((direct_call_target() == Target::A2A3));
+  BOOST_CHECK_THROW(place_at_200k(), Error);
+  {
+    ScopedTarget a5(Target::A5);
+    BOOST_TEST((direct_call_target() == Target::A5));
+    BOOST_TEST(place_at_200k() == 1.0f);
+  }
+  BOOST_TEST((direct_call_target() == Target::A2A3));
+}
+
+BOOST_AUTO_TEST_CASE(the_summary_names_the_event_and_the_drain_and_groups_classes_of_cores) {
+  std::vector<float> in(8 * R * C, 2.0f), out(8 * R * C, 0.0f);
+  auto kernel = [](__gm__ float* o, __gm__ float* i) -> Kernel {
+    TileF a;
+    TASSIGN(a, 0);
+    GmF src(i + get_block_idx() * R * C), dst(o + get_block_idx() * R * C);
+    RecordEvent loaded = co_await TLOAD(a, src);
+    if (get_block_idx() % 2) co_await TADDS(a, a, 1.0f, loaded);  // odd cores do more
+    co_await TSTORE(dst, a, loaded);
+  };
+  const LaunchReport rep = launch({.blocks = 8, .check = SyncCheck::Off}, kernel, out.data(), in.data());
+  const std::string s = rep.summary();
+  BOOST_TEST(s.find("MTE3 event (longest: TLOAD #1)") != std::string::npos, s);
+  BOOST_TEST(s.find("S end-of-kernel drain") != std::string::npos, s);
+  BOOST_TEST(s.find("barrier") == std::string::npos, s);  // the kernel has none
+  BOOST_TEST(s.find("\n  cores 0-6 step 2 (4 cores): ") != std::string::npos, s);
+  BOOST_TEST(s.find("\n  cores 1-7 step 2 (4 cores): ") != std::string::npos, s);
+}
