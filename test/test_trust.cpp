@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <span>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -221,4 +223,54 @@ BOOST_AUTO_TEST_CASE(the_summary_names_the_event_and_the_drain_and_groups_classe
   BOOST_TEST(s.find("barrier") == std::string::npos, s);  // the kernel has none
   BOOST_TEST(s.find("\n  cores 0-6 step 2 (4 cores): ") != std::string::npos, s);
   BOOST_TEST(s.find("\n  cores 1-7 step 2 (4 cores): ") != std::string::npos, s);
+}
+
+// ---- sized GM arguments ---------------------------------------------------------------------------
+
+namespace {
+void copy_64x64(__gm__ float* out, __gm__ float* in) {
+  TileF a;
+  TASSIGN(a, 0);
+  GmF src(in), dst(out);
+  TLOAD(a, src);
+  set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+  TSTORE(dst, a);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_tensor_larger_than_its_sized_buffer_is_an_error) {
+  std::vector<float> small(1024, 1.0f), out(R * C);
+  BOOST_TEST(error_of([&] { launch({.blocks = 1}, copy_64x64, out, small); }) ==
+             "core 0: TLOAD: operand src GlobalTensor<float,ND> shape(1,1,1,64,64) stride(1,1,1,64,1) reads GM bytes "
+             "[0, 16384) of launch argument 1 (1024 elements of 4 bytes = 4096 bytes): 12288 bytes past its end; the "
+             "tensor's shape and strides must stay inside the buffer passed to pto::launch");
+  std::vector<float> in(R * C, 1.0f);
+  BOOST_TEST(error_of([&] { launch({.blocks = 1}, copy_64x64, pto::gm(out.data(), 100), std::span<float>(in)); }) ==
+             "core 0: TSTORE: operand dst GlobalTensor<float,ND> shape(1,1,1,64,64) stride(1,1,1,64,1) writes GM bytes "
+             "[0, 16384) of launch argument 0 (100 elements of 4 bytes = 400 bytes): 15984 bytes past its end; the "
+             "tensor's shape and strides must stay inside the buffer passed to pto::launch");
+  // A tensor that starts inside and runs past the end, from an offset pointer.
+  auto offset = [](__gm__ float* o, __gm__ float* i) { copy_64x64(o, i + 16); };
+  BOOST_TEST(error_of([&] { launch({.blocks = 1}, offset, out, in); }).find("reads GM bytes [64, 16448) of launch argument 1") !=
+             std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(sized_buffers_that_fit_run_and_raw_pointers_stay_unchecked) {
+  std::vector<float> in(R * C), out(R * C, 0.0f);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  launch({.blocks = 1}, copy_64x64, out, in);
+  BOOST_TEST(out == in);
+  std::vector<float> out2(R * C, 0.0f);
+  launch({.blocks = 1}, copy_64x64, out2.data(), in.data());  // raw pointers: no size, no check
+  BOOST_TEST(out2 == in);
 }

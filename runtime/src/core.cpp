@@ -79,8 +79,10 @@ Core::Core(const CoreOptions& opt)
   if (opt_.check != SyncCheck::Off && !opt_.synchronous)
     checker_ = std::make_unique<SyncChecker>(
         opt_.block_idx, ub_base_, ub_bytes_, [this](const InstrRecord& r) { return describe(r); },
-        [this](const InstrRecord& r) { return operands_text(r); }, opt_.check == SyncCheck::Throw);
+        [this](const InstrRecord& r) { return operands_text(r); }, opt_.check == SyncCheck::Throw, opt_.gm);
 }
+
+GmLog Core::take_gm_log() { return checker_ ? checker_->take_gm_log() : GmLog{}; }
 
 Core::~Core() = default;
 
@@ -135,6 +137,7 @@ void Core::validate(const InstrRecord& rec) const {
 }
 
 RecordEvent Core::issue(InstrRecord& rec) {
+  if (opt_.gm && rec.kind == RecordKind::Compute) opt_.gm->check(rec);  // sized GM arguments: bounds
   if (issued_ + 1 - dropped_ > end_ring_.size()) make_room_for_end_time(rec);
   const std::uint64_t seq = ++issued_;
   end_slot(seq) = kNotDone;
@@ -165,7 +168,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
     s.seq = seq;
     s.issue_time = issue_time;
     s.issue_stall = last_scalar_stall_;
-    if (checker_) s.issue_vc = checker_->scalar_vc();
+    if (checker_) s.issue_vc = opt_.mode == Mode::Auto ? checker_->auto_issue_vc() : checker_->scalar_vc();
     s.kernel = kernel;
     if (opt_.executor) opt_.executor->submit(seq, rec, kernel);
   }
@@ -389,6 +392,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_slot(s.seq) = t;
+  if (checker_ && opt_.mode == Mode::Auto) checker_->retired(s.rec.pipe, s.seq);
   if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from, s.stall, s.stall_cycles, s.intrinsics);
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});

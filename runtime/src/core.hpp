@@ -66,6 +66,7 @@ struct CoreOptions {
   const CostTable* costs = nullptr;        // null: default_cost_table(target)
   SyncCheck check = SyncCheck::Off;        // resolved: Off, Default (= Report), Report or Throw
   bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
+  const GmAllocations* gm = nullptr;       // the launch's sized GM arguments (bounds, names); null: none
 };
 
 class Core {
@@ -81,6 +82,7 @@ public:
   std::uint64_t run_id() const { return run_id_; }
   std::uint64_t issued() const { return issued_; }  // records issued so far
   std::byte* ub() { return ub_base_; }
+  bool in_ub(const TileView& t) const { return t.base >= ub_base_ && t.base < ub_base_ + ub_bytes_; }
   std::size_t ub_bytes() const { return ub_bytes_; }
   std::byte* auto_place(std::size_t bytes);
 
@@ -102,6 +104,7 @@ public:
   // A failure is unwinding the kernel: stop the executor before the kernel's memory goes away.
   void abandon() noexcept;
   CoreReport report();  // moves the timeline out: call once, at the end
+  GmLog take_gm_log();  // the checker's record of this core's GM accesses (empty when not checking)
   void note_unrecorded_event(const InstrRecord& rec, const char* event);
 
 private:

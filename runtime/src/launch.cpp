@@ -55,7 +55,7 @@ void notice_findings(const LaunchReport& r) {
 }
 
 void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
-               CoreReport& report) {
+               const GmAllocations& gm, CoreReport& report, GmLog& gm_log) {
   std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
   CoreOptions o;
   o.block_idx = block;
@@ -69,6 +69,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.costs = cfg.costs;
   o.check = cfg.check;  // resolved by launch_impl
   o.cpu_reference = cfg.cpu_reference;
+  o.gm = gm.empty() ? nullptr : &gm;
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {
@@ -92,6 +93,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
     throw;
   }
   report = core.report();
+  gm_log = core.take_gm_log();
 }
 
 std::exception_ptr with_core(int block, std::exception_ptr e) {
@@ -107,7 +109,8 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
 }
 }  // namespace
 
-LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state) {
+LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state, std::vector<GmAllocation> allocations) {
+  const GmAllocations gm(std::move(allocations));
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
   if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
@@ -149,12 +152,13 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   if (cfg.policy == Policy::Concurrent && !cfg.model_only) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads);
 
   std::vector<CoreReport> reports(std::size_t(cfg.blocks));
+  std::vector<GmLog> gm_logs(std::size_t(cfg.blocks));
   std::vector<std::exception_ptr> errors(std::size_t(cfg.blocks));
   std::atomic<int> next{0};
   auto worker = [&] {
     for (int b; (b = next.fetch_add(1)) < cfg.blocks;) {
       try {
-        run_block(cfg, b, start, state, concurrent.get(), reports[std::size_t(b)]);
+        run_block(cfg, b, start, state, concurrent.get(), gm, reports[std::size_t(b)], gm_logs[std::size_t(b)]);
       } catch (...) {
         errors[std::size_t(b)] = std::current_exception();
       }
@@ -169,6 +173,13 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   }
   for (int b = 0; b < cfg.blocks; ++b)
     if (errors[std::size_t(b)]) std::rethrow_exception(with_core(b, errors[std::size_t(b)]));
+
+  if (cfg.check != SyncCheck::Off) {
+    std::vector<std::vector<SyncFinding>*> out;
+    for (auto& c : reports) out.push_back(&c.sync);
+    cross_core_races(gm_logs, gm, out, cfg.check == SyncCheck::Throw);
+    gm_logs = {};
+  }
 
   LaunchReport r;
   r.target = cfg.target;

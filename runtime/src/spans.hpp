@@ -2,6 +2,7 @@
 // operand (plus, for writes, the bytes and lines a target writes past the valid region), adjacent lines
 // merged.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include <pto/isa/kernel_abi.hpp>
@@ -28,6 +29,49 @@ void for_each_tile_span(const InstrRecord& rec, bool write, bool merge, F&& f) {
       continue;
     }
     for (int a = 0; a < lines; ++a) f(ByteRange{base + a * step, base + a * step + len});
+  }
+}
+
+// Calls f(ByteRange) for the exact GM bytes the record's GM operands read (write = false) or write:
+// one run per line along the tensor's unit-stride dimension (the last, or for DN the fourth), runs that
+// touch merged. A tensor with no unit-stride dimension comes element by element.
+template <class F>
+void for_each_gm_span(const InstrRecord& rec, bool write, F&& f) {
+  for (int i = 0; i < rec.nops; ++i) {
+    const Operand& o = rec.ops[i];
+    if ((write ? !o.writes() : !o.reads()) || o.kind != Operand::Kind::Gm) continue;
+    const GmView& g = o.gm;
+    const std::size_t eb = size_of(g.dtype);
+    int inner = -1;  // the dimension a run follows
+    if (g.stride[4] == 1 || g.shape[4] == 1) inner = 4;
+    else if (g.stride[3] == 1) inner = 3;
+    const std::int64_t run = inner < 0 ? 1 : g.shape[inner];
+    const auto base = reinterpret_cast<std::uintptr_t>(g.base);
+    ByteRange pending{};
+    auto emit = [&](std::uintptr_t lo, std::uintptr_t hi) {
+      if (!pending.empty() && lo <= pending.hi && pending.lo <= hi) {  // touching: one span
+        pending.lo = std::min(pending.lo, lo);
+        pending.hi = std::max(pending.hi, hi);
+        return;
+      }
+      if (!pending.empty()) f(pending);
+      pending = {lo, hi};
+    };
+    std::int64_t idx[5] = {0, 0, 0, 0, 0};
+    for (;;) {
+      std::int64_t off = 0;
+      for (int k = 0; k < 5; ++k) off += (k == inner ? 0 : idx[k]) * g.stride[k];
+      const std::uintptr_t lo = base + std::uintptr_t(off) * eb;
+      emit(lo, lo + std::uintptr_t(run) * eb);
+      int k = 4;  // next line: odometer over the dimensions other than `inner`
+      for (; k >= 0; --k) {
+        if (k == inner) continue;
+        if (++idx[k] < g.shape[k]) break;
+        idx[k] = 0;
+      }
+      if (k < 0) break;
+    }
+    if (!pending.empty()) f(pending);
   }
 }
 

@@ -51,13 +51,15 @@ std::string call_site(const InstrRecord& rec) {
 
 SyncChecker::SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes,
                          std::function<std::string(const InstrRecord&)> describe,
-                         std::function<std::string(const InstrRecord&)> operands, bool throw_first)
+                         std::function<std::string(const InstrRecord&)> operands, bool throw_first,
+                         const GmAllocations* gm)
     : block_(block),
       ub_(ub),
       ub_bytes_(ub_bytes),
       describe_(std::move(describe)),
       operands_(std::move(operands)),
       throw_first_(throw_first),
+      gm_(gm),
       channels_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {}
 
 const VectorClock& SyncChecker::clock_of(std::uint64_t seq) const {
@@ -80,6 +82,8 @@ void SyncChecker::remember(std::uint64_t seq, const VectorClock& vc) {
 void SyncChecker::drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& pinned) {
   auto is_pinned = [&](std::uint64_t s) { return find_seq(pinned, s) != nullptr; };
   std::erase_if(kept_, [&](const auto& k) { return !is_pinned(k.first); });
+  for (Channel& c : channels_)  // spans wholly before the dropped seqs can no longer cross a race
+    std::erase_if(c.spans, [&](const auto& sp) { return sp.second < seq; });
   while (dropped_ + 1 < seq && !clocks_.empty()) {
     if (is_pinned(dropped_ + 1)) kept_.push_back({dropped_ + 1, clocks_.front()});
     join(dropped_max_, clocks_.front());
@@ -88,14 +92,15 @@ void SyncChecker::drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& 
   }
 }
 
-void SyncChecker::add(SyncFinding f) {
+bool SyncChecker::add(SyncFinding f) {
   f.core = block_;
   if (throw_first_) throw SyncError(f.message, {f});
   if (findings_.size() >= kMaxFindings) {
     ++suppressed_;
-    return;
+    return false;
   }
   findings_.push_back(std::move(f));
+  return true;
 }
 
 void SyncChecker::start(const InstrRecord& rec, std::uint64_t seq, const VectorClock& issue_vc, std::uint64_t token_from) {
@@ -117,6 +122,10 @@ void SyncChecker::commit(const InstrRecord& rec, std::uint64_t seq, VectorClock 
     Channel& c = channel(rec.flag_src, rec.flag_dst, rec.flag_id);
     ++c.waits;
     c.last_wait_idx = vc[std::size_t(p)];
+    if (!c.pending.empty()) {  // tokens are consumed in order: this wait took the oldest set's
+      c.spans.emplace_back(c.pending.front(), seq);
+      c.pending.pop_front();
+    }
   } else if (rec.kind == RecordKind::SetFlag) {
     Channel& c = channel(rec.flag_src, rec.flag_dst, rec.flag_id);
     // The previous token must have been consumed by a wait that happens before this set: the chip
@@ -138,12 +147,20 @@ void SyncChecker::commit(const InstrRecord& rec, std::uint64_t seq, VectorClock 
       add(std::move(f));
     }
     ++c.sets;
+    c.pending.push_back(seq);
     c.last_set_seq = seq;
     c.last_set_site = call_site(rec);
   }
   if (rec.kind != RecordKind::Compute) return;
-  for_each_tile_span(rec, false, true, [&](ByteRange r) { access(rec, seq, vc, r.lo, r.hi, false); });
-  for_each_tile_span(rec, true, true, [&](ByteRange r) { access(rec, seq, vc, r.lo, r.hi, true); });
+  for_each_tile_span(rec, false, true, [&](ByteRange r) { access(rec, seq, vc, r.lo, r.hi, false, false); });
+  for_each_tile_span(rec, true, true, [&](ByteRange r) { access(rec, seq, vc, r.lo, r.hi, true, false); });
+  // GM bytes: the same happens-before between this core's pipes, and a log for the cross-core check.
+  const char* name = rec.desc ? rec.desc->name : "instruction";
+  for (bool write : {false, true})
+    for_each_gm_span(rec, write, [&](ByteRange r) {
+      access(rec, seq, vc, r.lo, r.hi, write, true);
+      gm_log_.add(write, r.lo, r.hi, seq, name);
+    });
 }
 
 void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_t token_from) {
@@ -166,7 +183,7 @@ void SyncChecker::split(std::uintptr_t at) {
 }
 
 void SyncChecker::access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo,
-                         std::uintptr_t hi, bool write) {
+                         std::uintptr_t hi, bool write, bool gm) {
   if (hi <= lo) return;
   split(lo);
   split(hi);
@@ -176,10 +193,10 @@ void SyncChecker::access(const InstrRecord& rec, std::uint64_t seq, const Vector
     Cell& c = it->second;
     const std::uintptr_t seg_hi = std::next(it) == shadow_.end() ? hi : std::min(hi, std::next(it)->first);
     auto unordered = [&](const Epoch& e) { return e.idx != 0 && e.pipe != p && vc[e.pipe] < e.idx; };
-    if (unordered(c.write)) race(c.write, true, rec, seq, write, it->first, seg_hi);
+    if (unordered(c.write)) race(c.write, true, rec, seq, write, it->first, seg_hi, gm);
     if (write) {
       for (const Epoch& r : c.read)
-        if (unordered(r)) race(r, false, rec, seq, true, it->first, seg_hi);
+        if (unordered(r)) race(r, false, rec, seq, true, it->first, seg_hi, gm);
       c.write = me;
       c.read = {};
     } else {
@@ -189,7 +206,7 @@ void SyncChecker::access(const InstrRecord& rec, std::uint64_t seq, const Vector
 }
 
 void SyncChecker::race(const Epoch& e, bool e_writes, const InstrRecord& rec, std::uint64_t seq, bool writes,
-                       std::uintptr_t lo, std::uintptr_t hi) {
+                       std::uintptr_t lo, std::uintptr_t hi, bool gm) {
   // In program order: the instruction issued first is the one a flag should be set after.
   const bool e_first = e.seq < seq;
   const bool first_writes = e_first ? e_writes : writes, second_writes = e_first ? writes : e_writes;
@@ -216,35 +233,154 @@ void SyncChecker::race(const Epoch& e, bool e_writes, const InstrRecord& rec, st
   f.first = e_first ? other : mine;
   f.second = e_first ? mine : other;
   const auto ub = reinterpret_cast<std::uintptr_t>(ub_);
-  f.in_ub = lo >= ub && hi <= ub + ub_bytes_;
+  f.in_ub = !gm && lo >= ub && hi <= ub + ub_bytes_;
+  f.in_gm = gm;
   f.lo = f.in_ub ? lo - ub : lo;
   f.hi = f.in_ub ? hi - ub : hi;
-  // A free event id for the suggested pair: one with no token in flight on that channel.
-  int id = 0;
-  for (; id < kNumEventIds; ++id) {
-    const Channel& c = channel(f.first.pipe, f.second.pipe, id);
-    if (c.sets == c.waits) break;
-  }
-  if (id == kNumEventIds) id = 0;
   f.flag_src = f.first.pipe;
   f.flag_dst = f.second.pipe;
-  f.flag_id = id;
+  RaceText t{0, first_writes, second_writes, e_first ? f.second.name : f.first.name, e_first ? f.second.operands : f.first.operands};
+  f.flag_id = free_id(f, {});
+  f.message = race_message(f, t);
+  if (add(std::move(f))) {
+    t.finding = findings_.size() - 1;
+    races_.push_back(std::move(t));
+  }
+}
+
+int SyncChecker::free_id(const SyncFinding& f, const std::vector<std::array<std::uint64_t, 3>>& taken) const {
+  // The suggested set_flag goes right after f.first and its wait_flag right before f.second, so the id
+  // must have no token in flight anywhere in [first, second] in program order: no set..wait span of
+  // that channel crosses the interval, no set is still pending before its end, and no other suggested
+  // pair (`taken`: id, first, second) on the same channel overlaps it. Otherwise applying the fix
+  // would lose a signal or pair the wait with another set's token.
+  // An id the kernel never uses on that channel is best: reusing one whose tokens are all consumed
+  // outside [first, second] is safe in program order, but the chip also needs that consuming wait_flag
+  // to be ordered before the new set_flag, which only the fix itself may establish.
+  const std::uint64_t a = f.first.seq, b = f.second.seq;
+  auto taken_near = [&](int id, bool anywhere) {
+    return std::any_of(taken.begin(), taken.end(), [&](const auto& t) { return int(t[0]) == id && (anywhere || (t[1] <= b && t[2] >= a)); });
+  };
+  for (int id = 0; id < kNumEventIds; ++id)
+    if (channel(f.flag_src, f.flag_dst, id).sets == 0 && !taken_near(id, true)) return id;
+  for (int id = 0; id < kNumEventIds; ++id) {
+    const Channel& c = channel(f.flag_src, f.flag_dst, id);
+    bool busy = std::any_of(c.spans.begin(), c.spans.end(), [&](const auto& sp) { return sp.first <= b && sp.second >= a; }) ||
+                std::any_of(c.pending.begin(), c.pending.end(), [&](std::uint64_t set) { return set <= b; }) ||
+                taken_near(id, false);
+    if (!busy) return id;
+  }
+  return 0;  // all eight ids are busy there: the message says so
+}
+
+std::string SyncChecker::race_message(const SyncFinding& f, const RaceText& t) const {
   auto verb = [](bool w) { return w ? "writes" : "reads"; };
   std::ostringstream os;
-  os << hazard_name(hazard) << " race on core " << block_ << ": " << f.first.name << " #" << f.first.seq << " on "
-     << pipe_name(f.first.pipe) << ' ' << verb(first_writes) << ' ' << (f.in_ub ? "UB [0x" : "tile storage [0x") << std::hex
-     << f.lo << ", 0x" << f.hi << std::dec << ") and " << f.second.name << " #" << f.second.seq << " on "
-     << pipe_name(f.second.pipe) << ' ' << verb(second_writes) << " it, with nothing ordering them";
-  const std::string& ops = e_first ? f.second.operands : f.first.operands;
-  if (!ops.empty()) os << " (" << (e_first ? f.second.name : f.first.name) << ": " << ops << ')';
-  os << "; fix: " << flag_text("set_flag", f.first.pipe, f.second.pipe, id) << " after " << f.first.name << " #"
-     << f.first.seq << " and " << flag_text("wait_flag", f.first.pipe, f.second.pipe, id) << " before " << f.second.name
+  os << hazard_name(f.hazard) << " race on core " << block_ << ": " << f.first.name << " #" << f.first.seq << " on "
+     << pipe_name(f.first.pipe) << ' ' << verb(t.first_writes) << ' '
+     << (f.in_ub ? "UB [0x" : f.in_gm ? "GM [0x" : "tile storage [0x") << std::hex << f.lo << ", 0x" << f.hi << std::dec << ')'
+     << (f.in_gm && gm_ ? gm_->where(f.lo, f.hi) : std::string()) << " and " << f.second.name << " #" << f.second.seq
+     << " on " << pipe_name(f.second.pipe) << ' ' << verb(t.second_writes) << " it, with nothing ordering them";
+  if (!t.operands.empty()) os << " (" << t.owner << ": " << t.operands << ')';
+  os << "; fix: " << flag_text("set_flag", f.flag_src, f.flag_dst, f.flag_id) << " after " << f.first.name << " #"
+     << f.first.seq << " and " << flag_text("wait_flag", f.flag_src, f.flag_dst, f.flag_id) << " before " << f.second.name
      << " #" << f.second.seq;
-  f.message = os.str();
-  add(std::move(f));
+  return os.str();
+}
+
+void GmLog::add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t seq, const char* name) {
+  auto& m = write ? writes : reads;
+  // Merge with every interval it touches; the merged interval keeps the earliest instruction.
+  auto it = m.upper_bound(lo);
+  if (it != m.begin() && std::prev(it)->second.hi >= lo) --it;
+  Access a{hi, seq, name};
+  while (it != m.end() && it->first <= hi) {
+    if (it->second.seq < a.seq) a.seq = it->second.seq, a.name = it->second.name;
+    lo = std::min(lo, it->first);
+    a.hi = std::max(a.hi, it->second.hi);
+    it = m.erase(it);
+  }
+  m.emplace(lo, a);
+}
+
+void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
+                      bool throw_first) {
+  struct Item {
+    std::uintptr_t lo, hi;
+    int core;
+    bool write;
+    const GmLog::Access* a;
+  };
+  std::vector<Item> items;
+  for (int c = 0; c < int(logs.size()); ++c)
+    for (bool w : {false, true})
+      for (const auto& [lo, a] : w ? logs[std::size_t(c)].writes : logs[std::size_t(c)].reads) items.push_back({lo, a.hi, c, w, &a});
+  if (logs.size() < 2) return;
+  std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.lo < y.lo || (x.lo == y.lo && x.core < y.core); });
+  std::set<std::array<int, 3>> reported;  // (first core, second core, hazard)
+  std::vector<const Item*> active_w, active_r;  // intervals that may still overlap the next ones
+  std::size_t total = 0;
+  constexpr std::size_t kMax = 64;
+  auto conflict = [&](const Item& x, const Item& y) {  // x.lo <= y.lo, overlapping, different cores
+    const Item& a = x.core < y.core ? x : y;
+    const Item& b = x.core < y.core ? y : x;
+    const auto hazard = a.write && b.write ? SyncFinding::Hazard::WAW : SyncFinding::Hazard::RAW;
+    if (!reported.insert({a.core, b.core, int(hazard)}).second || total >= kMax) return;
+    ++total;
+    const std::uintptr_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+    SyncFinding f;
+    f.kind = SyncFinding::Kind::Race;
+    f.hazard = hazard;
+    f.core = b.core;
+    f.first_core = a.core;
+    f.first = {a.a->seq, 0, a.a->name, ""};
+    f.second = {b.a->seq, 0, b.a->name, ""};
+    f.in_ub = false;
+    f.in_gm = true;
+    f.lo = lo;
+    f.hi = hi;
+    std::ostringstream os;
+    auto verb = [](bool w) { return w ? "writes" : "reads"; };
+    os << "cross-core race: core " << a.core << "'s " << a.a->name << " #" << a.a->seq << ' ' << verb(a.write) << " GM [0x"
+       << std::hex << lo << ", 0x" << hi << std::dec << ')' << gm.where(lo, hi) << " and core " << b.core << "'s "
+       << b.a->name << " #" << b.a->seq << ' ' << verb(b.write) << (a.write && b.write ? " it too" : " it")
+       << "; the cores of one launch run in no defined order (the runtime has no cross-core synchronisation yet), so "
+       << (a.write && b.write ? "which value lands" : "what the read sees") << " is undefined: give each core its own GM bytes";
+    f.message = os.str();
+    if (throw_first) throw SyncError(f.message, {f});
+    out[std::size_t(b.core)]->push_back(std::move(f));
+  };
+  for (const Item& it : items) {
+    auto expire = [&](std::vector<const Item*>& v) {
+      std::erase_if(v, [&](const Item* x) { return x->hi <= it.lo; });
+    };
+    expire(active_w);
+    expire(active_r);
+    for (const Item* w : active_w)
+      if (w->core != it.core) conflict(*w, it);
+    if (it.write)
+      for (const Item* r : active_r)
+        if (r->core != it.core) conflict(*r, it);
+    (it.write ? active_w : active_r).push_back(&it);
+  }
 }
 
 void SyncChecker::kernel_end(const std::vector<std::array<int, 4>>& pending) {
+  // Every set and wait of the kernel is known now: choose each suggested id again (in program order of
+  // the races, each avoiding the ones chosen before it), and say the final byte range.
+  std::vector<std::array<std::uint64_t, 3>> taken;
+  std::vector<std::size_t> order(races_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    const SyncFinding &fx = findings_[races_[x].finding], &fy = findings_[races_[y].finding];
+    return std::pair(fx.first.seq, fx.second.seq) < std::pair(fy.first.seq, fy.second.seq);
+  });
+  for (std::size_t i : order) {
+    SyncFinding& f = findings_[races_[i].finding];
+    f.flag_id = free_id(f, taken);
+    taken.push_back({std::uint64_t(f.flag_id), f.first.seq, f.second.seq});
+    f.message = race_message(f, races_[i]);
+  }
   for (const auto& [src, dst, id, count] : pending) {
     SyncFinding f;
     f.kind = SyncFinding::Kind::FlagLeftSet;

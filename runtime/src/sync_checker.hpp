@@ -20,6 +20,7 @@
 #include <pto/runtime/record.hpp>
 #include <pto/runtime/sync_check.hpp>
 
+#include "gm_allocations.hpp"
 #include "seq_table.hpp"
 
 namespace pto::detail {
@@ -29,13 +30,43 @@ using VectorClock = std::array<std::uint32_t, kNumPipeIds>;  // per pipe: instru
 // " at file.cpp:42" for a record that knows its call site (the sync operations), else "".
 std::string call_site(const InstrRecord& rec);  // per pipe: instructions known to have ended
 
+// The GM bytes one core read and wrote over a launch, as merged intervals, each with the first
+// instruction that touched it: what the cross-core check compares.
+struct GmLog {
+  struct Access {
+    std::uintptr_t hi = 0;
+    std::uint64_t seq = 0;
+    const char* name = "";
+  };
+  std::map<std::uintptr_t, Access> reads, writes;  // lo -> [lo, hi)
+  void add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t seq, const char* name);
+};
+
+// Cores of one launch are not ordered with each other (the runtime has no cross-core synchronisation
+// yet), so any GM bytes one core writes and another reads or writes are a race. Appends one finding
+// per pair of cores (and hazard) to the later core's report; with `throw_first`, throws at the first.
+void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
+                      bool throw_first);
+
 class SyncChecker {
 public:
-  // `describe` names an instruction record for messages; `ub` is the core's UB (offsets in messages).
+  // `describe` names an instruction record for messages; `ub` is the core's UB (offsets in messages);
+  // `gm` names GM bytes inside the launch's sized arguments.
   SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes, std::function<std::string(const InstrRecord&)> describe,
-              std::function<std::string(const InstrRecord&)> operands, bool throw_first);
+              std::function<std::string(const InstrRecord&)> operands, bool throw_first, const GmAllocations* gm);
 
   const VectorClock& scalar_vc() const { return vc_[PIPE_S]; }
+  // Auto mode: the runtime orders every conflicting pair, either by a dependency on an instruction still
+  // queued or because the earlier one had retired in the model before the later was issued. The clock an
+  // instruction is issued with therefore includes every pipe's latest retired instruction (the model's
+  // retirement order is the same under every policy, so the verdict is too).
+  void retired(int pipe, std::uint64_t seq) { retired_vc_[std::size_t(pipe)] = clock_of(seq); }
+  VectorClock auto_issue_vc() const {
+    VectorClock vc = vc_[PIPE_S];
+    for (const VectorClock& r : retired_vc_)
+      for (std::size_t p = 0; p < vc.size(); ++p) vc[p] = std::max(vc[p], r[p]);
+    return vc;
+  }
   // A queued instruction starts (model order). `issue_vc`: scalar_vc() when it was issued;
   // `token_from`: for a wait_flag, the set_flag whose token it consumed.
   void start(const InstrRecord& rec, std::uint64_t seq, const VectorClock& issue_vc, std::uint64_t token_from);
@@ -49,6 +80,7 @@ public:
   void drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& pinned);
 
   std::vector<SyncFinding> take() { return std::move(findings_); }
+  GmLog take_gm_log() { return std::move(gm_log_); }
   std::uint64_t suppressed() const { return suppressed_; }
 
 private:
@@ -67,6 +99,14 @@ private:
     std::uint64_t last_set_seq = 0;
     std::string last_set_site;
     std::uint32_t last_wait_idx = 0;  // index on the destination pipe of the latest wait
+    std::deque<std::uint64_t> pending;  // seqs of sets whose token no wait has consumed yet
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // (set seq, consuming wait seq)
+  };
+  // What a race's message needs besides its finding (rebuilt at the kernel's end).
+  struct RaceText {
+    std::size_t finding = 0;  // index into findings_
+    bool first_writes = false, second_writes = false;
+    std::string owner, operands;  // the instruction whose operands are shown, and them
   };
 
   // The instruction's clock is `vc` (what it waited for) plus itself: record it, then its flag
@@ -75,19 +115,25 @@ private:
   const VectorClock& clock_of(std::uint64_t seq) const;
   void remember(std::uint64_t seq, const VectorClock& vc);
   void access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo, std::uintptr_t hi,
-              bool write);
+              bool write, bool gm);
   void split(std::uintptr_t at);
   void race(const Epoch& earlier, bool earlier_writes, const InstrRecord& rec, std::uint64_t seq, bool writes,
-            std::uintptr_t lo, std::uintptr_t hi);
-  void add(SyncFinding f);
+            std::uintptr_t lo, std::uintptr_t hi, bool gm);
+  bool add(SyncFinding f);  // false: beyond kMaxFindings, counted only
+  int free_id(const SyncFinding& f, const std::vector<std::array<std::uint64_t, 3>>& taken) const;
+  std::string race_message(const SyncFinding& f, const RaceText& t) const;
   Channel& channel(int src, int dst, int id) { return channels_[std::size_t((src * kNumPipeIds + dst) * kNumEventIds + id)]; }
+  const Channel& channel(int src, int dst, int id) const { return channels_[std::size_t((src * kNumPipeIds + dst) * kNumEventIds + id)]; }
 
   int block_;
   const std::byte* ub_;
   std::size_t ub_bytes_;
   std::function<std::string(const InstrRecord&)> describe_, operands_;
   bool throw_first_;
-  std::array<VectorClock, kNumPipeIds> vc_{};  // each pipe's clock after its latest started instruction
+  const GmAllocations* gm_;
+  GmLog gm_log_;
+  std::array<VectorClock, kNumPipeIds> vc_{};
+  std::array<VectorClock, kNumPipeIds> retired_vc_{};  // auto mode: each pipe's latest retired instruction  // each pipe's clock after its latest started instruction
   std::deque<VectorClock> clocks_;             // by seq - dropped_ - 1
   std::uint64_t dropped_ = 0;
   VectorClock dropped_max_{};                   // bounds the clocks of dropped seqs
@@ -96,6 +142,7 @@ private:
   std::vector<Channel> channels_;
   std::set<std::array<std::uint64_t, 3>> reported_;  // (first seq, second seq, kind) already reported
   std::vector<SyncFinding> findings_;
+  std::vector<RaceText> races_;
   std::uint64_t suppressed_ = 0;
   static constexpr std::size_t kMaxFindings = 64;
 };

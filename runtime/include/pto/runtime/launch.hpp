@@ -7,10 +7,12 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <pto/isa/enums.hpp>
 #include <pto/runtime/core_api.hpp>
 #include <pto/runtime/cost_table.hpp>
+#include <pto/runtime/gm_arg.hpp>
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/report.hpp>
 #include <pto/runtime/sync_check.hpp>
@@ -42,19 +44,25 @@ namespace detail {
 // kernel runs to its end (its core drained) and yields no handle; a coroutine kernel yields its
 // suspended handle (ownership passes to the caller) and `args` keeps the argument copy alive until then.
 using KernelStart = Kernel::Handle (*)(const void* state, std::shared_ptr<void>& args);
-LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state);
+LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state, std::vector<GmAllocation> gm);
 }  // namespace detail
 
+// Arguments are copied per core, like a device launch's; sized GM arguments (pto::gm(ptr, count),
+// std::span<T>, std::vector<T>) arrive as `__gm__ T*` to the caller's buffer, bounds-checked (gm_arg.hpp).
 template <class F, class... Args>
 LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
-  using Result = std::invoke_result_t<F&, Args&...>;
+  using Result = std::invoke_result_t<F&, detail::launch_arg_t<Args>&...>;
   static_assert(std::is_same_v<Result, Kernel> || std::is_void_v<Result>,
                 "pto::launch: the kernel must return pto::Kernel (a coroutine) or void (a plain PTO kernel)");
-  // Each core calls the kernel with its own copy of the arguments, like a device launch.
   struct State {
     std::decay_t<F> fn;
-    std::tuple<std::decay_t<Args>...> args;
-  } state{std::forward<F>(kernel), {std::forward<Args>(args)...}};
+    std::tuple<detail::launch_arg_t<Args>...> args;
+  } state{std::forward<F>(kernel), {detail::launch_arg(std::forward<Args>(args))...}};
+  std::vector<detail::GmAllocation> gm;
+  std::apply([&](const auto&... a) {
+    int i = 0;
+    (detail::note_allocation(a, i++, gm), ...);
+  }, state.args);
   detail::KernelStart start = [](const void* p, std::shared_ptr<void>& keep) -> Kernel::Handle {
     auto& s = *static_cast<State*>(const_cast<void*>(p));
     auto args = std::make_shared<decltype(s.args)>(s.args);
@@ -72,7 +80,7 @@ LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
       return {};
     }
   };
-  return detail::launch_impl(cfg, start, &state);
+  return detail::launch_impl(cfg, start, &state, std::move(gm));
 }
 
 }  // namespace pto

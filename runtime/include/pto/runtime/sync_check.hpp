@@ -21,7 +21,7 @@ enum class SyncCheck : std::uint8_t {
 
 struct SyncFinding {
   enum class Kind : std::uint8_t {
-    Race,                // two pipes touch the same on-chip bytes, one writes, nothing orders them
+    Race,                // two pipes (or two cores) touch the same bytes, one writes, nothing orders them
     WaitNeverSatisfied,  // a wait_flag that no set_flag issued before or after it can satisfy (deadlock)
     CyclicWait,          // pipes wait on each other's flags in a cycle (deadlock)
     LostSignal,          // a set_flag while its previous token may still be pending: the chip keeps one
@@ -43,6 +43,8 @@ struct SyncFinding {
   Instr first, second;  // Race: in program order; LostSignal: the two set_flags; waits: the stuck wait
   std::uint64_t lo = 0, hi = 0;  // Race: the bytes, as UB offsets [lo, hi) (or host addresses off UB)
   bool in_ub = true;
+  bool in_gm = false;   // Race: the bytes are GM (host addresses)
+  int first_core = -1;  // a race between two cores: the core of `first` (`core` is the second's)
   int flag_src = -1, flag_dst = -1, flag_id = -1;  // the flag concerned (waits, LostSignal, FlagLeftSet)
   std::string message;  // what a person reads, with the fix when there is one
 };
