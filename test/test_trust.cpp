@@ -274,3 +274,18 @@ BOOST_AUTO_TEST_CASE(sized_buffers_that_fit_run_and_raw_pointers_stay_unchecked)
   launch({.blocks = 1}, copy_64x64, out2.data(), in.data());  // raw pointers: no size, no check
   BOOST_TEST(out2 == in);
 }
+
+BOOST_AUTO_TEST_CASE(auto_mode_tiles_that_do_not_fit_are_an_error_listing_the_live_ones) {
+  auto kernel = []() -> Kernel {
+    TileF t[13];  // 13 x 16 KiB live at once: more than the 184 KiB auto mode may use on A2A3
+    for (int k = 0; k < 13; ++k) co_await TEXPANDS(t[k], float(k));
+  };
+  const std::string e = error_of([&] { launch({.blocks = 1, .mode = Mode::Auto}, kernel); });
+  BOOST_TEST(e.rfind("core 0: TEXPANDS: operand dst Tile<Vec,float,64,64> valid 64x64 (16384 bytes): auto mode finds no "
+                     "room in the 184 KiB of UB auto mode may use on A2A3: 11 live tile(s) hold 180224 bytes (largest "
+                     "free block 8192 bytes). Live tiles: Tile<Vec,float,64,64> valid 64x64 (16384 bytes at 0x0), ",
+                     0) == 0u,
+             e);
+  // On A5 (256 KiB, no scratch) all 13 fit: 208 KiB.
+  BOOST_TEST(error_of([&] { launch({.blocks = 1, .target = Target::A5, .mode = Mode::Auto}, kernel); }) == "no error");
+}

@@ -86,9 +86,22 @@ GmLog Core::take_gm_log() { return checker_ ? checker_->take_gm_log() : GmLog{};
 
 Core::~Core() = default;
 
-std::byte* Core::auto_place(std::size_t bytes) {
-  auto& block = auto_storage_.emplace_back(bytes + 64, std::byte{0});
-  return align_up(block.data(), 64);
+std::byte* Core::auto_place(std::size_t bytes, const TileView& tile, const char* instruction, const char* operand) {
+  if (!placer_) {
+    // On A2A3 the top 8 KiB are the scratch some instructions clobber: auto mode keeps out of it.
+    const std::size_t cap = opt_.target == Target::A2A3 ? std::min<std::size_t>(ub_bytes_, TMP_UB_OFFSET) : ub_bytes_;
+    std::ostringstream where;
+    where << "the " << cap / 1024 << " KiB of UB auto mode may use on " << name_of(opt_.target);
+    placer_ = std::make_unique<AutoPlacer>(cap, where.str());
+    for (const auto& [lo, hi] : tassigned_) placer_->reserve(lo, hi - lo);
+  }
+  return ub_base_ + placer_->place(bytes, tile, instruction, operand);
+}
+void Core::auto_retain(const std::byte* addr) {
+  if (placer_) placer_->retain(std::size_t(addr - ub_base_));
+}
+void Core::auto_release(const std::byte* addr) {
+  if (placer_) placer_->release(std::size_t(addr - ub_base_));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -97,6 +110,10 @@ std::byte* Core::auto_place(std::size_t bytes) {
 // The implicit core of direct calls has no kernel boundary, so it checks only the claiming
 // instruction's own operands (in broadcast.hpp), not tiles of earlier calls.
 void Core::note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
+  if (opt_.mode == Mode::Auto) {  // auto placements keep out of bytes the kernel placed itself
+    if (placer_) placer_->reserve(offset, bytes);
+    else if (tassigned_.size() < 4096) tassigned_.emplace_back(offset, offset + bytes);
+  }
   if (opt_.synchronous || opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
   if (scratch_user_)
     fail("TASSIGN: operand tile ", tile, " overlaps UB [184 KiB, 192 KiB), which ", scratch_user_,

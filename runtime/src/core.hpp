@@ -28,6 +28,7 @@
 
 #include "cost_model.hpp"
 #include "seq_table.hpp"
+#include "auto_placer.hpp"
 #include "sync_checker.hpp"
 
 namespace pto::detail {
@@ -84,7 +85,9 @@ public:
   std::byte* ub() { return ub_base_; }
   bool in_ub(const TileView& t) const { return t.base >= ub_base_ && t.base < ub_base_ + ub_bytes_; }
   std::size_t ub_bytes() const { return ub_bytes_; }
-  std::byte* auto_place(std::size_t bytes);
+  std::byte* auto_place(std::size_t bytes, const TileView& tile, const char* instruction, const char* operand);
+  void auto_retain(const std::byte* addr);   // TileHooks: a copy of an auto-placed tile
+  void auto_release(const std::byte* addr);  // ... one of them died
 
   // A2/A3 implicit scratch bookkeeping (core_api.hpp).
   void note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
@@ -229,7 +232,8 @@ private:
   std::vector<std::byte> ub_storage_;
   std::byte* ub_base_ = nullptr;
   std::size_t ub_bytes_ = 0;
-  std::vector<std::vector<std::byte>> auto_storage_;
+  std::unique_ptr<AutoPlacer> placer_;  // auto mode: tiles the kernel never TASSIGNed
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> tassigned_;  // auto mode, before the first placement
   std::vector<std::unique_ptr<Staging>> staging_pool_;  // reused: a DMA instruction stages 16 KiB and more
   std::array<PipeState, kNumPipeIds> pipes_;
   std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)

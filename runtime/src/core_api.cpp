@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include <pto/isa/tile.hpp>
 #include <pto/runtime/direct_call.hpp>
 
 #include "core.hpp"
@@ -81,7 +82,27 @@ void kernel_fails() noexcept {
 
 std::byte* buffer_base(Core& c, TileType loc) { return loc == TileType::Vec ? c.ub() : nullptr; }
 std::size_t buffer_bytes(const Core& c, TileType loc) { return loc == TileType::Vec ? c.ub_bytes() : 0; }
-std::byte* auto_place(Core& c, std::size_t bytes) { return c.auto_place(bytes); }
+std::byte* auto_place(Core& c, TileType loc, std::size_t bytes, const TileView& tile, const char* instruction,
+                      const char* operand) {
+  if (loc != TileType::Vec)
+    fail(instruction, ": operand ", operand, ' ', tile, ": auto mode places only Vec tiles (in UB) so far");
+  return c.auto_place(bytes, tile, instruction, operand);
+}
+
+namespace {
+// Tile copies and deaths reach the core that placed them (while it runs: a copy outliving its core's
+// run, a static say, refers to nothing any more).
+Core* placing_core(std::uint64_t owner) { return t_current && t_current->run_id() == owner ? t_current : nullptr; }
+const bool hooks_installed = [] {
+  tile_hooks.retain = [](std::byte* a, std::uint64_t owner) {
+    if (Core* c = placing_core(owner)) c->auto_retain(a);
+  };
+  tile_hooks.release = [](std::byte* a, std::uint64_t owner) {
+    if (Core* c = placing_core(owner)) c->auto_release(a);
+  };
+  return true;
+}();
+}  // namespace
 void note_tassign(Core& c, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
   c.note_tassign(offset, bytes, tile);
 }

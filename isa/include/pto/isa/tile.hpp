@@ -12,6 +12,17 @@
 
 namespace pto {
 
+namespace detail {
+// Auto mode places a tile that was never TASSIGNed at its first use; the placement lives while some
+// Tile object holds it, so the bytes of tiles that died can be reused. The runtime installs these
+// (isa/ only calls them): retain/release(address, owner run id).
+struct TileHooks {
+  void (*retain)(std::byte*, std::uint64_t) = nullptr;
+  void (*release)(std::byte*, std::uint64_t) = nullptr;
+};
+inline TileHooks tile_hooks;
+}  // namespace detail
+
 template <TileType Loc_, typename Element_, int Rows_, int Cols_, BLayout BFractal_ = BLayout::RowMajor,
           int RowValid_ = Rows_, int ColValid_ = Cols_, SLayout SFractal_ = SLayout::NoneBox,
           int SFractalSize_ = 512, auto PadVal_ = PadValue::Null, CompactMode Compact_ = CompactMode::Null>
@@ -68,6 +79,30 @@ struct Tile {
 
   // ---- constructors (SFINAE-equivalent constraints, as pto-isa) ----
   Tile() = default;
+  // Copies share the placement (a Tile is {address, layout}); an auto-mode placement is counted.
+  Tile(const Tile& o)
+      : RowMaskInternal(o.RowMaskInternal), ColMaskInternal(o.ColMaskInternal), addr_(o.addr_), offset_(o.offset_),
+        owner_(o.owner_), auto_placed_(o.auto_placed_) {
+    if (auto_placed_ && detail::tile_hooks.retain) detail::tile_hooks.retain(addr_, owner_);
+  }
+  Tile& operator=(const Tile& o) {
+    if (this == &o) return *this;
+    if (o.auto_placed_ && detail::tile_hooks.retain) detail::tile_hooks.retain(o.addr_, o.owner_);
+    drop_placement();
+    RowMaskInternal = o.RowMaskInternal;
+    ColMaskInternal = o.ColMaskInternal;
+    addr_ = o.addr_;
+    offset_ = o.offset_;
+    owner_ = o.owner_;
+    auto_placed_ = o.auto_placed_;
+    return *this;
+  }
+  ~Tile() { drop_placement(); }
+  // An auto-mode placement this object holds is given back (TASSIGN moves the tile elsewhere).
+  void drop_placement() const {
+    if (auto_placed_ && detail::tile_hooks.release) detail::tile_hooks.release(addr_, owner_);
+    auto_placed_ = false;
+  }
   Tile(unsigned vr, unsigned vc) requires(RowValid_ == -1 && ColValid_ == -1) {
     SetValidRow(vr);
     SetValidCol(vc);
@@ -143,6 +178,7 @@ struct Tile {
   mutable std::byte* addr_ = nullptr;   // set by TASSIGN / auto placement
   mutable std::uint32_t offset_ = 0;    // byte offset inside the buffer
   mutable std::uint64_t owner_ = 0;     // id of the core run whose buffer addr_ points into
+  mutable bool auto_placed_ = false;    // addr_ is an auto-mode placement (counted, see TileHooks)
 };
 
 template <class T> struct is_tile : std::false_type {};

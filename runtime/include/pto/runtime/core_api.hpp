@@ -46,8 +46,11 @@ void note_unrecorded_event(Core&, const InstrRecord& rec, const char* event);
 // Base of the buffer behind a TileType on this core and its capacity (UB for Vec).
 std::byte* buffer_base(Core&, TileType);
 std::size_t buffer_bytes(const Core&, TileType);
-// Auto mode: storage for a tile the kernel never TASSIGNed (outside UB, alive until the core ends).
-std::byte* auto_place(Core&, std::size_t bytes);
+// Auto mode: a place in the tile's buffer for a tile the kernel never TASSIGNed, first used as operand
+// `operand` of `instruction`; it lives while a Tile object holds it (TileHooks). Throws, listing the
+// live tiles, when they leave no room.
+std::byte* auto_place(Core&, TileType loc, std::size_t bytes, const TileView& tile, const char* instruction,
+                      const char* operand);
 
 }  // namespace pto::detail
 

@@ -30,8 +30,10 @@ void add_tile(Core& core, InstrRecord& rec, T& tile) {
     if (core_mode(core) != Mode::Auto)
       fail(d.name, ": operand ", od.name, " ", tile.view(),
            ": the tile has no buffer address; call TASSIGN first (manual mode places tiles explicitly)");
-    tile.addr_ = auto_place(core, T::GetSizeInBytes());
+    tile.addr_ = auto_place(core, T::Loc, T::GetSizeInBytes(), tile.view(), d.name, od.name);
+    tile.offset_ = std::uint32_t(tile.addr_ - buffer_base(core, T::Loc));
     tile.owner_ = core_run_id(core);
+    tile.auto_placed_ = true;
   }
   if (tile.owner_ != core_run_id(core))
     fail(d.name, ": operand ", od.name, " ", tile.view(),

@@ -35,6 +35,7 @@ void tassign_tile(T& tile, std::uint64_t addr) {
     what << tile.view() << " at 0x" << std::hex << addr;
     note_tassign(core, addr, T::GetSizeInBytes(), what.str());
   }
+  tile.drop_placement();
   tile.addr_ = buffer_base(core, T::Loc) + addr;
   tile.offset_ = static_cast<std::uint32_t>(addr);
   tile.owner_ = core_run_id(core);
