@@ -40,7 +40,7 @@ int main() {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 997) * 0.25f;
   for (int j = 0; j < kCols; ++j) bias[std::size_t(j)] = float(j) - 64.0f;
 
-  LaunchReport report = launch({.blocks = cores}, add_bias, out.data(), x.data(), bias.data(), rows_per_core);
+  LaunchReport report = launch({.blocks = cores}, add_bias, out, x, bias, rows_per_core);
 
   std::size_t wrong = 0;
   for (int i = 0; i < rows; ++i)

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   const float alpha = 0.5f;
 
   LaunchConfig cfg{.blocks = cores, .target = target, .model_only = model_only, .timeline = trace};
-  LaunchReport rep = launch(cfg, kernel, out.data(), x.data(), bias.data(), alpha, tiles, buffers);
+  LaunchReport rep = launch(cfg, kernel, out, x, bias, alpha, tiles, buffers);
 
   std::printf("stream_axpy: %s-buffered, %d cores x %d tiles of %dx%d float (%.1f MiB in)\n",
               buffers == 2 ? "double" : "single", cores, tiles, kRows, kCols, double(n * sizeof(float)) / (1 << 20));

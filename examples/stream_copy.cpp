@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   std::vector<float> in(n), out(n, 0.0f);
   for (std::size_t i = 0; i < n; ++i) in[i] = float(i % 1000) * 0.5f;
 
-  LaunchReport report = launch({.blocks = cores, .timeline = trace}, stream_copy, out.data(), in.data(), tiles_per_core);
+  LaunchReport report = launch({.blocks = cores, .timeline = trace}, stream_copy, out, in, tiles_per_core);
   if (trace) {
     write_chrome_trace(report, "stream_copy.json");
     write_svg_timeline(report, "stream_copy.svg");

@@ -875,3 +875,51 @@ BOOST_AUTO_TEST_CASE(auto_mode_reports_no_race_and_every_verdict_is_the_same_und
   }
   BOOST_TEST_MESSAGE(runs << " runs");
 }
+
+BOOST_AUTO_TEST_CASE(a_gm_race_on_bytes_stored_thousands_of_instructions_earlier_is_still_found) {
+  // 3000 tiles streamed to distinct GM (the GM shadow is swept of accesses nothing can race with any
+  // more), then the first tile's output is reloaded with nothing ordering it after its store.
+  constexpr int n = 3000;
+  std::vector<float> in(8 * n, 1.0f), out(8 * n, 0.0f);
+  using Row = Tile<TileType::Vec, float, 1, 8>;
+  using GmRow = GlobalTensor<float, Shape<1, 1, 1, 1, 8>, pto::Stride<1, 1, 1, 8, 1>>;
+  auto kernel = [](__gm__ float* o, __gm__ float* i, bool reload) -> Kernel {
+    Row a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 64);
+    for (int t = 0; t < n; ++t) {
+      GmRow src(i + 8 * t), dst(o + 8 * t);
+      RecordEvent l = co_await TLOAD(a, src);
+      RecordEvent e = co_await TADDS(b, a, 1.0f, l);
+      RecordEvent s = co_await TSTORE(dst, b, e);
+      co_await TSYNC(s);  // the scalar pipe waits for the store: the next tile's writes come after it
+    }
+    if (reload) {
+      GmRow first(o);
+      co_await TLOAD(a, first);  // after the scalar wait above: ordered after every store
+    }
+  };
+  BOOST_TEST(launch({.blocks = 1, .check = SyncCheck::Report}, kernel, out, in, true).findings().empty());
+  auto racy = [](__gm__ float* o, __gm__ float* i) -> Kernel {
+    Row a, b;
+    TASSIGN(a, 0);
+    TASSIGN(b, 64);
+    {
+      GmRow dst(o);
+      co_await TEXPANDS(b, 2.0f);
+      co_await set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      co_await wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      co_await TSTORE(dst, b);  // never ordered before the reload below
+    }
+    for (int t = 1; t < n; ++t) {
+      GmRow src(i + 8 * t);
+      RecordEvent l = co_await TLOAD(a, src);
+      co_await TSYNC(l);
+    }
+    GmRow first(o);
+    co_await TLOAD(a, first);
+  };
+  const std::vector<SyncFinding> fs = launch({.blocks = 1, .check = SyncCheck::Report}, racy, out, in).findings();
+  BOOST_TEST_REQUIRE(fs.size() == 1u);
+  BOOST_TEST((fs[0].hazard == H::RAW && fs[0].in_gm && fs[0].first.name == "TSTORE" && fs[0].second.name == "TLOAD"));
+}

@@ -172,21 +172,52 @@ void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_
   commit(rec, seq, vc);
 }
 
-void SyncChecker::split(std::uintptr_t at) {
-  auto it = shadow_.upper_bound(at);
-  if (it == shadow_.begin()) {
-    shadow_.emplace(at, Cell{});
+void SyncChecker::split(std::map<std::uintptr_t, Cell>& shadow, std::uintptr_t at) {
+  auto it = shadow.upper_bound(at);
+  if (it == shadow.begin()) {
+    shadow.emplace(at, Cell{});
     return;
   }
   auto prev = std::prev(it);
-  if (prev->first != at) shadow_.emplace_hint(it, at, prev->second);
+  if (prev->first != at) shadow.emplace_hint(it, at, prev->second);
+}
+
+void SyncChecker::sweep_gm() {
+  // Every instruction from now on, on any pipe, starts with at least its pipe's clock joined with the
+  // scalar pipe's (its issue). An access that clock covers can never race again: forget it, and merge
+  // the forgotten neighbours. A stream's old tiles go; the shadow stays the size of what is in flight.
+  VectorClock floor[kNumPipeIds];
+  for (int q = 0; q < kNumPipeIds; ++q) {
+    floor[q] = vc_[std::size_t(q)];
+    join(floor[q], vc_[PIPE_S]);
+  }
+  auto dead = [&](const Epoch& e) {
+    if (e.idx == 0) return true;
+    for (const VectorClock& f : floor)
+      if (f[e.pipe] < e.idx) return false;
+    return true;
+  };
+  bool prev_empty = false;
+  for (auto it = gm_shadow_.begin(); it != gm_shadow_.end();) {
+    Cell& c = it->second;
+    bool empty = dead(c.write) && std::all_of(c.read.begin(), c.read.end(), dead);
+    if (empty) c = Cell{};
+    if (empty && (prev_empty || it == gm_shadow_.begin())) {
+      it = gm_shadow_.erase(it);
+    } else {
+      ++it;
+    }
+    prev_empty = empty;
+  }
+  gm_sweep_at_ = std::max<std::size_t>(4096, 2 * gm_shadow_.size());
 }
 
 void SyncChecker::access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo,
                          std::uintptr_t hi, bool write, bool gm) {
   if (hi <= lo) return;
-  split(lo);
-  split(hi);
+  auto& shadow_ = gm ? gm_shadow_ : this->shadow_;
+  split(shadow_, lo);
+  split(shadow_, hi);
   const auto p = std::uint8_t(rec.pipe);
   const Epoch me{vc[p], p, seq, rec.desc};
   for (auto it = shadow_.find(lo); it != shadow_.end() && it->first < hi; ++it) {
@@ -203,6 +234,7 @@ void SyncChecker::access(const InstrRecord& rec, std::uint64_t seq, const Vector
       c.read[p] = me;
     }
   }
+  if (gm && gm_shadow_.size() > gm_sweep_at_) sweep_gm();
 }
 
 void SyncChecker::race(const Epoch& e, bool e_writes, const InstrRecord& rec, std::uint64_t seq, bool writes,
@@ -290,17 +322,27 @@ std::string SyncChecker::race_message(const SyncFinding& f, const RaceText& t) c
 
 void GmLog::add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t seq, const char* name) {
   auto& m = write ? writes : reads;
-  // Merge with every interval it touches; the merged interval keeps the earliest instruction.
+  // Merge with every interval it touches; the merged interval keeps the earliest instruction. The
+  // common case, a stream's next tile right after the last, extends an interval in place.
   auto it = m.upper_bound(lo);
-  if (it != m.begin() && std::prev(it)->second.hi >= lo) --it;
+  if (it != m.begin() && std::prev(it)->second.hi >= lo) {
+    auto prev = std::prev(it);
+    prev->second.hi = std::max(prev->second.hi, hi);
+    if (seq < prev->second.seq) prev->second.seq = seq, prev->second.name = name;
+    while (it != m.end() && it->first <= prev->second.hi) {
+      prev->second.hi = std::max(prev->second.hi, it->second.hi);
+      if (it->second.seq < prev->second.seq) prev->second.seq = it->second.seq, prev->second.name = it->second.name;
+      it = m.erase(it);
+    }
+    return;
+  }
   Access a{hi, seq, name};
   while (it != m.end() && it->first <= hi) {
     if (it->second.seq < a.seq) a.seq = it->second.seq, a.name = it->second.name;
-    lo = std::min(lo, it->first);
     a.hi = std::max(a.hi, it->second.hi);
     it = m.erase(it);
   }
-  m.emplace(lo, a);
+  m.emplace_hint(it, lo, a);
 }
 
 void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,

@@ -116,7 +116,8 @@ private:
   void remember(std::uint64_t seq, const VectorClock& vc);
   void access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo, std::uintptr_t hi,
               bool write, bool gm);
-  void split(std::uintptr_t at);
+  void split(std::map<std::uintptr_t, Cell>& shadow, std::uintptr_t at);
+  void sweep_gm();
   void race(const Epoch& earlier, bool earlier_writes, const InstrRecord& rec, std::uint64_t seq, bool writes,
             std::uintptr_t lo, std::uintptr_t hi, bool gm);
   bool add(SyncFinding f);  // false: beyond kMaxFindings, counted only
@@ -139,6 +140,8 @@ private:
   VectorClock dropped_max_{};                   // bounds the clocks of dropped seqs
   SeqTable<VectorClock> kept_;  // ... except these, pinned when dropped (by seq)
   std::map<std::uintptr_t, Cell> shadow_;       // segment [key, next key) -> who touched it last
+  std::map<std::uintptr_t, Cell> gm_shadow_;    // the same for GM bytes (swept: sweep_gm)
+  std::size_t gm_sweep_at_ = 4096;
   std::vector<Channel> channels_;
   std::set<std::array<std::uint64_t, 3>> reported_;  // (first seq, second seq, kind) already reported
   std::vector<SyncFinding> findings_;
