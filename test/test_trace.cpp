@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 #include <boost/json/src.hpp>  // Boost.JSON header-only: this is its one translation unit
 
+#include <cmath>
 #include <cstdio>
 #include <algorithm>
 #include <fstream>
@@ -36,6 +37,33 @@ void kernel(float* out, float* in) {
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
   TSTORE(dst, b);
+}
+
+// Tiles stream through one buffer; after each store the kernel itself waits for it on the scalar pipe
+// (set_flag(PIPE_MTE3, PIPE_S) / wait_flag(PIPE_MTE3, PIPE_S)) before it reloads the tile. Blocks 2
+// and up stream one tile more, so a 4-core run has two classes of identical cores.
+void scalar_wait_kernel(float* out, float* in) {
+  TileF a, b;
+  TASSIGN(a, 0);
+  TASSIGN(b, 0x10000);
+  const int tiles = 2 + (get_block_idx() >= 2 ? 1 : 0);
+  for (int t = 0; t < tiles; ++t) {
+    GmF src(in + (get_block_idx() * 3 + t) * R * C), dst(out + (get_block_idx() * 3 + t) * R * C);
+    TLOAD(a, src);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TMOV(b, a);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    TSTORE(dst, b);
+    set_flag(PIPE_MTE3, PIPE_S, EVENT_ID2);
+    wait_flag(PIPE_MTE3, PIPE_S, EVENT_ID2);  // b is free (and a, read before b was written)
+  }
+  pipe_barrier(PIPE_ALL);
+}
+LaunchReport run_scalar_waits() {
+  static std::vector<float> in(4 * 3 * R * C, 1.0f), out(4 * 3 * R * C);
+  return launch({.blocks = 4, .timeline = true}, scalar_wait_kernel, out.data(), in.data());
 }
 
 std::string slurp(const std::string& path) {
@@ -188,4 +216,74 @@ BOOST_AUTO_TEST_CASE(chrome_trace_parses_as_json_with_tracks_events_and_matching
   BOOST_TEST((std::find(threads.begin(), threads.end(), "PIPE_MTE2") != threads.end()));
   BOOST_TEST(flows.size() == 4u);  // two flag edges per core
   for (const auto& [id, kinds] : flows) BOOST_TEST(kinds == 3);  // each flow has its start and its finish
+}
+
+// Every flow arrow goes from the end of what was waited for to the point the waiter was released: a
+// queued instruction's start, a scalar-pipe wait's end (it starts when the scalar pipe reaches it, often
+// before its set_flag has run). Both ends sit at most 1 ps inside their slices (a viewer binds them there).
+BOOST_AUTO_TEST_CASE(chrome_trace_flows_run_from_the_source_end_to_the_release) {
+  LaunchReport rep = run_scalar_waits();
+  const std::string path = "test_trace_flows.json";
+  write_chrome_trace(rep, path);
+  const boost::json::value doc = boost::json::parse(slurp(path));
+  std::remove(path.c_str());
+  struct Slice {
+    std::int64_t tid = 0;
+    double ts = 0, end = 0;
+    std::string name;
+  };
+  struct End {
+    std::int64_t pid = 0, tid = 0, seq = -1;
+    double ts = 0;
+  };
+  std::map<std::pair<std::int64_t, std::int64_t>, Slice> slices;  // (pid, seq) -> its slice
+  std::map<std::int64_t, End> tails, heads;                       // flow id -> its start, its finish
+  for (const boost::json::value& v : doc.at("traceEvents").as_array()) {
+    const boost::json::object& e = v.as_object();
+    const std::string ph(e.at("ph").as_string());
+    if (ph == "X") {
+      const double ts = e.at("ts").to_number<double>();
+      slices[{e.at("pid").as_int64(), e.at("args").at("seq").as_int64()}] =
+          Slice{e.at("tid").as_int64(), ts, ts + e.at("dur").to_number<double>(), std::string(e.at("name").as_string())};
+    }
+    if (ph == "s" || ph == "f") {
+      End end{e.at("pid").as_int64(), e.at("tid").as_int64(), -1, e.at("ts").to_number<double>()};
+      if (const auto* args = e.if_contains("args")) end.seq = args->at("seq").as_int64();
+      (ph == "s" ? tails : heads)[e.at("id").as_int64()] = end;
+    }
+  }
+  std::size_t edges = 0, scalar_waits = 0, backwards = 0;
+  for (const CoreReport& c : rep.cores)
+    for (const TimelineEntry& e : c.timeline) {
+      edges += c.after(e).size();
+      if (e.pipe == PIPE_S && c.name(e).starts_with("wait_flag(PIPE_MTE3, PIPE_S")) ++scalar_waits;
+    }
+  BOOST_TEST(scalar_waits == 10u);  // 2 + 2 + 3 + 3 tiles
+  BOOST_TEST(tails.size() == edges);
+  BOOST_TEST(heads.size() == edges);
+  for (const auto& [id, tail] : tails) {
+    BOOST_TEST_REQUIRE(heads.count(id) == 1u);
+    if (heads.at(id).ts < tail.ts) ++backwards;
+  }
+  BOOST_TEST(backwards == 0u);  // arrows that land before their source has ended
+  constexpr double kPs = 1.5e-6;  // 1 ps inside a slice, plus the 6 printed decimals' rounding
+  for (const auto& [id, tail] : tails) {
+    BOOST_TEST_CONTEXT("flow " << id) {
+      const End& head = heads.at(id);
+      BOOST_TEST(head.pid == tail.pid);
+      // The tail is the end of the source instruction, on its track.
+      BOOST_TEST_REQUIRE(slices.count({tail.pid, tail.seq}) == 1u);
+      const Slice& src = slices.at({tail.pid, tail.seq});
+      BOOST_TEST(tail.tid == src.tid);
+      BOOST_TEST(std::abs(tail.ts - src.end) <= kPs);
+      // The head is where the waiter was released, on its track.
+      BOOST_TEST_REQUIRE(slices.count({head.pid, head.seq}) == 1u);
+      const Slice& dst = slices.at({head.pid, head.seq});
+      BOOST_TEST(head.tid == dst.tid);
+      const double release = head.tid == PIPE_S ? dst.end : dst.ts;
+      BOOST_TEST(std::abs(head.ts - release) <= kPs, dst.name << " released at " << release << ", arrow at " << head.ts);
+      BOOST_TEST(head.ts >= dst.ts);
+      BOOST_TEST(head.ts <= dst.end);
+    }
+  }
 }

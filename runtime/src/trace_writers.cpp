@@ -165,16 +165,21 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
       if (!intrinsics.empty()) os << R"(,"intrinsics":")" << intrinsics << '"';
       if (e.stall_cycles) os << R"(,"idle_before":)" << e.stall_cycles << R"(,"idle_cause":")" << stall_name(e.stall) << '"';
       os << "}}";
-      for (std::uint64_t from : c.after(e)) {  // an arrow from the producer's end to this start
+      // An arrow from the end of what it waited for to the point it was released: a queued instruction
+      // at its start, a scalar-pipe wait (wait_flag(X, PIPE_S), TSYNC) at its end - it starts when the
+      // scalar pipe reaches it, possibly before its source has ended. Both ends sit 1 ps inside their
+      // slices (the tail before the source's end, a scalar wait's head before its end, never before its
+      // start), so a viewer binds them to those slices and not to a neighbour that touches them.
+      for (std::uint64_t from : c.after(e)) {
         if (from >= by_seq.size() || !by_seq[from]) continue;
         const TimelineEntry& src = *by_seq[from];
         ++flow;
         os.room(kRecord) << sep << R"({"ph":"s","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.block << R"(,"tid":)"
            << int(src.pipe) << R"(,"ts":)";
-        os.micros(ps(src.end) - 1) << '}';
+        os.micros(ps(src.end) - 1) << R"(,"args":{"seq":)" << src.seq << "}}";
         os << sep << R"({"ph":"f","bp":"e","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.block
            << R"(,"tid":)" << int(e.pipe) << R"(,"ts":)";
-        os.micros(ps(e.start)) << '}';
+        os.micros(e.pipe == PIPE_S ? std::max(ps(e.start), ps(e.end) - 1) : ps(e.start)) << R"(,"args":{"seq":)" << e.seq << "}}";
       }
     }
   }
