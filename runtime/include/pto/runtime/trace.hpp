@@ -14,7 +14,13 @@ namespace pto {
 // written.
 void write_chrome_trace(const LaunchReport& report, const std::string& path);
 
-// SVG: one lane per pipe of each core, a box per instruction, readable in any browser.
+// SVG, readable in any browser without a trace viewer (docs/timeline.md): a legend (a colour per
+// instruction name), a time axis in microseconds and cycles, identical cores folded into one row group
+// ("cores 0-15 (16 identical)"), a lane per pipe with the scalar pipe's waits, issue cycles and drain
+// first, instruction names inside the boxes that fit them, flag and event arrows (at most 200 a panel),
+// and a detail panel that zooms into the start of a run too dense to label. Sub-pixel boxes merge, so
+// the file is bounded by the picture's pixels, not the timeline's length; the picture says what it
+// merged, capped and folded. Throws like write_chrome_trace.
 void write_svg_timeline(const LaunchReport& report, const std::string& path);
 
 }  // namespace pto
