@@ -114,8 +114,6 @@ std::string LaunchReport::summary() const {
   return os.str();
 }
 
-namespace {
-// "0-3", "0-9998 step 2 (5000 cores)", "1, 4, 6-9": ascending block indexes as runs of one step.
 std::string block_ranges(const std::vector<int>& b) {
   std::ostringstream os;
   std::size_t runs = 0;
@@ -132,10 +130,8 @@ std::string block_ranges(const std::vector<int>& b) {
     if (j - i > 1) os << '-' << b[j - 1] << (step != 1 ? " step " + std::to_string(step) : std::string());
     i = j;
   }
-  if (b.size() > 2) os << " (" << b.size() << " cores)";
   return os.str();
 }
-}  // namespace
 
 std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
   os << "launch: " << r.cores.size() << " core(s), target " << name_of(r.target) << ", "
@@ -234,6 +230,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     std::vector<int> blocks;
     for (std::size_t i : classes[k]) blocks.push_back(r.cores[i].block);
     os << "  " << (blocks.size() > 1 ? "cores " : "core ") << block_ranges(blocks);
+    if (blocks.size() > 2) os << " (" << blocks.size() << " cores)";
     os << ": " << c.cycles << " cycles (" << std::setprecision(3) << double(c.cycles) / (r.clock_ghz * 1000.0)
        << " us), overlap " << std::setprecision(2) << c.overlap() << 'x';
     for (int p : lanes) {

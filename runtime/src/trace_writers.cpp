@@ -254,26 +254,6 @@ bool dark(const char* fill) {  // white text reads on it
   return 0.299 * double(v >> 16) + 0.587 * double((v >> 8) & 0xff) + 0.114 * double(v & 0xff) < 150.0;
 }
 
-// "0-15", "0-14 step 2", "1, 4, 6-9": ascending block indexes as runs of one step (six runs, then "...").
-std::string block_ranges(const std::vector<int>& b) {
-  std::string out;
-  std::size_t runs = 0;
-  for (std::size_t i = 0; i < b.size();) {
-    std::size_t j = i + 1;
-    const int step = j < b.size() ? b[j] - b[i] : 1;
-    while (j < b.size() && b[j] - b[j - 1] == step) ++j;
-    if (j - i == 2 && step != 1) j = i + 1;  // two far-apart blocks are two entries, not a run
-    if (runs++ == 6) {
-      out += ", ...";
-      break;
-    }
-    out += (i ? ", " : "") + std::to_string(b[i]);
-    if (j - i > 1) out += '-' + std::to_string(b[j - 1]) + (step != 1 ? " step " + std::to_string(step) : std::string());
-    i = j;
-  }
-  return out;
-}
-
 // An instruction name's colour and figures over the cores drawn (each group counted once per core).
 struct Kind {
   std::string name;

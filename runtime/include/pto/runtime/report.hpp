@@ -131,4 +131,8 @@ struct LaunchReport {
 
 std::ostream& operator<<(std::ostream&, const LaunchReport&);
 
+// "0-15", "0-9998 step 2", "1, 4, 6-9": ascending block indexes as runs of one step (six runs, then
+// "..."), as the summary and the SVG timeline label groups of cores.
+std::string block_ranges(const std::vector<int>& blocks);
+
 }  // namespace pto
