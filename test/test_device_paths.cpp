@@ -1052,3 +1052,74 @@ BOOST_AUTO_TEST_CASE(the_stream_records_mask_mode_lanes_repeats_and_strides) {
   BOOST_TEST((c.strides == std::array<std::uint16_t, 6>{1, 1, 0, 2, 2, 1}));
   BOOST_TEST(ub.at<float>(0)[0] == 0.0f);  // nothing executed
 }
+
+BOOST_AUTO_TEST_CASE(a_mode2_expand_operand_is_read_one_32_byte_block_per_row_whatever_its_row_stride) {
+  // E: 4 rows of 16 floats (64-byte rows), valid 4 x 8. Both chips read row i's block at byte 32 * i:
+  // row 1 gets E's elements 8..15 of row 0, not E's row 1. The CPU reference reads the same.
+  for (Target target : {Target::A2A3, Target::A5})
+    for (bool cpu : {false, true}) {
+      std::vector<float> out(4 * 16);
+      launch({.blocks = 1, .target = target, .cpu_reference = cpu}, [&]() -> Kernel {
+        Tile<TileType::Vec, float, 4, 16> d, f;
+        Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, -1, -1> e(4, 8);
+        TASSIGN(f, 0);
+        TASSIGN(e, 1024);
+        TASSIGN(d, 2048);
+        for (int i = 0; i < 64; ++i) f.data()[i] = 1.0f;
+        for (int i = 0; i < 64; ++i) e.data()[i] = float(i);  // E[r][c] = 16 r + c
+        co_await TROWEXPANDMUL(d, f, e);
+        co_await pipe_barrier(PIPE_ALL);
+        std::copy_n(d.data(), 64, out.data());
+      });
+      for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c)
+          BOOST_TEST(out[std::size_t(r * 16 + c)] == float(8 * r + c % 8),
+                     name_of(target) << (cpu ? " CPU" : " device") << " (" << r << ", " << c << ")");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(expand_operands_the_chips_read_differently_from_the_cpu_reference_are_errors) {
+  auto message = [](Target target, bool cpu, auto body) {
+    try {
+      launch({.blocks = 1, .target = target, .model_only = true, .cpu_reference = cpu}, body);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // A2A3 mode 2 with 256+ rows: block i inside each 255-row chunk, 255 rows of E's stride between them.
+  auto wide_e = [](int rows) {
+    return [rows]() -> Kernel {
+      DynTile<float, 300, 16> d(rows, 16), f(rows, 16), e(rows, 8);
+      TASSIGN(f, 0);
+      TASSIGN(d, 20 * 1024);
+      TASSIGN(e, 40 * 1024);
+      co_await TROWEXPANDADD(d, f, e);
+    };
+  };
+  const std::string want = "core 0: TROWEXPANDADD: operand src1 Tile<Vec,float,300,16> valid 258x8 is the expand operand, with rows "
+                           "64 bytes apart: the A2A3 mode-2 algorithm reads row i's 32-byte block at byte 32 * i inside each 255-row "
+                           "chunk but steps 255 rows of 64 bytes between chunks, so for 258 rows it would read two different "
+                           "layouts (give the expand operand one 32-byte block per row: Cols == 8)";
+  for (bool cpu : {false, true}) {
+    BOOST_TEST(message(Target::A2A3, cpu, wide_e(258)) == want);
+    BOOST_TEST(message(Target::A2A3, cpu, wide_e(255)) == "no error");  // one chunk: block i throughout
+    BOOST_TEST(message(Target::A5, cpu, wide_e(258)) == "no error");    // A5: block i throughout
+  }
+  // A5 mode 1: row i's value at element i * Cols of a ColMajor E.
+  auto two_col_e = []() -> Kernel {
+    DynTile<float, 16, 64> d(16, 64), f(16, 64);
+    Tile<TileType::Vec, float, 16, 2, BLayout::ColMajor, -1, -1> e(16, 1);
+    TASSIGN(f, 0);
+    TASSIGN(d, 8192);
+    TASSIGN(e, 16384);
+    co_await TROWEXPANDSUB(d, f, e);
+  };
+  for (bool cpu : {false, true}) {
+    BOOST_TEST(message(Target::A5, cpu, two_col_e) ==
+               "core 0: TROWEXPANDSUB: operand src1 Tile<Vec,float,16,2,ColMajor> valid 16x1 is the expand operand: the A5 "
+               "algorithm reads row i's value at element i * Cols (i * 2) of a ColMajor tile, which is column 0 only when "
+               "the tile has one column (use a [R, 1] ColMajor tile)");
+    BOOST_TEST(message(Target::A2A3, cpu, two_col_e) == "no error");  // vbrcb reads column 0
+  }
+}

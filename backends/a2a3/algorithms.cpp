@@ -376,8 +376,11 @@ void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
 
 // ---------------------------------------------------------------------------------------------------
 // TROWEXPAND* (§3.3, §3.4). The expand operand E feeds one 32-byte block per row: mode 2 reads E's
-// own blocks; mode 1 first broadcasts E's per-row scalars into blocks with vbrcb, into the tmp tile
-// or the fixed scratch at UB + 184 KiB.
+// own blocks, block i at byte 32 * i from E's base (block stride 0, repeat stride 1; counter mode
+// i * BE), whatever E's row stride, and its 255-row chunks step 255 rows of E's row stride (an E wider
+// than one block with 256 or more rows is an error at issue: the two readings disagree); mode 1 first
+// broadcasts E's per-row scalars into blocks with vbrcb, into the tmp tile or the fixed scratch at
+// UB + 184 KiB.
 // Mode-1 TROWEXPAND* with R >= 256 rows (spec §3.3): vbrcb fills 30 repeats = 240 rows per chunk.
 // When ceil(R/8) is a multiple of 30 the last chunk is a full 240 rows, so rows up to the next multiple
 // of 240 are computed (spec §6 item 6: R % 240 > 232). The rows the algorithm computes:

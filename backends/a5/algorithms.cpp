@@ -80,8 +80,9 @@ void colexpand64(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
-// TROWEXPAND*: per row a broadcast register (mode 1: BRC of E[i][0]; mode 2: BLK of E's block i), then
-// per chunk d = op(f, b) (Op2: op(b, f)).
+// TROWEXPAND*: per row a broadcast register (mode 1: BRC of E[i][0]; mode 2: BLK of E's block i, the
+// 32 bytes at byte 32 * i from E's base whatever E's row stride), then per chunk d = op(f, b) (Op2:
+// op(b, f)). A ColMajor E of more than one column is an error at issue (the chip reads i * Cols).
 template <Fn F, bool ExpDif, class T>
 void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
   if constexpr (F == Fn::Div)

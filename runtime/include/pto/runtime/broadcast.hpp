@@ -78,6 +78,26 @@ Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
 }
 
 // ---- row family ----
+// Where the chips read the expand operand E (docs/device-paths.md, "The expand operand"). Mode 2 (E
+// RowMajor, one 32-byte block per row): row i's block is the 32 bytes at byte 32 * i from E's base on
+// both chips, whatever E's row stride, and the CPU reference reads the same bytes. The one exception
+// is A2/A3 with 256 or more rows (dst_rows: dst's static Rows): its 255-row chunks step E by 255 rows of
+// E's row stride, so an E with a wider row stride is read in two different ways. Mode 1 (E ColMajor):
+// A2/A3's vbrcb reads column 0; A5 reads row i's value at element i * Cols, column 0 only when E has
+// one column. Those two cases would give another result than the CPU reference: errors.
+inline void check_expand_operand_reading(const InstrDesc& d, const char* e_name, const TileView& e, const TileView& dst,
+                                         int dst_rows, Target target) {
+  const std::size_t es = e.elem_bytes(), row_bytes = std::size_t(e.row_stride) * es;
+  if (e.row_major && row_bytes != 32 && target == Target::A2A3 && dst_rows >= 256 && dst.valid_rows >= 256)
+    fail(d.name, ": operand ", e_name, " ", e, " is the expand operand, with rows ", row_bytes,
+         " bytes apart: the A2A3 mode-2 algorithm reads row i's 32-byte block at byte 32 * i inside each 255-row chunk but "
+         "steps 255 rows of ", row_bytes, " bytes between chunks, so for ", dst.valid_rows,
+         " rows it would read two different layouts (give the expand operand one 32-byte block per row: Cols == ", 32 / es, ")");
+  if (!e.row_major && e.cols != 1 && target == Target::A5)
+    fail(d.name, ": operand ", e_name, " ", e, " is the expand operand: the A5 algorithm reads row i's value at element i * Cols (i * ",
+         e.cols, ") of a ColMajor tile, which is column 0 only when the tile has one column (use a [R, 1] ColMajor tile)");
+}
+
 // Bytes of the A2/A3 vbrcb scratch a mode-1 expansion of R rows uses (spec §2.2 tmp tile).
 constexpr std::size_t rowexpand_tmp_bytes(int rows) { return rows < 256 ? std::size_t((rows + 7) / 8) * 256 : 30 * 256; }
 
@@ -107,6 +127,7 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
          mode2 ? block : 1, ")");
   if (!src0_full) rec.variant |= kVariantSwap;
   if (mode2) rec.variant |= kVariantMode2;
+  check_expand_operand_reading(d, e_name, e, tv, Dst::Rows, target);
   if (target == Target::A2A3 && !mode2) {
     if constexpr (HasTmp) {  // vbrcb writes ceil(R/8) 256-byte repeats (30 at most, reused) into tmp
       // Only the tmp tile's address matters (spec §2.2): the chip writes `need` bytes from it whatever
@@ -207,6 +228,9 @@ detail::Issue TROWEXPAND(Dst& dst, Src& src, W&... events) {
     fail("TROWEXPAND: operand dst ", d, ": the valid shape must not be empty");
   if (s.valid_rows != d.valid_rows || s.valid_cols == 0)
     fail("TROWEXPAND: operand src ", s, " must have dst's ", d.valid_rows, " valid rows and a valid column 0 (dst ", d, ")");
+  if (!s.row_major && s.cols != 1 && core_target(core) == Target::A5)  // as for the expand operand of TROWEXPAND*
+    fail("TROWEXPAND: operand src ", s, ": the A5 algorithm reads row i's value at element i * Cols (i * ", s.cols,
+         ") of a ColMajor tile, which is column 0 only when the tile has one column (use a [R, 1] ColMajor tile)");
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
