@@ -330,6 +330,9 @@ void colexpand(Target target, int n, std::vector<BOp> ops) {
     if (op == Pure && alias == 2) alias = 0;
     const int k = pick(1, std::max(1, FT::Rows - 1));
     const int vr = pick(1, view ? 1 : VT::Rows), vc = op == Pure ? C : pick(C, VT::Cols);
+    // A vector with dst's valid shape ties the role selection: it may become the full operand and
+    // the full operand the vector, which then overlaps dst with another layout. Not in place then.
+    if ((alias == 1 || alias == 2) && vr == R && vc == C) alias = 0;
     Placer p;
     std::size_t f_off, d_off, v_off;
     if (alias == 2) {
@@ -403,6 +406,9 @@ void rowexpand(Target target, int n, std::vector<BOp> ops) {
     // 0: separate; 1: dst is the full operand; 2: dst k rows before it; 3: E a view into the full operand.
     int alias = pick(0, same ? 3 : 2);
     if (op == Pure && alias == 2) alias = 0;
+    // E with dst's valid shape (mode 2 with C == BE) ties the role selection: E may become the full
+    // operand and the full operand the expand operand, which then overlaps dst with another layout.
+    if ((alias == 1 || alias == 2) && op != Pure && ec == C) alias = 0;
     const int k = pick(1, std::max(1, FT::Rows - 1));
     Placer p;
     std::size_t f_off, d_off, e_off, t_off = 0;
@@ -537,28 +543,28 @@ void summary(const char* when) {
 
 BOOST_AUTO_TEST_CASE(a2a3_device_paths_agree_with_the_cpu_reference) {
   const Target t = Target::A2A3;
-  all_families<float>(t, 6, true);
-  all_families<half>(t, 6, true);
-  all_families<std::int32_t>(t, 4, true);
-  all_families<std::int16_t>(t, 4, true);
-  all_families<std::uint8_t>(t, 3, false);
+  all_families<float>(t, 18, true);
+  all_families<half>(t, 18, true);
+  all_families<std::int32_t>(t, 12, true);
+  all_families<std::int16_t>(t, 12, true);
+  all_families<std::uint8_t>(t, 9, false);
   summary("A2A3");
 }
 
 BOOST_AUTO_TEST_CASE(a5_device_paths_agree_with_the_cpu_reference) {
   const Target t = Target::A5;
-  all_families<float>(t, 6, true);
-  all_families<half>(t, 6, true);
-  all_families<std::int32_t>(t, 4, true);
-  all_families<std::int16_t>(t, 4, true);
-  all_families<bfloat16_t>(t, 3, false);
-  all_families<std::uint8_t>(t, 3, false);
-  all_families<std::int8_t>(t, 3, false);
-  all_families<std::uint16_t>(t, 3, false);
-  all_families<std::uint32_t>(t, 3, false);
-  all_families<std::int64_t>(t, 3, false);
-  all_families<std::uint64_t>(t, 3, false);
+  all_families<float>(t, 18, true);
+  all_families<half>(t, 18, true);
+  all_families<std::int32_t>(t, 12, true);
+  all_families<std::int16_t>(t, 12, true);
+  all_families<bfloat16_t>(t, 9, false);
+  all_families<std::uint8_t>(t, 9, false);
+  all_families<std::int8_t>(t, 9, false);
+  all_families<std::uint16_t>(t, 9, false);
+  all_families<std::uint32_t>(t, 9, false);
+  all_families<std::int64_t>(t, 9, false);
+  all_families<std::uint64_t>(t, 9, false);
   summary("A2A3 and A5");
   BOOST_TEST(g_stats.failed == 0);
-  BOOST_TEST(g_stats.compared > 1000);
+  BOOST_TEST(g_stats.compared > 3000);
 }
