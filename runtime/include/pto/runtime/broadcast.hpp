@@ -128,6 +128,14 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
   if (!src0_full) rec.variant |= kVariantSwap;
   if (mode2) rec.variant |= kVariantMode2;
   check_expand_operand_reading(d, e_name, e, tv, Dst::Rows, target);
+  // A5's 1-D loop (dst Cols under one register, its valid width static and whole) reads the full
+  // operand at row * validCol, as if its rows were dst's.
+  const TileView& full = src0_full ? t0 : t1;
+  if (target == Target::A5 && Dst::Cols * sizeof(typename Dst::DType) < 256 && Dst::ValidCol == Dst::Cols && Dst::Rows > 1 &&
+      tv.valid_rows > 1 && full.row_stride != tv.valid_cols)
+    fail(d.name, ": operand ", src0_full ? "src0 " : "src1 ", full, " is the full operand, with rows ", full.row_stride,
+         " elements apart: the A5 algorithm's 1-D loop (dst's static valid width ", tv.valid_cols,
+         " is its Cols, under one 256-byte register) reads it at row * ", tv.valid_cols, " (give it dst's Cols)");
   if (target == Target::A2A3 && !mode2) {
     if constexpr (HasTmp) {  // vbrcb writes ceil(R/8) 256-byte repeats (30 at most, reused) into tmp
       // Only the tmp tile's address matters (spec §2.2): the chip writes `need` bytes from it whatever
@@ -143,7 +151,7 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
       Operand& o = rec.ops[rec.nops++];
       o.kind = Operand::Kind::Tile;
       o.role = Role::Write;
-      o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null};
+      o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null, true, true};
     } else {
       for (int i = 0; i < 3; ++i) {  // an operand inside the scratch would be overwritten by the chip
         const TileView& o = rec.ops[i].tile;
