@@ -425,11 +425,17 @@ BOOST_AUTO_TEST_CASE(rowexpand_family_matches_the_cpu_reference_on_random_shapes
 }
 
 namespace {
-template <class D, class S, int TR, int TC>
+// Static: tiles whose type fixes the valid shape to the whole tile (R, C must be TR, TC): TBinSInstr's
+// packed path.
+template <class D, class S, int TR, int TC, bool Static = false>
 void scalar_case(const char* name, int op, int R, int C) {
+  using DT = std::conditional_t<Static, Tile<TileType::Vec, D, TR, TC>, DynTile<D, TR, TC>>;
+  using ST = std::conditional_t<Static, Tile<TileType::Vec, S, TR, TC>, DynTile<S, TR, TC>>;
+  if (Static) R = TR, C = TC;
   auto issue = [&]() -> Kernel {
-    DynTile<D, TR, TC> d(R, C);
-    DynTile<S, TR, TC> s(R, C);
+    DT d;
+    ST s;
+    if constexpr (!Static) d = DT(R, C), s = ST(R, C);
     TASSIGN(s, 0);
     TASSIGN(d, 96 * 1024);
     const S k = std::is_integral_v<S> ? S(3) : S(1.5f);
@@ -459,7 +465,7 @@ void scalar_case(const char* name, int op, int R, int C) {
     std::copy(floats.begin() + 96 * 1024, floats.end(), start.begin() + 96 * 1024);
   }
   const std::string what = std::string(name) + " " + name_of(dtype_v<D>) + " " + std::to_string(R) + "x" + std::to_string(C) +
-                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + " on " + name_of(g_target);
+                           " in " + std::to_string(TR) + "x" + std::to_string(TC) + (Static ? " static" : "") + " on " + name_of(g_target);
   compare(what, dtype_v<D>, ub_after(issue, start, false), ub_after(issue, start, true), {96 * 1024, R, C, TC, sizeof(D)});
 }
 }  // namespace
@@ -469,11 +475,14 @@ BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_rando
   for (Target target : {Target::A2A3, Target::A5}) {
   g_target = target;
   for (int op = 0; op < 9; ++op) {
-    scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), 64);           // contiguous
+    scalar_case<float, float, 64, 64, true>(names[op], op, 64, 64);              // static valid shape: packed
+    scalar_case<float, float, 4, 96, true>(names[op], op, 4, 96);                // packed, non-aligned: counter mode
+    scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), 64);           // dynamic: row-repeat, whole rows
     scalar_case<float, float, 64, 64>(names[op], op, pick(1, 64), pick(1, 63));  // row-repeat
     scalar_case<half, half, 16, 256>(names[op], op, pick(1, 16), pick(1, 256));
     scalar_case<float, float, 1, 16384>(names[op], op, 1, 16384);               // > 255 repeats: counter mode
-    scalar_case<float, float, 300, 16>(names[op], op, 300, 15);                 // rows beyond 255
+    scalar_case<float, float, 300, 16>(names[op], op, 300, 15);                 // rows beyond 255: 255-row tail runs
+    scalar_case<float, float, 300, 16, true>(names[op], op, 300, 16);
   }
   for (int op = 0; op < 7; ++op) {  // A2A3 integer TDIVS: the scalar loop
     scalar_case<std::int32_t, std::int32_t, 64, 64>(names[op], op, pick(1, 64), pick(1, 64));
@@ -490,13 +499,17 @@ BOOST_AUTO_TEST_CASE(tile_scalar_texp_and_taxpy_match_the_cpu_reference_on_rando
 
 namespace {
 // Pure TROWEXPAND: src at 0 ([TR,1] ColMajor, or [TR, BE] RowMajor reading column 0), dst at 96 KiB.
-template <class T, int TR, int TC, bool ColSrc>
+template <class T, int TR, int TC, bool ColSrc, bool Static = false>
 void rowexpand_pure_case(int R, int C) {
   constexpr int BE = 32 / int(sizeof(T));
-  using Src = std::conditional_t<ColSrc, Tile<TileType::Vec, T, TR, 1, BLayout::ColMajor, -1, -1>, DynTile<T, TR, BE>>;
+  using Src = std::conditional_t<ColSrc, Tile<TileType::Vec, T, TR, 1, BLayout::ColMajor, Static ? TR : -1, Static ? 1 : -1>,
+                                 DynTile<T, TR, BE>>;
+  using Dst = std::conditional_t<Static, Tile<TileType::Vec, T, TR, TC>, DynTile<T, TR, TC>>;
+  static_assert(!Static || ColSrc);
   auto issue = [&]() -> Kernel {
-    Src e(R, ColSrc ? 1 : pick(1, BE));
-    DynTile<T, TR, TC> d(R, C);
+    Src e;
+    Dst d;
+    if constexpr (!Static) e = Src(R, ColSrc ? 1 : pick(1, BE)), d = Dst(R, C);
     TASSIGN(e, 0);
     TASSIGN(d, 96 * 1024);
     TROWEXPAND(d, e);
@@ -543,8 +556,9 @@ BOOST_AUTO_TEST_CASE(pure_rowexpand_and_colexpand_match_the_cpu_reference) {
       rowexpand_pure_case<std::uint8_t, 32, 64, true>(pick(1, 32), 2 * pick(1, 31) + 1);  // odd: one more byte on A2A3
       rowexpand_pure_case<std::int8_t, 16, 64, false>(pick(1, 16), pick(1, 64));
     }
-    rowexpand_pure_case<float, 64, 8, true>(64, 8);        // full static [64,1] -> [64,8]: vbrcb, 8 repeats
-    rowexpand_pure_case<half, 2048, 16, true>(2048, 16);   // 256 repeats: vbrcb chunks of 254
+    rowexpand_pure_case<float, 64, 8, true>(64, 8);        // dynamic valid shapes: per row
+    rowexpand_pure_case<float, 64, 8, true, true>(64, 8);   // static and whole [64,1] -> [64,8]: vbrcb, 8 repeats
+    rowexpand_pure_case<half, 2048, 16, true, true>(2048, 16);  // 256 repeats: vbrcb chunks of 254
     if (target == Target::A5) {
       rowexpand_pure_case<std::int64_t, 16, 64, true>(pick(1, 16), pick(1, 64));
       colexpand_pure_case<std::uint64_t, 16, 64>(pick(1, 16), pick(1, 64));
@@ -590,10 +604,11 @@ void expands_tmov_case(int R, int C) {
     std::vector<std::pair<std::size_t, std::size_t>> tails;
     if (g_target == Target::A2A3) {
       const std::size_t bytes = std::size_t(len) * es;
-      const bool contiguous = len == cap;
+      const bool contiguous = len == cap;  // TMOV tests the runtime valid width
+      const bool one_call = lines == 1;    // TEXPANDS the type: a dynamic valid shape is one call only for one line
       const std::size_t tail = mov ? (contiguous ? 0 : (bytes + 31) / 32 * 32 - bytes)
-                                   : (es == 1 && (contiguous || lines == 1 ? std::size_t(lines) * len : std::size_t(len)) % 2 ? 1 : 0);
-      const int tail_lines = mov || !(contiguous || lines == 1) ? lines : 1;
+                                   : (es == 1 && (one_call ? std::size_t(lines) * len : std::size_t(len)) % 2 ? 1 : 0);
+      const int tail_lines = mov || !one_call ? lines : 1;
       for (int a = 0; a < tail_lines && tail; ++a) {
         const std::size_t end = 96 * 1024 + (std::size_t(a) * cap + (tail_lines == 1 ? std::size_t(lines) * len : len)) * es;
         tails.emplace_back(end, end + tail);
@@ -619,7 +634,7 @@ BOOST_AUTO_TEST_CASE(texpands_and_tmov_match_the_cpu_reference) {
     g_target = target;
     for (int k = 0; k < 3; ++k) {
       expands_tmov_case<float, 32, 64, BLayout::RowMajor>(pick(1, 32), pick(1, 64));
-      expands_tmov_case<float, 32, 64, BLayout::RowMajor>(pick(1, 32), 64);  // contiguous: one call
+      expands_tmov_case<float, 32, 64, BLayout::RowMajor>(pick(1, 32), 64);  // whole rows: TMOV one burst, TEXPANDS per row
       expands_tmov_case<half, 16, 128, BLayout::RowMajor>(pick(1, 16), pick(1, 128));
       expands_tmov_case<std::uint8_t, 16, 64, BLayout::RowMajor>(pick(1, 16), 2 * pick(0, 31) + 1);  // odd
       expands_tmov_case<std::int16_t, 1, 512, BLayout::RowMajor>(1, pick(1, 512));
@@ -1051,4 +1066,255 @@ BOOST_AUTO_TEST_CASE(the_stream_records_mask_mode_lanes_repeats_and_strides) {
   BOOST_TEST((!c.count_mode && c.lanes == 10u && c.repeats == 3u));
   BOOST_TEST((c.strides == std::array<std::uint16_t, 6>{1, 1, 0, 2, 2, 1}));
   BOOST_TEST(ub.at<float>(0)[0] == 0.0f);  // nothing executed
+}
+
+BOOST_AUTO_TEST_CASE(a_mode2_expand_operand_is_read_one_32_byte_block_per_row_whatever_its_row_stride) {
+  // E: 4 rows of 16 floats (64-byte rows), valid 4 x 8. Both chips read row i's block at byte 32 * i:
+  // row 1 gets E's elements 8..15 of row 0, not E's row 1. The CPU reference reads the same.
+  for (Target target : {Target::A2A3, Target::A5})
+    for (bool cpu : {false, true}) {
+      std::vector<float> out(4 * 16);
+      launch({.blocks = 1, .target = target, .cpu_reference = cpu}, [&]() -> Kernel {
+        Tile<TileType::Vec, float, 4, 16> d, f;
+        Tile<TileType::Vec, float, 4, 16, BLayout::RowMajor, -1, -1> e(4, 8);
+        TASSIGN(f, 0);
+        TASSIGN(e, 1024);
+        TASSIGN(d, 2048);
+        for (int i = 0; i < 64; ++i) f.data()[i] = 1.0f;
+        for (int i = 0; i < 64; ++i) e.data()[i] = float(i);  // E[r][c] = 16 r + c
+        co_await TROWEXPANDMUL(d, f, e);
+        co_await pipe_barrier(PIPE_ALL);
+        std::copy_n(d.data(), 64, out.data());
+      });
+      for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 16; ++c)
+          BOOST_TEST(out[std::size_t(r * 16 + c)] == float(8 * r + c % 8),
+                     name_of(target) << (cpu ? " CPU" : " device") << " (" << r << ", " << c << ")");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(expand_operands_the_chips_read_differently_from_the_cpu_reference_are_errors) {
+  auto message = [](Target target, bool cpu, auto body) {
+    try {
+      launch({.blocks = 1, .target = target, .model_only = true, .cpu_reference = cpu}, body);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // A2A3 mode 2 with 256+ rows: block i inside each 255-row chunk, 255 rows of E's stride between them.
+  auto wide_e = [](int rows) {
+    return [rows]() -> Kernel {
+      DynTile<float, 300, 16> d(rows, 16), f(rows, 16), e(rows, 8);
+      TASSIGN(f, 0);
+      TASSIGN(d, 20 * 1024);
+      TASSIGN(e, 40 * 1024);
+      co_await TROWEXPANDADD(d, f, e);
+    };
+  };
+  const std::string want = "core 0: TROWEXPANDADD: operand src1 Tile<Vec,float,300,16> valid 258x8 is the expand operand, with rows "
+                           "64 bytes apart: the A2A3 mode-2 algorithm reads row i's 32-byte block at byte 32 * i inside each 255-row "
+                           "chunk but steps 255 rows of 64 bytes between chunks, so for 258 rows it would read two different "
+                           "layouts (give the expand operand one 32-byte block per row: Cols == 8)";
+  for (bool cpu : {false, true}) {
+    BOOST_TEST(message(Target::A2A3, cpu, wide_e(258)) == want);
+    BOOST_TEST(message(Target::A2A3, cpu, wide_e(255)) == "no error");  // one chunk: block i throughout
+    BOOST_TEST(message(Target::A5, cpu, wide_e(258)) == "no error");    // A5: block i throughout
+  }
+  // A5 mode 1: row i's value at element i * Cols of a ColMajor E.
+  auto two_col_e = []() -> Kernel {
+    DynTile<float, 16, 64> d(16, 64), f(16, 64);
+    Tile<TileType::Vec, float, 16, 2, BLayout::ColMajor, -1, -1> e(16, 1);
+    TASSIGN(f, 0);
+    TASSIGN(d, 8192);
+    TASSIGN(e, 16384);
+    co_await TROWEXPANDSUB(d, f, e);
+  };
+  for (bool cpu : {false, true}) {
+    BOOST_TEST(message(Target::A5, cpu, two_col_e) ==
+               "core 0: TROWEXPANDSUB: operand src1 Tile<Vec,float,16,2,ColMajor> valid 16x1 is the expand operand: the A5 "
+               "algorithm reads row i's value at element i * Cols (i * 2) of a ColMajor tile, which is column 0 only when "
+               "the tile has one column (use a [R, 1] ColMajor tile)");
+    BOOST_TEST(message(Target::A2A3, cpu, two_col_e) == "no error");  // vbrcb reads column 0
+  }
+}
+
+namespace {
+// The intrinsic stream and V cycles of the one vector instruction `issue` issues (model only).
+struct Priced {
+  std::string stream;
+  std::uint64_t cycles;
+};
+template <class F>
+Priced priced(Target target, bool cpu, F issue) {
+  const LaunchReport r = launch({.blocks = 1, .target = target, .model_only = true, .timeline = true, .cpu_reference = cpu}, issue);
+  std::string s;
+  for (const TimelineEntry& e : r.cores[0].timeline)
+    if (e.pipe == PIPE_V) s = r.cores[0].intrinsics(e);
+  return {s, r.cores[0].pipes[PIPE_V].busy_cycles};
+}
+template <class T, int R, int C, bool Dynamic>
+using TypedTile = std::conditional_t<Dynamic, DynTile<T, R, C>, Tile<TileType::Vec, T, R, C>>;
+template <class Tl>
+Tl whole() {
+  if constexpr (Tl::ValidRow == -1) return Tl(Tl::Rows, Tl::Cols);
+  else return Tl{};
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_the_runtime_valid_shape) {
+  // Each pair: the same runtime valid shape (the whole tile), once with a dynamic valid shape (the
+  // type's ValidRow/ValidCol are -1, as in most kernels) and once static. The PTO algorithms test the
+  // type (`Cols == ValidCol`), so the dynamic tile takes the per-row path. The planner (CPU reference
+  // runs) prices the same choice.
+  auto tadds = [](auto dyn) {
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 256, 16, decltype(dyn)::value>;
+      Tl d = whole<Tl>(), s = whole<Tl>();
+      TASSIGN(s, 0);
+      TASSIGN(d, 0x4000);
+      co_await TADDS(d, s, 1.5f);
+    };
+  };
+  auto colexpandadd = [](auto dyn) {
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 64, 64, decltype(dyn)::value>;
+      Tl d = whole<Tl>(), f = whole<Tl>();
+      Tile<TileType::Vec, float, 1, 64> v;
+      TASSIGN(f, 0);
+      TASSIGN(d, 0x4000);
+      TASSIGN(v, 0x8000);
+      co_await TCOLEXPANDADD(d, f, v);
+    };
+  };
+  auto rowexpand = [](auto dyn) {
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 64, 8, decltype(dyn)::value>;
+      using E = std::conditional_t<decltype(dyn)::value, Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor, -1, -1>,
+                                   Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor>>;
+      Tl d = whole<Tl>();
+      E e = whole<E>();
+      TASSIGN(d, 0);
+      TASSIGN(e, 0x4000);
+      co_await TROWEXPAND(d, e);
+    };
+  };
+  auto expands = [](auto dyn) {
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 32, 64, decltype(dyn)::value>;
+      Tl d = whole<Tl>();
+      TASSIGN(d, 0);
+      co_await TEXPANDS(d, 2.0f);
+    };
+  };
+  auto texp = [](auto dyn) {  // TUnaryOp: two tiles of one shape take the packed path at run time too
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 64, 64, decltype(dyn)::value>;
+      Tl d = whole<Tl>(), s = whole<Tl>();
+      TASSIGN(s, 0);
+      TASSIGN(d, 0x4000);
+      co_await TEXP(d, s);
+    };
+  };
+  auto a5_rowexpandadd = [](auto dyn) {  // A5: a 1-D loop when dst's Cols is under one register
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 16, 32, decltype(dyn)::value>;
+      Tl d = whole<Tl>(), f = whole<Tl>();
+      Tile<TileType::Vec, float, 16, 8> e;
+      TASSIGN(f, 0);
+      TASSIGN(d, 0x4000);
+      TASSIGN(e, 0x8000);
+      co_await TROWEXPANDADD(d, f, e);
+    };
+  };
+  auto a5_tadds = [](auto dyn) {
+    return [dyn]() -> Kernel {
+      using Tl = TypedTile<float, 64, 64, decltype(dyn)::value>;
+      Tl d = whole<Tl>(), s = whole<Tl>();
+      TASSIGN(s, 0);
+      TASSIGN(d, 0x4000);
+      co_await TADDS(d, s, 1.5f);
+    };
+  };
+  using Dyn = std::true_type;
+  using Static = std::false_type;
+  struct Case {
+    const char* what;
+    Target target;
+    std::function<Kernel()> dynamic, fixed;
+    std::string dynamic_stream, static_stream;
+  };
+  std::string per_row;  // pure TROWEXPAND per row: the scalar unit's read between flags, then a dup
+  for (int i = 0; i < 64; ++i)
+    per_row += std::string(i ? "; " : "") + "sync_roundtrip; vector_dup count 1 repeat, last 8 lanes, strides blk 1 0 0 rep 8 0 0";
+  const Case cases[] = {
+      // TBinSInstr: Rows 256 > 255 and 16 columns: the tail pass, 255 rows then 1 (repeat stride 2).
+      {"TADDS f32 256x16", Target::A2A3, tadds(Dyn{}), tadds(Static{}),
+       "vadds norm 255 repeats, last 16 lanes, strides blk 1 1 0 rep 2 2 0; vadds norm 1 repeat, last 16 lanes, strides blk 1 1 0 rep 2 2 0",
+       "vadds norm 64 repeats, strides blk 1 1 0 rep 8 8 0"},
+      // ColExpandBinaryInstr: counter mode row by row unless the type's valid width is its Cols.
+      {"TCOLEXPANDADD f32 64x64", Target::A2A3, colexpandadd(Dyn{}), colexpandadd(Static{}),
+       "64 x vadd count 1 repeat, strides blk 1 1 1 rep 8 8 8", "vadd norm 64 repeats, strides blk 1 1 1 rep 8 8 0"},
+      // TRowExpandBrcb needs both valid shapes static.
+      {"TROWEXPAND f32 [64,1] -> [64,8]", Target::A2A3, rowexpand(Dyn{}), rowexpand(Static{}), per_row, "vbrcb norm 8 repeats"},
+      // TExpandS: one call when the type makes the rows contiguous, else one per row.
+      {"TEXPANDS f32 32x64", Target::A2A3, expands(Dyn{}), expands(Static{}), "32 x vector_dup count 1 repeat, strides blk 1 0 0 rep 8 0 0",
+       "vector_dup count 32 repeats, strides blk 1 0 0 rep 8 0 0"},
+      // TUnaryOp: two tiles of one shape with whole valid rows are packed at run time as well.
+      {"TEXP f32 64x64", Target::A2A3, texp(Dyn{}), texp(Static{}), "vexp norm 64 repeats, strides blk 1 1 0 rep 8 8 0",
+       "vexp norm 64 repeats, strides blk 1 1 0 rep 8 8 0"},
+      // A5 RowExpandBinaryInstr: 1-D (no outer loop) for a static 32-column dst.
+      {"TROWEXPANDADD f32 16x32 (A5)", Target::A5, a5_rowexpandadd(Dyn{}), a5_rowexpandadd(Static{}),
+       "vadd x16; vlds x32; vsts x16; plt x16; vloop x16", "vadd x16; vlds x32; vsts x16; plt x16"},
+      // A5 BinaryInstr: 1-D over R * C only for static whole rows.
+      {"TADDS f32 64x64 (A5)", Target::A5, a5_tadds(Dyn{}), a5_tadds(Static{}), "vadds x64; vlds x64; vsts x64; plt x64; vbr x1; vloop x64",
+       "vadds x64; vlds x64; vsts x64; plt x64; vbr x1"},
+  };
+  for (const Case& c : cases) {
+    const Priced dyn = priced(c.target, false, c.dynamic), fixed = priced(c.target, false, c.fixed);
+    BOOST_TEST_MESSAGE(c.what << ": dynamic valid shape " << dyn.cycles << " cycles, static " << fixed.cycles);
+    BOOST_TEST(dyn.stream == c.dynamic_stream, c.what << " (dynamic valid shape)");
+    BOOST_TEST(fixed.stream == c.static_stream, c.what << " (static valid shape)");
+    BOOST_TEST(priced(c.target, true, c.dynamic).cycles == dyn.cycles, c.what << ": the planner prices the dynamic path");
+    BOOST_TEST(priced(c.target, true, c.fixed).cycles == fixed.cycles, c.what << ": the planner prices the static path");
+  }
+}
+
+BOOST_AUTO_TEST_CASE(what_a_static_valid_shape_makes_the_chips_compute_on_other_bytes_is_an_error) {
+  auto message = [](Target target, bool cpu, auto body) {
+    try {
+      launch({.blocks = 1, .target = target, .model_only = true, .cpu_reference = cpu}, body);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // A2A3 TExpandS: a static valid width fills validRow * validCol packed elements from the tile's start.
+  auto expands = []() -> Kernel {
+    Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, 4, 8> d;
+    TASSIGN(d, 0);
+    co_await TEXPANDS(d, 1.0f);
+  };
+  // A5 RowExpandBinaryInstr's 1-D loop reads the full operand at row * validCol.
+  auto rowexpand = []() -> Kernel {
+    Tile<TileType::Vec, float, 16, 32> d;
+    DynTile<float, 16, 64> f(16, 32);
+    Tile<TileType::Vec, float, 16, 8> e;
+    TASSIGN(f, 0);
+    TASSIGN(d, 0x4000);
+    TASSIGN(e, 0x8000);
+    co_await TROWEXPANDADD(d, f, e);
+  };
+  for (bool cpu : {false, true}) {
+    BOOST_TEST(message(Target::A2A3, cpu, expands) ==
+               "core 0: TEXPANDS: operand dst Tile<Vec,float,16,16> valid 4x8: the A2A3 algorithm fills validRow * validCol packed "
+               "elements from the tile's start when the valid width is static (8 of 16), so it would fill the first 32 elements "
+               "instead of the valid region (use a dynamic valid shape)");
+    BOOST_TEST(message(Target::A5, cpu, expands) == "no error");
+    BOOST_TEST(message(Target::A5, cpu, rowexpand) ==
+               "core 0: TROWEXPANDADD: operand src0 Tile<Vec,float,16,64> valid 16x32 is the full operand, with rows 64 elements "
+               "apart: the A5 algorithm's 1-D loop (dst's static valid width 32 is its Cols, under one 256-byte register) reads "
+               "it at row * 32 (give it dst's Cols)");
+    BOOST_TEST(message(Target::A2A3, cpu, rowexpand) == "no error");
+  }
 }

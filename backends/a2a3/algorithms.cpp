@@ -2,13 +2,15 @@
 // calls, masks, repeats and strides as include/pto/npu/a2a3/*.hpp, so the bytes they write (also past
 // the valid region) and the stream they issue are the chip's. No algorithm touches UB except through an
 // intrinsic. Static shape tests of the originals (Dst::Cols == Dst::ValidCol, Rows < 256, ...) are
-// taken on the tile's capacity and runtime valid shape.
+// taken on the tile type as the view carries it (capacity, and whether the valid shape is static:
+// backends/common/path_choice.hpp), runtime tests on the runtime valid shape.
 #include <cmath>
 #include <cstring>
 #include <type_traits>
 
 #include <pto/common/constants.hpp>
 
+#include "../common/path_choice.hpp"
 #include "../cpu/fast_exp.hpp"
 #include "a2a3_backend.hpp"
 
@@ -64,7 +66,7 @@ void colexpand_op(VectorUnit& vu, const ExecContext& ctx) {
   T* dst = at<T>(d, 0, 0);
   const T* f = at<T>(full, 0, 0);
   const T* v = at<T>(vec, 0, 0);
-  if (d.cols == C || d.rows == 1) {  // norm mode: one repeat per row
+  if (device::colexpand_norm(d)) {  // norm mode: one repeat per row (the type says the rows are whole)
     // Repeat strides in blocks: uint8 fields the intrinsics check where a second repeat uses them.
     const unsigned drs = unsigned(d.row_stride) / BE, frs = unsigned(full.row_stride) / BE;
     if (unsigned(d.row_stride) < EPR && unsigned(full.row_stride) < EPR) {
@@ -99,16 +101,15 @@ void colexpand(VectorUnit& vu, const ExecContext& ctx) {
     vu.copy_ubuf_to_ubuf(d.base + d.elem_offset(i, 0) * std::ptrdiff_t(d.elem_bytes()), s.base, 1, blocks, 0, 0);
 }
 
-// Pure TROWEXPAND (§3.3): dst[i][j] = src[i][0]. A full static [M,1] ColMajor source into [M, BE] is
-// one vbrcb per 8 rows (chunks of 254 repeats); otherwise, per row, the scalar unit reads src[i][0]
-// between V<->S flags and a counter-mode vector_dup fills the row (8-bit values as 16-bit lanes: the
-// value twice, ceil(C/2) lanes, so an odd C writes one element more).
+// Pure TROWEXPAND (§3.3): dst[i][j] = src[i][0]. A [M,1] ColMajor source into [M, BE], both valid
+// shapes static and full, is one vbrcb per 8 rows (chunks of 254 repeats); otherwise, per row, the
+// scalar unit reads src[i][0] between V<->S flags and a counter-mode vector_dup fills the row (8-bit
+// values as 16-bit lanes: the value twice, ceil(C/2) lanes, so an odd C writes one element more).
 void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const std::size_t es = d.elem_bytes(), be = 32 / es;
-  const bool full_static = d.valid_rows == d.rows && d.valid_cols == d.cols && s.valid_rows == s.rows && s.valid_cols == s.cols;
-  if ((es == 2 || es == 4) && full_static && !s.row_major && s.cols == 1 && std::size_t(d.cols) == be) {
+  if (device::rowexpand_brcb(d, s)) {
     const unsigned rep = unsigned(d.rows / 8);  // ColMajor [M,1]: M * es is a multiple of 32, so M of 8
     auto go = [&](auto u) {
       using U = decltype(u);
@@ -147,8 +148,10 @@ void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
 using Lines = TileLines;
 std::byte* line(const TileView& t, const Lines& l, int a) { return t.base + std::ptrdiff_t(a) * l.step * std::ptrdiff_t(t.elem_bytes()); }
 
-// TEXPANDS (§2.8, §3.7): counter-mode vector_dup, one call when the lines are contiguous (or there is
-// one), else one per line; 8-bit values as 16-bit lanes holding the byte twice (ceil(n / 2) lanes).
+// TEXPANDS (§2.8, §3.7): counter-mode vector_dup, one call over count * len elements when the type
+// makes the lines contiguous (or there is one line, or the valid length is static:
+// device::expands_one_call), else one per line; 8-bit values as 16-bit lanes holding the byte twice
+// (ceil(n / 2) lanes).
 void expands(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const std::size_t es = d.elem_bytes();
@@ -157,7 +160,7 @@ void expands(VectorUnit& vu, const ExecContext& ctx) {
     using U = decltype(u);
     auto lanes = [&](std::uint64_t n) { return es == 1 ? (n + 1) / 2 : n; };
     vu.set_mask_count();
-    if (l.cap_len == l.len || l.count == 1) {
+    if (device::expands_one_call(d)) {
       vu.set_vector_count(lanes(std::uint64_t(l.count) * std::uint64_t(l.len)));
       vu.vector_dup<U>(reinterpret_cast<U*>(d.base), U(value), 0, Strides{});
     } else {
@@ -187,52 +190,45 @@ void tmov(VectorUnit& vu, const ExecContext& ctx) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// TBinSInstr / TUnaryOp (§3.6): one element-wise intrinsic over a tile (tile-scalar ops, TEXP, TAXPY of
-// one type). `issue(dst, src, repeat, strides)` is the intrinsic.
+// TBinSInstr (§3.6, include/pto/npu/a2a3/TBinSOp.hpp): one element-wise intrinsic over a tile (tile-
+// scalar ops, TDIVS, TAXPY of one type). `issue(dst, src, repeat, strides)` is the intrinsic.
 template <class T, class Issue>
-void elementwise(VectorUnit& vu, const TileView& d, const TileView& s, Issue issue) {
+void count_1level(VectorUnit& vu, T* dst, const T* src, std::uint64_t n, Issue& issue) {
+  vu.set_mask_count();
+  vu.set_vector_count(n);
+  issue(dst, src, 0u, Strides{1, 1, 1, 8, 8, 8});
+  vu.set_mask_norm();
+  vu.set_full_mask();
+}
+template <class T, class Issue>
+void norm_1level(VectorUnit& vu, T* dst, const T* src, std::uint64_t n, Issue& issue) {
+  constexpr unsigned EPR = kEPR<T>;
+  if (n / EPR) issue(dst, src, unsigned(n / EPR), Strides{1, 1, 1, 8, 8, 8});
+  if (n % EPR) {
+    vu.set_cont_mask(unsigned(n % EPR));
+    issue(dst + n / EPR * EPR, src + n / EPR * EPR, 1u, Strides{1, 1, 1, 8, 8, 8});
+    vu.set_full_mask();
+  }
+}
+template <class T, class Issue>
+void per_row_count(VectorUnit& vu, const TileView& d, const TileView& s, Issue& issue) {
+  vu.set_mask_count();
+  vu.set_vector_count(std::uint64_t(d.valid_cols));
+  for (int i = 0; i < d.valid_rows; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), 0u, Strides{1, 1, 1, 8, 8, 8});
+  vu.set_mask_norm();
+  vu.set_full_mask();
+}
+// The row-repeat / head / tail passes of both drivers once the per-row shortcuts are ruled out.
+// `rows_beyond_255`: the static row count that splits the tail pass into 255-row runs (TBinS: dst's
+// Rows; TUnaryOp: dst's or src's).
+template <class T, class Issue>
+void row_passes(VectorUnit& vu, const TileView& d, const TileView& s, bool row_repeat, bool rows_beyond_255, Issue& issue) {
   constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
   const int R = d.valid_rows, C = d.valid_cols;
   T* dst = at<T>(d, 0, 0);
   const T* src = at<T>(s, 0, 0);
-  const bool contiguous = (d.cols == C && s.cols == s.valid_cols) || (d.rows == 1 && s.rows == 1);
-  if (contiguous) {
-    const std::uint64_t n = std::uint64_t(R) * std::uint64_t(C);
-    const std::uint64_t total = (std::uint64_t(d.rows) * std::uint64_t(d.cols) + EPR - 1) / EPR;
-    const bool non_aligned = d.cols % int(EPR) != 0 && d.cols > int(EPR);
-    if (non_aligned || total > 255) {  // 1-level counter mode over R * C
-      vu.set_mask_count();
-      vu.set_vector_count(n);
-      issue(dst, src, 0u, Strides{1, 1, 1, 8, 8, 8});
-      vu.set_mask_norm();
-      vu.set_full_mask();
-    } else {
-      if (n / EPR) issue(dst, src, unsigned(n / EPR), Strides{1, 1, 1, 8, 8, 8});
-      if (n % EPR) {
-        vu.set_cont_mask(unsigned(n % EPR));
-        issue(dst + n / EPR * EPR, src + n / EPR * EPR, 1u, Strides{1, 1, 1, 8, 8, 8});
-        vu.set_full_mask();
-      }
-    }
-    return;
-  }
-  const unsigned ncr = unsigned(d.cols) / EPR;
-  auto per_row_count = [&] {
-    vu.set_mask_count();
-    vu.set_vector_count(std::uint64_t(C));
-    for (int i = 0; i < R; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), 0u, Strides{1, 1, 1, 8, 8, 8});
-    vu.set_mask_norm();
-    vu.set_full_mask();
-  };
-  if (ncr > 1 && unsigned(d.rows) * ncr < 4 && unsigned(s.rows) * ncr < 4) {
-    per_row_count();
-  } else if (unsigned(d.rows) < ncr + 1 && unsigned(s.rows) < ncr + 1) {
-    if (C % int(EPR)) per_row_count();
-    else
-      for (int i = 0; i < R; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), unsigned(C) / EPR, Strides{1, 1, 1, 8, 8, 8});
-  } else if (d.rows <= 255 && unsigned(d.row_stride) / BE <= 255 && unsigned(s.row_stride) / BE <= 255) {
-    // Row-repeat: per EPR-column chunk one instruction with repeat = R.
-    const unsigned drs = unsigned(d.row_stride) / BE, srs = unsigned(s.row_stride) / BE;
+  const unsigned drs = unsigned(d.row_stride) / BE, srs = unsigned(s.row_stride) / BE;
+  if (row_repeat) {  // per EPR-column chunk one instruction with repeat = R
     int c = 0;
     for (; c + int(EPR) <= C; c += int(EPR)) issue(dst + c, src + c, unsigned(R), Strides{1, 1, 1, drs, srs, 8});
     if (c < C) {
@@ -240,22 +236,86 @@ void elementwise(VectorUnit& vu, const TileView& d, const TileView& s, Issue iss
       issue(dst + c, src + c, unsigned(R), Strides{1, 1, 1, drs, srs, 8});
       vu.set_full_mask();
     }
+    return;
+  }
+  // Rows or strides beyond 8 bits: a head pass (whole EPR chunks per row, runs of <= 255 repeats)
+  // when the tile has more rows than EPR, then a tail pass over the remaining columns: runs of 255
+  // rows with repeat strides, or one row at a time when a stride does not fit its 8-bit field.
+  int tail_from = 0;
+  if (d.rows > int(EPR)) {
+    for (int i = 0; i < R; ++i)
+      for (unsigned done = 0; done < unsigned(C) / EPR; done += 255)
+        issue(at<T>(d, i, int(done * EPR)), at<T>(s, i, int(done * EPR)), std::min(255u, unsigned(C) / EPR - done),
+              Strides{1, 1, 1, 8, 8, 8});
+    tail_from = C / int(EPR) * int(EPR);
+  }
+  if (tail_from >= C) return;
+  const bool stride_overflow = drs > 255 || srs > 255;
+  auto run = [&](int r0, int rows) {
+    if (stride_overflow)
+      for (int j = 0; j < rows; ++j) issue(at<T>(d, r0 + j, tail_from), at<T>(s, r0 + j, tail_from), 1u, Strides{1, 1, 1, 1, 1, 8});
+    else
+      issue(at<T>(d, r0, tail_from), at<T>(s, r0, tail_from), unsigned(rows), Strides{1, 1, 1, drs, srs, 8});
+  };
+  vu.set_cont_mask(unsigned(C - tail_from));
+  int r0 = 0;
+  if (rows_beyond_255)
+    for (; r0 + 255 <= R; r0 += 255) run(r0, 255);
+  if (r0 < R) run(r0, R - r0);
+  vu.set_full_mask();
+}
+
+template <class T, class Issue>
+void elementwise(VectorUnit& vu, const TileView& d, const TileView& s, Issue issue) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  const int R = d.valid_rows, C = d.valid_cols;
+  T* dst = at<T>(d, 0, 0);
+  const T* src = at<T>(s, 0, 0);
+  if (device::static_contiguous(d, s)) {  // tileDataContinue: one level over R * C packed elements
+    const std::uint64_t n = std::uint64_t(R) * std::uint64_t(C);
+    const std::uint64_t total = (std::uint64_t(d.rows) * std::uint64_t(d.cols) + EPR - 1) / EPR;
+    const bool non_aligned = d.cols % int(EPR) != 0 && d.cols > int(EPR);
+    if (non_aligned || total > 255) count_1level(vu, dst, src, n, issue);
+    else norm_1level(vu, dst, src, n, issue);
+    return;
+  }
+  const unsigned ncr = unsigned(d.cols) / EPR;
+  if (ncr > 1 && unsigned(d.rows) * ncr < 4 && unsigned(s.rows) * ncr < 4) {
+    per_row_count<T>(vu, d, s, issue);
+  } else if (unsigned(d.rows) < ncr + 1 && unsigned(s.rows) < ncr + 1) {
+    if (C % int(EPR)) per_row_count<T>(vu, d, s, issue);
+    else
+      for (int i = 0; i < R; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), unsigned(C) / EPR, Strides{1, 1, 1, 8, 8, 8});
   } else {
-    // Strides or rows beyond 8 bits: a head pass (whole EPR chunks per row, runs of <= 255 repeats)
-    // when rows exceed EPR, then a tail pass masking the remaining columns one row at a time.
-    int tail_from = 0;
-    if (d.rows > int(EPR)) {
-      for (int i = 0; i < R; ++i)
-        for (unsigned done = 0; done < unsigned(C) / EPR; done += 255)
-          issue(at<T>(d, i, int(done * EPR)), at<T>(s, i, int(done * EPR)), std::min(255u, unsigned(C) / EPR - done),
-                Strides{1, 1, 1, 8, 8, 8});
-      tail_from = C / int(EPR) * int(EPR);
-    }
-    if (tail_from < C) {
-      vu.set_cont_mask(unsigned(C - tail_from));
-      for (int i = 0; i < R; ++i) issue(at<T>(d, i, tail_from), at<T>(s, i, tail_from), 1u, Strides{1, 1, 1, 8, 8, 8});
-      vu.set_full_mask();
-    }
+    const bool row_repeat = d.rows <= 255 && unsigned(d.row_stride) / BE <= 255 && unsigned(s.row_stride) / BE <= 255;
+    row_passes<T>(vu, d, s, row_repeat, d.rows > 255, issue);
+  }
+}
+
+// TUnaryOp (§3.6, include/pto/npu/a2a3/TUnaryOp.hpp): TEXP. Like TBinSInstr, but two tiles of one shape
+// also take the one-level path at run time when the valid rows are whole (device::unary_one_level), the
+// one-level path has no non-aligned rule, and the per-row tests read dst's rows only.
+template <class T, class Issue>
+void unary(VectorUnit& vu, const TileView& d, const TileView& s, Issue issue) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  const int R = d.valid_rows, C = d.valid_cols;
+  if (device::unary_one_level(d, s)) {
+    const std::uint64_t n = std::uint64_t(R) * std::uint64_t(C);
+    const std::uint64_t cap = device::static_contiguous(d, s) ? std::uint64_t(d.rows) * std::uint64_t(d.cols) : n;
+    if ((cap + EPR - 1) / EPR > 255) count_1level(vu, at<T>(d, 0, 0), at<T>(s, 0, 0), n, issue);
+    else norm_1level(vu, at<T>(d, 0, 0), at<T>(s, 0, 0), n, issue);
+    return;
+  }
+  const unsigned ncr = unsigned(d.cols) / EPR;
+  if (ncr > 1 && unsigned(d.rows) * ncr < 4) {
+    per_row_count<T>(vu, d, s, issue);
+  } else if (unsigned(d.rows) < ncr + 1) {
+    if (C % int(EPR)) per_row_count<T>(vu, d, s, issue);
+    else
+      for (int i = 0; i < R; ++i) issue(at<T>(d, i, 0), at<T>(s, i, 0), unsigned(C) / EPR, Strides{1, 1, 1, 8, 8, 8});
+  } else {
+    const bool row_repeat = d.rows <= 255 && s.rows <= 255 && unsigned(d.row_stride) / BE <= 255 && unsigned(s.row_stride) / BE <= 255;
+    row_passes<T>(vu, d, s, row_repeat, d.rows > 255 || s.rows > 255, issue);
   }
 }
 
@@ -285,8 +345,9 @@ void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
   });
 }
 
-// TDIVS, floats: in place it multiplies by T(1 / scalar); otherwise it duplicates the scalar into dst
-// and divides (scalar / src for the reversed form).
+// TDIVS, floats (DivSOp / SDivOp, include/pto/npu/a2a3/TDivS.hpp): the TBinSInstr driver; each call
+// in place (dst == src) multiplies by T(1 / scalar), any other duplicates the scalar into dst, a
+// barrier, and divides (scalar / src for the reversed form).
 // Integers: the scalar unit divides element by element (C truncation) between a V->S and an S->V flag.
 template <class T>
 void divs(VectorUnit& vu, const ExecContext& ctx) {
@@ -302,16 +363,15 @@ void divs(VectorUnit& vu, const ExecContext& ctx) {
     vu.scalar_round_trip();
     return;
   }
-  if (!scalar_first && d.base == s.base) {
-    const T inv = T(1.0f / float(k));
-    elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
-      vu.scalar<T>(I::vmuls, dst, src, inv, repeat, st, [](auto x, auto y) { return apply<Fn::Mul, decltype(x)>(x, y); });
-    });
-    return;
-  }
-  elementwise<T>(vu, d, d, [&](T* dst, const T*, unsigned repeat, Strides st) { vu.vector_dup<T>(dst, k, repeat, st); });
-  vu.barrier();
+  const T inv = T(1.0f / float(k));
   elementwise<T>(vu, d, s, [&](T* dst, const T* src, unsigned repeat, Strides st) {
+    if (!scalar_first && dst == src) {
+      vu.scalar<T>(I::vmuls, dst, src, inv, repeat, {1, 1, 1, st.drs, st.drs, 8},
+                   [](auto x, auto y) { return apply<Fn::Mul, decltype(x)>(x, y); });
+      return;
+    }
+    vu.vector_dup<T>(dst, k, repeat, {1, 1, 1, st.drs, 0, 0});
+    vu.barrier();
     if (scalar_first) vbin<Fn::Div, T>(vu, dst, dst, src, repeat, {1, 1, 1, st.drs, st.drs, st.ars});
     else vbin<Fn::Div, T>(vu, dst, src, dst, repeat, {1, 1, 1, st.drs, st.ars, st.drs});
   });
@@ -319,8 +379,8 @@ void divs(VectorUnit& vu, const ExecContext& ctx) {
 
 template <class T>
 void texp(VectorUnit& vu, const ExecContext& ctx) {
-  elementwise<T>(vu, ctx.ops[0].tile, ctx.ops[1].tile,
-                 [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
+  unary<T>(vu, ctx.ops[0].tile, ctx.ops[1].tile,
+           [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -376,8 +436,11 @@ void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
 
 // ---------------------------------------------------------------------------------------------------
 // TROWEXPAND* (§3.3, §3.4). The expand operand E feeds one 32-byte block per row: mode 2 reads E's
-// own blocks; mode 1 first broadcasts E's per-row scalars into blocks with vbrcb, into the tmp tile
-// or the fixed scratch at UB + 184 KiB.
+// own blocks, block i at byte 32 * i from E's base (block stride 0, repeat stride 1; counter mode
+// i * BE), whatever E's row stride, and its 255-row chunks step 255 rows of E's row stride (an E wider
+// than one block with 256 or more rows is an error at issue: the two readings disagree); mode 1 first
+// broadcasts E's per-row scalars into blocks with vbrcb, into the tmp tile or the fixed scratch at
+// UB + 184 KiB.
 // Mode-1 TROWEXPAND* with R >= 256 rows (spec §3.3): vbrcb fills 30 repeats = 240 rows per chunk.
 // When ceil(R/8) is a multiple of 30 the last chunk is a full 240 rows, so rows up to the next multiple
 // of 240 are computed (spec §6 item 6: R % 240 > 232). The rows the algorithm computes:
@@ -479,7 +542,7 @@ void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
   }
   if constexpr (ExpDif) {  // the whole SUB, a barrier, then TEXP(dst, dst)
     vu.barrier();
-    elementwise<T>(vu, d, d, [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
+    unary<T>(vu, d, d, [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
   }
 }
 
@@ -593,7 +656,7 @@ device::Overrun write_overrun(Op op, const ExecContext& ctx) {
     }
   } else if (op == Op::TEXPANDS) {  // 8-bit values go as 16-bit lanes
     const Lines l = lines_of(d);
-    const bool one_call = l.cap_len == l.len || l.count == 1;
+    const bool one_call = device::expands_one_call(d);
     if (d.elem_bytes() == 1 && (one_call ? std::uint64_t(l.count) * std::uint64_t(l.len) : std::uint64_t(l.len)) % 2) {
       o.tail_bytes = 1;
       o.warning = detail::cat("TEXPANDS: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so ",

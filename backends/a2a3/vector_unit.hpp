@@ -105,7 +105,8 @@ public:
     const auto d0 = reinterpret_cast<std::uintptr_t>(dst);
     const std::uintptr_t hi = d0 + (std::uintptr_t(repeat - 1) * drs + 7ull * dbs) * 32 + 32;
     in_ub("vbrcb", "writes", d0, hi);
-    in_ub("vbrcb", "reads", reinterpret_cast<std::uintptr_t>(src), reinterpret_cast<std::uintptr_t>(src) + std::uintptr_t(repeat) * 8 * sizeof(U));
+    const auto s0 = reinterpret_cast<std::uintptr_t>(src);  // integer bounds: no out-of-range pointer is formed
+    in_ub("vbrcb", "reads", s0, s0 + std::uintptr_t(repeat) * 8 * sizeof(U));
     if (!execute_) return;
     U values[8];
     constexpr unsigned per_block = 32 / sizeof(U);

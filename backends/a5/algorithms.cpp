@@ -3,6 +3,7 @@
 // predicated, so nothing outside the valid region is written.
 #include <type_traits>
 
+#include "../common/path_choice.hpp"
 #include "../cpu/fast_exp.hpp"
 #include "a5_backend.hpp"
 
@@ -80,8 +81,9 @@ void colexpand64(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
-// TROWEXPAND*: per row a broadcast register (mode 1: BRC of E[i][0]; mode 2: BLK of E's block i), then
-// per chunk d = op(f, b) (Op2: op(b, f)).
+// TROWEXPAND*: per row a broadcast register (mode 1: BRC of E[i][0]; mode 2: BLK of E's block i, the
+// 32 bytes at byte 32 * i from E's base whatever E's row stride), then per chunk d = op(f, b) (Op2:
+// op(b, f)). A ColMajor E of more than one column is an error at issue (the chip reads i * Cols).
 template <Fn F, bool ExpDif, class T>
 void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
   if constexpr (F == Fn::Div)
@@ -93,8 +95,9 @@ void rowexpand_op(RegisterUnit& u, const ExecContext& ctx) {
   const TileView& e = swap ? ctx.ops[1].tile : ctx.ops[2].tile;
   constexpr unsigned epr = Reg<T>::kLanes, be = 32 / sizeof(T);
   const T* e0 = reinterpret_cast<const T*>(e.base);
+  const bool one_d = device::a5_rowexpand_one_d(d);  // one loop over the rows: no outer iterations
   for (int i = 0; i < d.valid_rows; ++i) {
-    u.vloop();
+    if (!one_d) u.vloop();
     const Reg<T> b = mode2 ? u.vlds_blk(e0, std::size_t(i) * be) : u.vlds_brc(e0, std::size_t(e.elem_offset(i, 0)));
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (unsigned j = 0; j * epr < unsigned(d.valid_cols); ++j) {
@@ -140,12 +143,13 @@ void colexpand_pure(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
-// TEXPANDS: a splat register stored over the valid region (1-D when the rows are contiguous), 64-bit
-// values as a low-word and a high-word splat stored interleaved. TMOV: load, store, chunk by chunk.
+// TEXPANDS: a splat register stored over the valid region, 1-D when the type makes the rows contiguous
+// (BinaryInstr, device::static_contiguous); 64-bit values row by row as a low-word and a high-word
+// splat stored interleaved (Int64Fill). TMOV: load, store, chunk by chunk, row by row (TMovVecToVec).
 template <class T>
 void expands(RegisterUnit& u, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
-  const bool one_d = d.cols == d.valid_cols || d.rows == 1;
+  const bool one_d = sizeof(T) != 8 && device::static_contiguous(d, d);
   const int lines = one_d ? 1 : d.valid_rows;
   const auto len = std::uint32_t(one_d ? d.valid_rows * d.valid_cols : d.valid_cols);
   if constexpr (sizeof(T) == 8) {
@@ -170,12 +174,9 @@ void tmov(RegisterUnit& u, const ExecContext& ctx) {
   using W = std::conditional_t<sizeof(T) == 8, std::uint32_t, T>;  // 64-bit elements move as word pairs
   constexpr std::uint32_t per = sizeof(T) / sizeof(W);
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
-  const bool one_d = (d.cols == d.valid_cols && s.cols == d.valid_cols) || (d.rows == 1 && s.rows == 1);
-  const int lines = one_d ? 1 : d.valid_rows;
-  const auto len = std::uint32_t(one_d ? d.valid_rows * d.valid_cols : d.valid_cols) * per;
-  for (int i = 0; i < lines; ++i) {
-    if (!one_d) u.vloop();
-    std::uint32_t left = len;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
+    std::uint32_t left = std::uint32_t(d.valid_cols) * per;
     for (std::size_t off = 0; left > 0; off += Reg<W>::kLanes) {
       const Reg<W> x = u.vlds(reinterpret_cast<const W*>(row<T>(s, i)), off);
       u.vsts(x, reinterpret_cast<W*>(row<T>(d, i)), off, u.plt<W>(left));
@@ -183,11 +184,12 @@ void tmov(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
-// The 1-D / 2-D element-wise loop (BinaryInstr, TEXP): 1-D over R * C when the rows are contiguous.
+// The 1-D / 2-D element-wise loop (BinaryInstr, TUnaryOp): 1-D over R * C when the types make the rows
+// contiguous (device::static_contiguous), else row by row.
 template <class T, class Body>
 void each_chunk(RegisterUnit& u, const TileView& d, const TileView& s, Body body) {
   constexpr unsigned epr = Reg<T>::kLanes;
-  const bool one_d = (d.cols == d.valid_cols && s.cols == s.valid_cols) || (d.rows == 1 && s.rows == 1);
+  const bool one_d = device::static_contiguous(d, s);
   if (one_d) {
     std::uint32_t left = std::uint32_t(d.valid_rows) * std::uint32_t(d.valid_cols);
     for (std::size_t off = 0; left > 0; off += epr) body(row<T>(d, 0), row<T>(s, 0), off, u.plt<T>(left));
@@ -215,14 +217,14 @@ void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
   });
 }
 
-// 64-bit tile-scalar ops (TADDS TSUBS TMULS TMAXS TMINS on int64 / uint64): 32-element chunks as
-// de-interleaved register pairs, the scalar splat into a low-word and a high-word register.
+// 64-bit tile-scalar ops (TADDS TSUBS TMULS TMAXS TMINS on int64 / uint64): row by row (Int64Scalar,
+// include/pto/npu/a5/Int64Binary.hpp, has no 1-D form), 32-element chunks as de-interleaved register
+// pairs, the scalar splat into a low-word and a high-word register.
 template <Fn F, class T>
 void tile_scalar64(RegisterUnit& u, const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   Reg<std::uint32_t> klo, khi;
   u.vbr64(std::uint64_t(ctx.scalar.as<T>()), klo, khi);
-  const bool one_d = (d.cols == d.valid_cols && s.cols == s.valid_cols) || (d.rows == 1 && s.rows == 1);
   auto run = [&](T* dst, const T* src, std::uint32_t n) {
     for (std::size_t off = 0; n > 0; off += 32) {
       Reg<std::uint32_t> lo, hi;
@@ -232,7 +234,6 @@ void tile_scalar64(RegisterUnit& u, const ExecContext& ctx) {
       u.vsts_intlv(lo, hi, dst, off, p);
     }
   };
-  if (one_d) return run(row<T>(d, 0), row<T>(s, 0), std::uint32_t(d.valid_rows) * std::uint32_t(d.valid_cols));
   for (int i = 0; i < d.valid_rows; ++i) {
     u.vloop();
     run(row<T>(d, i), row<T>(s, i), std::uint32_t(d.valid_cols));

@@ -42,6 +42,8 @@ void check_int_division(const ExecContext& ctx) {
         detail::fail(op_name(op), ": integer division by zero: the scalar divisor is 0 (dtype ", name_of(dtype_v<T>), ")");
     } else if (op == Op::TCOLEXPANDDIV && !swap) {
       cpu::check_divisor_row(op, "src1", ctx.ops[2].tile.ptr<T>(0, 0), ctx.ops[0].tile.valid_cols, 0, 0);
+    } else if (op == Op::TROWEXPANDDIV && !swap && (ctx.variant & kVariantMode2)) {
+      cpu::check_divisor_blocks<T>(op, "src1", ctx.ops[2].tile);
     } else if (op == Op::TCOLEXPANDDIV || op == Op::TROWEXPANDDIV) {
       cpu::check_divisor_tile<T>(op, "src1", ctx.ops[2].tile);
     }

@@ -83,8 +83,10 @@ void rowexpand(ExecContext& ctx) {
   });
 }
 
-// TROWEXPAND<op>: E contributes s_i = E[i][0] (mode 1) or E[i][j mod BE] (mode 2, one 32-byte block per
-// row, read through E's own row stride as the CPU simulator does).
+// TROWEXPAND<op>: E contributes s_i = E[i][0] (mode 1) or b_i[j mod BE] (mode 2), where b_i is the
+// 32-byte block the chips read for row i: byte 32 * i from E's base (mode2_block). That is E's row i
+// when E has one block per row; a wider E (Cols > BE) is read as packed blocks, not through its row
+// stride (PTO's CPU simulator reads E[i][j mod BE]; its A2/A3 and A5 algorithms do not).
 template <BinOp O, Op Name>
 void rowexpand_op(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
@@ -107,9 +109,10 @@ void rowexpand_op(ExecContext& ctx) {
       e_buf.resize(std::size_t(R) * ew);
       T* const ep = e_buf.data();
       for (int i = 0; i < R; ++i)
-        for (int k = 0; k < ew; ++k) ep[std::size_t(i) * ew + k] = *E.ptr<T>(i, k);
+        for (int k = 0; k < ew; ++k) ep[std::size_t(i) * ew + k] = mode2 ? mode2_block<T>(E, i)[k] : *E.ptr<T>(i, k);
       if constexpr (O == BinOp::Div) {
-        if (!swap) check_divisor_tile<T>(Name, "src1", E);
+        if (!swap && mode2) check_divisor_blocks<T>(Name, "src1", E);
+        else if (!swap) check_divisor_tile<T>(Name, "src1", E);
         else
           check_divisor_tile<T>(Name, "src1", F);
       }

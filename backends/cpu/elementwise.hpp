@@ -176,6 +176,30 @@ void check_divisor_tile(Op op, const char* operand, const TileView& t) {
   }
 }
 
+// The expand operand of a mode-2 TROWEXPAND* as both chips read it: row i's block is the 32 bytes at
+// byte 32 * i from the tile's base, whatever the tile's row stride (A2/A3 norm mode: block stride 0,
+// repeat stride 1 block; counter mode: i * BE elements; A5: a BLK load at i * BE). For a tile with one
+// block per row (Cols == BE) that is row i; for a wider tile it is not.
+template <class T>
+const T* mode2_block(const TileView& e, int i) {
+  return reinterpret_cast<const T*>(e.base) + std::size_t(i) * (32 / sizeof(T));
+}
+
+// check_divisor_tile for a mode-2 expand operand: the blocks the chip reads.
+template <class T>
+void check_divisor_blocks(Op op, const char* operand, const TileView& e) {
+  if constexpr (std::is_integral_v<T>) {
+    if (e.row_stride * std::ptrdiff_t(sizeof(T)) == 32) return check_divisor_tile<T>(op, operand, e);
+    constexpr int be = int(32 / sizeof(T));
+    for (int i = 0; i < e.valid_rows; ++i)
+      for (int k = 0; k < be; ++k)
+        if (mode2_block<T>(e, i)[k] == T(0))
+          detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element ", k,
+                       " of the 32-byte block row ", i, " reads (byte ", 32 * i, " of the tile, whose rows are ",
+                       e.row_stride * std::ptrdiff_t(sizeof(T)), " bytes apart) (dtype ", name_of(dtype_v<T>), ")");
+  }
+}
+
 // ---- partitioning ----------------------------------------------------------------------------------------
 // Work below this many elements runs inline (measured with bench_cpu_kernels, docs/cpu-backend.md);
 // the environment variable PTO_CPU_PARALLEL_MIN_ELEMS overrides it, for measuring.

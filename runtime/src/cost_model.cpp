@@ -235,7 +235,8 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
       key.nops = rec.nops;
       for (int i = 0; i < rec.nops; ++i) {
         const TileView& t = rec.ops[i].tile;  // every operand of a vector instruction is a tile
-        key.ops[i] = {t.base, {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride, int(t.row_major)}};
+        key.ops[i] = {t.base, {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride,
+                               int(t.row_major) | int(t.static_valid_rows) << 1 | int(t.static_valid_cols) << 2}};
       }
       // A kernel's loop issues the same few forms in turn: compare with the last few before hashing.
       for (const Recent& r : recent_)

@@ -62,7 +62,7 @@ private:
     std::int32_t op, variant, nops, unused;
     struct Operand {
       const std::byte* base;
-      std::int32_t geometry[8];  // dtype, rows, cols, valid rows and columns, strides, row-major
+      std::int32_t geometry[8];  // dtype, rows, cols, valid rows and columns, strides, row-major | static valid rows, cols
     } ops[kMaxOperands];
   };
   static_assert(std::has_unique_object_representations_v<VectorKey>, "VectorKey: no padding (its bytes are the key)");

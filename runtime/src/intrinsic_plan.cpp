@@ -1,12 +1,16 @@
 // Intrinsic streams of the vector instructions, per target machine (spec §3). Only the counts matter
-// here (which intrinsic, mask mode, repeats); the device code paths will produce the same stream with
-// the lanes' values. Static shape tests of the algorithms (Dst::Cols == Dst::ValidCol, ...) are taken
-// on the runtime valid shape.
+// here (which intrinsic, mask mode, repeats); the device code paths produce the same stream with the
+// lanes' values. Static shape tests of the algorithms (Dst::Cols == Dst::ValidCol, ...) are taken on
+// the tile type as the view carries it, through the predicates the device paths use
+// (backends/common/path_choice.hpp); runtime tests on the runtime valid shape.
 #include "intrinsic_plan.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include <pto/isa/error.hpp>
+
+#include "../../backends/common/path_choice.hpp"
 
 namespace pto::detail {
 
@@ -66,35 +70,104 @@ public:
     if (std::size_t(c) % epr_) norm(op, rows, std::size_t(c) % epr_);
   }
 
-  // TBinSInstr / TUnaryOp (§3.6): tile-scalar ops, TAXPY of one type, TEXP.
-  void elementwise(I op, const TileView& dst, const TileView& src) {
+  // The calls of the TBinSInstr / TUnaryOp drivers (§3.6), as shapes: `count` elements in counter
+  // mode, or `repeats` norm repeats with `lanes` active in each (0: all); `calls` identical calls.
+  struct Call {
+    bool count_mode;
+    std::uint64_t n;  // counter mode: elements; norm: repeats
+    std::uint64_t lanes;
+    std::uint32_t calls;
+  };
+  using Calls = std::vector<Call>;
+  void one_level(Calls& out, std::uint64_t n, bool count_mode) {
+    if (count_mode) {
+      out.push_back({true, n, 0, 1});
+      return;
+    }
+    if (n / epr_) out.push_back({false, n / epr_, 0, 1});
+    if (n % epr_) out.push_back({false, 1, n % epr_, 1});
+  }
+  // Row-repeat, or head and tail passes (TBinSInstr's and TUnaryOp's shared tail of the decision).
+  void row_passes(Calls& out, const Lines& d, const Lines& s, bool row_repeat, bool rows_beyond_255) {
+    const auto rows = std::uint32_t(d.count);
+    const std::size_t c = std::size_t(d.len);
+    if (row_repeat) {
+      if (c / epr_) out.push_back({false, rows, 0, std::uint32_t(c / epr_)});
+      if (c % epr_) out.push_back({false, rows, c % epr_, 1});
+      return;
+    }
+    std::size_t tail_from = 0;
+    if (std::size_t(d.cap_count) > epr_) {
+      const std::size_t per_row = c / epr_;
+      if (per_row / 255) out.push_back({false, 255, 0, std::uint32_t(per_row / 255) * rows});
+      if (per_row % 255) out.push_back({false, per_row % 255, 0, rows});
+      tail_from = per_row * epr_;
+    }
+    if (tail_from >= c) return;
+    const std::uint64_t lanes = c - tail_from;
+    const bool overflow = std::size_t(d.step) / be_ > 255 || std::size_t(s.step) / be_ > 255;
+    if (overflow) {
+      out.push_back({false, 1, lanes, rows});
+      return;
+    }
+    const std::uint32_t runs = rows_beyond_255 ? rows / 255 : 0, rest = rows - runs * 255;
+    if (runs) out.push_back({false, 255, lanes, runs});
+    if (rest) out.push_back({false, rest, lanes, 1});
+  }
+  // TBinSInstr (include/pto/npu/a2a3/TBinSOp.hpp): tile-scalar ops, TDIVS, TAXPY of one type.
+  Calls tbins(const TileView& dst, const TileView& src) {
     const Lines d = lines_of(dst), s = lines_of(src);
-    const std::uint64_t n = std::uint64_t(d.count) * d.len;
-    const bool contiguous = (d.cap_len == d.len && s.cap_len == s.len) || (d.cap_count == 1 && s.cap_count == 1);
-    if (contiguous) {
+    Calls out;
+    if (device::static_contiguous(dst, src)) {
       const std::uint64_t total = ceil_div(std::uint64_t(d.cap_count) * d.cap_len, epr_);
       const bool non_aligned = d.cap_len % epr_ != 0 && std::size_t(d.cap_len) > epr_;
-      if (non_aligned || total > 255) {
-        count(op, n);
-      } else {
-        norm(op, std::uint32_t(n / epr_));
-        if (n % epr_) norm(op, 1, n % epr_);
-      }
-      return;
+      one_level(out, std::uint64_t(d.count) * d.len, non_aligned || total > 255);
+      return out;
     }
     const std::size_t ncr = std::size_t(d.cap_len) / epr_;
     const auto rows = std::uint32_t(d.count);
     if ((ncr > 1 && d.cap_count * ncr < 4 && s.cap_count * ncr < 4) ||
         (std::size_t(d.cap_count) < ncr + 1 && std::size_t(s.cap_count) < ncr + 1 && d.len % epr_)) {
-      count(op, std::uint64_t(d.len), rows);  // per-row counter mode
+      out.push_back({true, std::uint64_t(d.len), 0, rows});  // per-row counter mode
     } else if (std::size_t(d.cap_count) < ncr + 1 && std::size_t(s.cap_count) < ncr + 1) {
-      norm(op, std::uint32_t(d.len / epr_), 0, rows);  // per-row norm mode
-    } else if (d.cap_count <= 255 && d.step / be_ <= 255 && s.step / be_ <= 255) {
-      row_repeat(op, rows, d.len);
-    } else {  // strides or rows beyond uint8: per-row passes (head then tail columns)
-      norm(op, std::uint32_t(d.len / epr_), 0, rows);
-      if (d.len % epr_) norm(op, 1, d.len % epr_, rows);
+      out.push_back({false, std::uint64_t(d.len) / epr_, 0, rows});  // per-row norm mode
+    } else {
+      const bool row_repeat = d.cap_count <= 255 && d.step / be_ <= 255 && s.step / be_ <= 255;
+      row_passes(out, d, s, row_repeat, d.cap_count > 255);
     }
+    return out;
+  }
+  // TUnaryOp (include/pto/npu/a2a3/TUnaryOp.hpp): TEXP.
+  Calls tunary(const TileView& dst, const TileView& src) {
+    const Lines d = lines_of(dst), s = lines_of(src);
+    Calls out;
+    if (device::unary_one_level(dst, src)) {
+      const std::uint64_t n = std::uint64_t(d.count) * d.len;
+      const std::uint64_t cap = device::static_contiguous(dst, src) ? std::uint64_t(d.cap_count) * d.cap_len : n;
+      one_level(out, n, ceil_div(cap, epr_) > 255);
+      return out;
+    }
+    const std::size_t ncr = std::size_t(d.cap_len) / epr_;
+    const auto rows = std::uint32_t(d.count);
+    if ((ncr > 1 && d.cap_count * ncr < 4) || (std::size_t(d.cap_count) < ncr + 1 && d.len % epr_)) {
+      out.push_back({true, std::uint64_t(d.len), 0, rows});
+    } else if (std::size_t(d.cap_count) < ncr + 1) {
+      out.push_back({false, std::uint64_t(d.len) / epr_, 0, rows});
+    } else {
+      const bool row_repeat = d.cap_count <= 255 && s.cap_count <= 255 && d.step / be_ <= 255 && s.step / be_ <= 255;
+      row_passes(out, d, s, row_repeat, d.cap_count > 255 || s.cap_count > 255);
+    }
+    return out;
+  }
+  void emit(I op, const Call& c, std::uint32_t calls) {
+    if (c.count_mode) count(op, c.n, calls);
+    else norm(op, std::uint32_t(c.n), c.lanes, calls);
+  }
+  void elementwise(I op, const TileView& dst, const TileView& src) {
+    for (const Call& c : tbins(dst, src)) emit(op, c, c.calls);
+  }
+  void unary(I op, const TileView& dst, const TileView& src) {
+    for (const Call& c : tunary(dst, src)) emit(op, c, c.calls);
   }
 
   // TCOLEXPAND* (§3.2, §3.4).
@@ -110,7 +183,7 @@ public:
         emit(I::vexp);
       }
     };
-    if (d.cap_len == d.len || d.cap_count == 1) {  // norm mode
+    if (device::colexpand_norm(dst)) {  // norm mode
       if (std::size_t(d.step) < epr_ && std::size_t(f.step) < epr_) {
         pair([&](I o) { norm(o, rows, std::size_t(d.len)); });
       } else {
@@ -164,7 +237,7 @@ public:
     }
     if (is_expdif(opc)) {
       s_.barrier();
-      elementwise(I::vexp, dst, dst);
+      unary(I::vexp, dst, dst);
     }
   }
 
@@ -183,28 +256,33 @@ public:
     }
   }
 
-  // TDIVS (§2.5): float in place multiplies by the reciprocal, else duplicates the scalar and divides;
-  // integers divide element by element on the scalar unit between V->S and S->V flags.
+  // TDIVS (§2.5): float, per TBinSInstr call: in place a vmuls by the reciprocal, else vector_dup, a
+  // barrier and vdiv; integers divide element by element on the scalar unit between V->S and S->V flags.
   void divs(const TileView& dst, const TileView& src, bool scalar_first) {
     if (!is_float(dst.dtype)) {
       s_.add({.op = I::sync_roundtrip, .repeats = 2});
       s_.add({.op = I::scalar_elem, .repeats = std::uint32_t(std::uint64_t(dst.valid_rows) * dst.valid_cols)});
       return;
     }
-    if (!scalar_first && dst.base == src.base) {
-      elementwise(I::vmuls, dst, src);
-      return;
+    const bool in_place = !scalar_first && dst.base == src.base && dst.row_stride == src.row_stride;
+    for (const Call& c : tbins(dst, src)) {
+      if (in_place) {
+        emit(I::vmuls, c, c.calls);
+        continue;
+      }
+      for (std::uint32_t k = 0; k < c.calls; ++k) {
+        emit(I::vector_dup, c, 1);
+        s_.barrier();
+        emit(I::vdiv, c, 1);
+      }
     }
-    elementwise(I::vector_dup, dst, dst);
-    s_.barrier();
-    elementwise(I::vdiv, dst, src);
   }
 
   // TEXPANDS (§3.7): vector_dup in counter mode, one call when contiguous, else one per line.
   void expands(const TileView& dst) {
     const Lines d = lines_of(dst);
     const std::size_t widen = es_ == 1 ? 2 : 1;  // 8-bit values are duplicated as 16-bit lanes
-    if (d.cap_len == d.len || d.count == 1) count(I::vector_dup, (std::uint64_t(d.count) * d.len + widen - 1) / widen);
+    if (device::expands_one_call(dst)) count(I::vector_dup, (std::uint64_t(d.count) * d.len + widen - 1) / widen);
     else count(I::vector_dup, (std::uint64_t(d.len) + widen - 1) / widen, std::uint32_t(d.count));
   }
 
@@ -223,10 +301,7 @@ public:
   // Pure TROWEXPAND (§3.3): vbrcb for a static [M,1] -> [M,BE] shape, else per row a scalar read
   // bracketed by V<->S flags and a counter-mode vector_dup.
   void rowexpand_pure(const TileView& dst, const TileView& src) {
-    const bool full_static = dst.valid_rows == dst.rows && dst.valid_cols == dst.cols && src.valid_rows == src.rows &&
-                             src.valid_cols == src.cols;
-    const bool m1 = (!src.row_major && src.cols == 1) || (src.row_major && src.rows == 1);
-    if ((es_ == 2 || es_ == 4) && full_static && m1 && std::size_t(dst.cols) == be_ && dst.row_major) {
+    if (device::rowexpand_brcb(dst, src)) {
       const std::uint32_t rep = ceil_div(std::uint64_t(dst.rows) * dst.cols, 8 * be_);
       norm(I::vbrcb, 254, 0, rep / 254);
       norm(I::vbrcb, rep % 254);
@@ -260,9 +335,12 @@ public:
     add(I::vloop, std::uint64_t(d.count));
     return std::uint64_t(d.count) * ceil_div(std::uint64_t(d.len), es_ == 8 ? 32 : epr_);
   }
-  std::uint64_t iterations(const Lines& d) {
-    const bool one_d = d.cap_len == d.len || d.cap_count == 1;
-    return one_d ? ceil_div(std::uint64_t(d.count) * d.len, es_ == 8 ? 32 : epr_) : iterations_2d(d);
+  // BinaryInstr / TUnaryOp: 1-D over R * C when the types make the rows contiguous; 64-bit elements
+  // (Int64Scalar, Int64Fill) row by row.
+  std::uint64_t iterations(const TileView& dst, const TileView& src) {
+    const Lines d = lines_of(dst);
+    const bool one_d = es_ != 8 && device::static_contiguous(dst, src);
+    return one_d ? ceil_div(std::uint64_t(d.count) * d.len, epr_) : iterations_2d(d);
   }
   // The ALU issues one element-wise op takes per iteration (64-bit integers work on register pairs).
   void alu(I op, std::uint64_t n) {
@@ -303,14 +381,16 @@ public:
   }
   void rowexpand(Op opc, const TileView& dst) {
     const Lines d = lines_of(dst);
-    const std::uint64_t n = iterations_2d(d);
+    // 1-D (device::a5_rowexpand_one_d): the same iterations without the outer loop's.
+    const std::uint64_t n = device::a5_rowexpand_one_d(dst) ? std::uint64_t(d.count) * ceil_div(std::uint64_t(d.len), epr_)
+                                                            : iterations_2d(d);
     add(I::vlds, std::uint64_t(d.count) + n);  // one broadcast load per row, one full-operand load per chunk
     if (is_expdif(opc)) expdif(dst, n);
     else alu(binary_intrinsic(opc), n);
     add(I::vsts, n);
   }
-  void elementwise(I op, const TileView& dst, bool reads_dst) {
-    const std::uint64_t n = iterations(lines_of(dst));
+  void elementwise(I op, const TileView& dst, const TileView& src, bool reads_dst) {
+    const std::uint64_t n = iterations(dst, src);
     add(I::vlds, mem(n) * (reads_dst ? 2 : 1));
     alu(op, n);
     add(I::vsts, mem(n));
@@ -322,9 +402,9 @@ public:
     add(I::vaxpy, n);
     add(I::vsts, n);
   }
-  void stores_only(const TileView& dst, std::uint64_t loads) {
+  void stores_only(const TileView& dst, std::uint64_t loads, bool one_d = false) {
     add(I::vlds, loads);
-    add(I::vsts, mem(iterations_2d(lines_of(dst))));
+    add(I::vsts, mem(one_d ? iterations(dst, dst) : iterations_2d(lines_of(dst))));
   }
 
 private:
@@ -359,9 +439,10 @@ void plan_vector(const InstrRecord& rec, VectorMachine machine, IntrinsicStream&
         else m.elementwise(I::vaxpy, dst, a);
         break;
       case Op::TDIVS: m.divs(dst, a, rec.variant & kVariantScalarFirst); break;
-      case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS: case Op::TEXP:
+      case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
         m.elementwise(scalar_intrinsic(op), dst, a);
         break;
+      case Op::TEXP: m.unary(I::vexp, dst, a); break;
       case Op::TEXPANDS: m.expands(dst); break;
       case Op::TMOV_V2V: m.tmov(dst, a); break;
       default: fail("pipeline model: no A2A3 intrinsic plan for ", op_name(op));
@@ -382,9 +463,9 @@ void plan_vector(const InstrRecord& rec, VectorMachine machine, IntrinsicStream&
       break;
     case Op::TAXPY: m.axpy(dst, a); break;
     case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS: case Op::TEXP: case Op::TDIVS:
-      m.elementwise(scalar_intrinsic(op), dst, false);
+      m.elementwise(scalar_intrinsic(op), dst, a, false);
       break;
-    case Op::TEXPANDS: m.stores_only(dst, 0); break;
+    case Op::TEXPANDS: m.stores_only(dst, 0, true); break;
     case Op::TMOV_V2V: m.stores_only(dst, m.mem(m.iterations_2d(lines_of(dst)))); break;
     default: fail("pipeline model: no A5 intrinsic plan for ", op_name(op));
   }

@@ -167,6 +167,8 @@ struct Tile {
     v.row_major = isRowMajor;
     v.boxed = isBoxedLayout;
     v.pad = PadVal;
+    v.static_valid_rows = RowValid_ != -1;
+    v.static_valid_cols = ColValid_ != -1;
     return v;
   }
 

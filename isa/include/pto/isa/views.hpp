@@ -31,7 +31,14 @@ struct TileView {
   bool row_major = true;
   bool boxed = false;
   PadValue pad = PadValue::Null;
+  // Whether the tile type fixes the valid rows / columns (its ValidRow / ValidCol are not -1). The
+  // device algorithms choose some paths from the type, as PTO's do from `Cols == ValidCol` (false for a
+  // dynamic valid shape whatever its runtime value). Tile::view() sets them; a hand-made view is dynamic.
+  bool static_valid_rows = false, static_valid_cols = false;
 
+  // PTO's static tests `TileData::Cols == TileData::ValidCol` / `Rows == ValidRow`.
+  bool static_full_cols() const { return static_valid_cols && valid_cols == cols; }
+  bool static_full_rows() const { return static_valid_rows && valid_rows == rows; }
   std::size_t elem_bytes() const { return size_of(dtype); }
   std::size_t capacity_bytes() const { return std::size_t(rows) * cols * elem_bytes(); }
   std::ptrdiff_t elem_offset(int r, int c) const { return std::ptrdiff_t(r) * row_stride + std::ptrdiff_t(c) * col_stride; }
@@ -46,14 +53,16 @@ struct TileView {
 };
 
 // A tile's valid region as lines: the rows of a RowMajor tile, the columns of a ColMajor one (one loop
-// shape serves both layouts). cap_*: the same of the tile's capacity; step: elements between lines.
+// shape serves both layouts). cap_*: the same of the tile's capacity; step: elements between lines;
+// static_full: the type fixes the line length to cap_len (static_full_cols / _rows).
 struct TileLines {
   int count, len, cap_count, cap_len;
   std::ptrdiff_t step;
+  bool static_full;
 };
 inline TileLines lines_of(const TileView& t) {
-  if (t.row_major) return {t.valid_rows, t.valid_cols, t.rows, t.cols, t.row_stride};
-  return {t.valid_cols, t.valid_rows, t.cols, t.rows, t.col_stride};
+  if (t.row_major) return {t.valid_rows, t.valid_cols, t.rows, t.cols, t.row_stride, t.static_full_cols()};
+  return {t.valid_cols, t.valid_rows, t.cols, t.rows, t.col_stride, t.static_full_rows()};
 }
 
 struct GmView {

@@ -78,6 +78,26 @@ Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
 }
 
 // ---- row family ----
+// Where the chips read the expand operand E (docs/device-paths.md, "The expand operand"). Mode 2 (E
+// RowMajor, one 32-byte block per row): row i's block is the 32 bytes at byte 32 * i from E's base on
+// both chips, whatever E's row stride, and the CPU reference reads the same bytes. The one exception
+// is A2/A3 with 256 or more rows (dst_rows: dst's static Rows): its 255-row chunks step E by 255 rows of
+// E's row stride, so an E with a wider row stride is read in two different ways. Mode 1 (E ColMajor):
+// A2/A3's vbrcb reads column 0; A5 reads row i's value at element i * Cols, column 0 only when E has
+// one column. Those two cases would give another result than the CPU reference: errors.
+inline void check_expand_operand_reading(const InstrDesc& d, const char* e_name, const TileView& e, const TileView& dst,
+                                         int dst_rows, Target target) {
+  const std::size_t es = e.elem_bytes(), row_bytes = std::size_t(e.row_stride) * es;
+  if (e.row_major && row_bytes != 32 && target == Target::A2A3 && dst_rows >= 256 && dst.valid_rows >= 256)
+    fail(d.name, ": operand ", e_name, " ", e, " is the expand operand, with rows ", row_bytes,
+         " bytes apart: the A2A3 mode-2 algorithm reads row i's 32-byte block at byte 32 * i inside each 255-row chunk but "
+         "steps 255 rows of ", row_bytes, " bytes between chunks, so for ", dst.valid_rows,
+         " rows it would read two different layouts (give the expand operand one 32-byte block per row: Cols == ", 32 / es, ")");
+  if (!e.row_major && e.cols != 1 && target == Target::A5)
+    fail(d.name, ": operand ", e_name, " ", e, " is the expand operand: the A5 algorithm reads row i's value at element i * Cols (i * ",
+         e.cols, ") of a ColMajor tile, which is column 0 only when the tile has one column (use a [R, 1] ColMajor tile)");
+}
+
 // Bytes of the A2/A3 vbrcb scratch a mode-1 expansion of R rows uses (spec §2.2 tmp tile).
 constexpr std::size_t rowexpand_tmp_bytes(int rows) { return rows < 256 ? std::size_t((rows + 7) / 8) * 256 : 30 * 256; }
 
@@ -107,6 +127,15 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
          mode2 ? block : 1, ")");
   if (!src0_full) rec.variant |= kVariantSwap;
   if (mode2) rec.variant |= kVariantMode2;
+  check_expand_operand_reading(d, e_name, e, tv, Dst::Rows, target);
+  // A5's 1-D loop (dst Cols under one register, its valid width static and whole) reads the full
+  // operand at row * validCol, as if its rows were dst's.
+  const TileView& full = src0_full ? t0 : t1;
+  if (target == Target::A5 && Dst::Cols * sizeof(typename Dst::DType) < 256 && Dst::ValidCol == Dst::Cols && Dst::Rows > 1 &&
+      tv.valid_rows > 1 && full.row_stride != tv.valid_cols)
+    fail(d.name, ": operand ", src0_full ? "src0 " : "src1 ", full, " is the full operand, with rows ", full.row_stride,
+         " elements apart: the A5 algorithm's 1-D loop (dst's static valid width ", tv.valid_cols,
+         " is its Cols, under one 256-byte register) reads it at row * ", tv.valid_cols, " (give it dst's Cols)");
   if (target == Target::A2A3 && !mode2) {
     if constexpr (HasTmp) {  // vbrcb writes ceil(R/8) 256-byte repeats (30 at most, reused) into tmp
       // Only the tmp tile's address matters (spec §2.2): the chip writes `need` bytes from it whatever
@@ -122,7 +151,7 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
       Operand& o = rec.ops[rec.nops++];
       o.kind = Operand::Kind::Tile;
       o.role = Role::Write;
-      o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null};
+      o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null, true, true};
     } else {
       for (int i = 0; i < 3; ++i) {  // an operand inside the scratch would be overwritten by the chip
         const TileView& o = rec.ops[i].tile;
@@ -207,6 +236,9 @@ detail::Issue TROWEXPAND(Dst& dst, Src& src, W&... events) {
     fail("TROWEXPAND: operand dst ", d, ": the valid shape must not be empty");
   if (s.valid_rows != d.valid_rows || s.valid_cols == 0)
     fail("TROWEXPAND: operand src ", s, " must have dst's ", d.valid_rows, " valid rows and a valid column 0 (dst ", d, ")");
+  if (!s.row_major && s.cols != 1 && core_target(core) == Target::A5)  // as for the expand operand of TROWEXPAND*
+    fail("TROWEXPAND: operand src ", s, ": the A5 algorithm reads row i's value at element i * Cols (i * ", s.cols,
+         ") of a ColMajor tile, which is column 0 only when the tile has one column (use a [R, 1] ColMajor tile)");
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -113,6 +113,17 @@ detail::Issue TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvent
               {D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::F16, D::BF16, D::F32, D::I64, D::U64});
   if (core_target(core) == Target::A5 && !TileData::isRowMajor)
     fail("TEXPANDS: operand dst ", rec.ops[0].tile, ": A5 requires a RowMajor tile");
+  // A2A3 (TExpandS): a static valid length fills validRow * validCol packed elements from the tile's
+  // start; shorter than the tile's lines and with more than one line, that is not the valid region.
+  constexpr bool row = TileData::isRowMajor;
+  constexpr int static_len = row ? TileData::ValidCol : TileData::ValidRow, cap_len = row ? TileData::Cols : TileData::Rows;
+  constexpr bool one_cap_line = (row ? TileData::Rows : TileData::Cols) == 1;
+  const int lines = row ? rec.ops[0].tile.valid_rows : rec.ops[0].tile.valid_cols;
+  if (core_target(core) == Target::A2A3 && static_len != -1 && static_len != cap_len && !one_cap_line && lines > 1)
+    fail("TEXPANDS: operand dst ", rec.ops[0].tile, ": the A2A3 algorithm fills ", row ? "validRow * validCol" : "validCol * validRow",
+         " packed elements from the tile's start when the valid ", row ? "width" : "height", " is static (", static_len,
+         " of ", cap_len, "), so it would fill the first ", lines * static_len, " elements instead of the valid region "
+         "(use a dynamic valid shape)");
   rec.scalar = ScalarValue::of(scalar);
   add_waits(core, rec, events...);
   return Issue(core, rec);
