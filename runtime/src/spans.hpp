@@ -45,7 +45,14 @@ void for_each_gm_span(const InstrRecord& rec, bool write, F&& f) {
     int inner = -1;  // the dimension a run follows
     if (g.stride[4] == 1 || g.shape[4] == 1) inner = 4;
     else if (g.stride[3] == 1) inner = 3;
-    const std::int64_t run = inner < 0 ? 1 : g.shape[inner];
+    std::int64_t run = inner < 0 ? 1 : g.shape[inner];
+    bool folded[5] = {false, false, false, false, false};  // dims the run already covers
+    if (inner >= 0) folded[inner] = true;
+    if (inner == 4)  // outer dims whose stride continues the run: a contiguous tile is one run
+      for (int k = 3; k >= 0 && (g.shape[k] == 1 || g.stride[k] == run); --k) {
+        run *= g.shape[k];
+        folded[k] = true;
+      }
     const auto base = reinterpret_cast<std::uintptr_t>(g.base);
     ByteRange pending{};
     auto emit = [&](std::uintptr_t lo, std::uintptr_t hi) {
@@ -60,12 +67,12 @@ void for_each_gm_span(const InstrRecord& rec, bool write, F&& f) {
     std::int64_t idx[5] = {0, 0, 0, 0, 0};
     for (;;) {
       std::int64_t off = 0;
-      for (int k = 0; k < 5; ++k) off += (k == inner ? 0 : idx[k]) * g.stride[k];
+      for (int k = 0; k < 5; ++k) off += (folded[k] ? 0 : idx[k]) * g.stride[k];
       const std::uintptr_t lo = base + std::uintptr_t(off) * eb;
       emit(lo, lo + std::uintptr_t(run) * eb);
       int k = 4;  // next line: odometer over the dimensions other than `inner`
       for (; k >= 0; --k) {
-        if (k == inner) continue;
+        if (folded[k]) continue;
         if (++idx[k] < g.shape[k]) break;
         idx[k] = 0;
       }
