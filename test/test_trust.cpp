@@ -289,3 +289,35 @@ BOOST_AUTO_TEST_CASE(auto_mode_tiles_that_do_not_fit_are_an_error_listing_the_li
   // On A5 (256 KiB, no scratch) all 13 fit: 208 KiB.
   BOOST_TEST(error_of([&] { launch({.blocks = 1, .target = Target::A5, .mode = Mode::Auto}, kernel); }) == "no error");
 }
+
+// A kernel that owns a GM buffer (a local std::vector) which an in-flight TLOAD still reads when the
+// kernel returns: its GlobalTensor dies first, and the kernel waits there for the load (launch
+// arguments all sized, so GM outside them is the kernel's own). Under AddressSanitizer this was a
+// heap-use-after-free.
+BOOST_AUTO_TEST_CASE(a_kernel_owned_gm_buffer_is_read_before_it_dies) {
+  auto plain = [](__gm__ float* out) {
+    std::vector<float> local(R * C, 5.0f);
+    TileF t;
+    TASSIGN(t, 0);
+    GmF src(local.data()), dst(out);
+    TLOAD(t, src);
+    set_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_MTE3, EVENT_ID0);
+    TSTORE(dst, t);
+  };
+  auto coroutine = [](__gm__ float* out) -> Kernel {
+    std::vector<float> local(R * C, 6.0f);
+    TileF t;
+    TASSIGN(t, 0);
+    GmF src(local.data()), dst(out);
+    RecordEvent l = co_await TLOAD(t, src);
+    co_await TSTORE(dst, t, l);
+  };
+  for (Policy p : {Policy::Deterministic, Policy::Concurrent}) {
+    std::vector<float> out(R * C, 0.0f);
+    launch({.blocks = 1, .policy = p, .host_threads = 2}, plain, out);
+    BOOST_TEST(out == std::vector<float>(R * C, 5.0f));
+    launch({.blocks = 1, .policy = p, .host_threads = 2}, coroutine, out);
+    BOOST_TEST(out == std::vector<float>(R * C, 6.0f));
+  }
+}

@@ -3,6 +3,8 @@
 #include "core.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <utility>
 #include <atomic>
 #include <cstring>
 #include <sstream>
@@ -568,7 +570,32 @@ void Core::pump_quiescent() {
   }
 }
 
+void Core::gm_released(const GmView& v) {
+  if (!opt_.gm_sized_only || !opt_.gm || finished_ || deferred_ || std::uncaught_exceptions() > 0) return;
+  const ByteRange fp = v.footprint();
+  if (const GmAllocation* a = opt_.gm->containing(fp.lo); a && fp.hi <= a->hi) return;  // a launch argument's
+  std::uint64_t last = 0;  // the latest queued instruction that uses these bytes (pipes run in order)
+  for (int p : kQueuedPipes)
+    for (std::size_t i = 0; i < pipes_[p].queue.size(); ++i) {
+      const Slot& s = pipes_[p].queue[i];
+      for (int k = 0; k < s.rec.nops; ++k)
+        if (s.rec.ops[k].kind == Operand::Kind::Gm && s.rec.ops[k].gm.footprint().overlaps(fp)) last = std::max(last, s.seq);
+    }
+  if (!last) return;
+  InstrRecord w;
+  w.desc = find_desc(Op::WAIT_EVENT);
+  w.kind = RecordKind::Nop;
+  w.pipe = PIPE_S;
+  w.waits[w.nwaits++] = last;
+  try {
+    issue_blocking(w);
+  } catch (...) {  // a destructor must not throw: the kernel's end rethrows it
+    deferred_ = std::current_exception();
+  }
+}
+
 void Core::finish() {
+  if (deferred_) std::rethrow_exception(std::exchange(deferred_, nullptr));
   if (finished_) return;
   finished_ = true;
   InstrRecord barrier;

@@ -11,6 +11,7 @@
 #include <coroutine>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <cstring>
@@ -68,6 +69,7 @@ struct CoreOptions {
   SyncCheck check = SyncCheck::Off;        // resolved: Off, Default (= Report), Report or Throw
   bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
   const GmAllocations* gm = nullptr;       // the launch's sized GM arguments (bounds, names); null: none
+  bool gm_sized_only = false;              // ... and there is no raw GM pointer: other GM is the kernel's own
 };
 
 class Core {
@@ -107,7 +109,10 @@ public:
   // A failure is unwinding the kernel: stop the executor before the kernel's memory goes away.
   void abandon() noexcept;
   CoreReport report();  // moves the timeline out: call once, at the end
-  GmLog take_gm_log();  // the checker's record of this core's GM accesses (empty when not checking)
+  GmLog take_gm_log();
+  // A GlobalTensor goes away (its hook): GM the kernel owns that an in-flight instruction still uses is
+  // waited for now, on the scalar pipe, before the memory can die with the kernel's frame.
+  void gm_released(const GmView& v);  // the checker's record of this core's GM accesses (empty when not checking)
   void note_unrecorded_event(const InstrRecord& rec, const char* event);
 
 private:
@@ -292,6 +297,7 @@ private:
   RecordEvent* parked_out_ = nullptr;
   std::coroutine_handle<> parked_k_;
   bool finished_ = false;
+  std::exception_ptr deferred_;  // an error raised in a destructor hook, rethrown at the kernel's end
   std::string scratch_tile_;               // first tile TASSIGNed over the A2/A3 scratch, if any
   const char* scratch_user_ = nullptr;     // first instruction that used the scratch, if any
 };

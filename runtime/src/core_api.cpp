@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include <pto/isa/global_tensor.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/direct_call.hpp>
 
@@ -99,6 +100,9 @@ const bool hooks_installed = [] {
   };
   tile_hooks.release = [](std::byte* a, std::uint64_t owner) {
     if (Core* c = placing_core(owner)) c->auto_release(a);
+  };
+  gm_released = [](const GmView& v) {
+    if (t_current) t_current->gm_released(v);
   };
   return true;
 }();

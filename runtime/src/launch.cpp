@@ -55,7 +55,7 @@ void notice_findings(const LaunchReport& r) {
 }
 
 void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
-               const GmAllocations& gm, CoreReport& report, GmLog& gm_log) {
+               const GmAllocations& gm, bool sized_only, CoreReport& report, GmLog& gm_log) {
   std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
   CoreOptions o;
   o.block_idx = block;
@@ -70,6 +70,7 @@ void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void
   o.check = cfg.check;  // resolved by launch_impl
   o.cpu_reference = cfg.cpu_reference;
   o.gm = gm.empty() ? nullptr : &gm;
+  o.gm_sized_only = sized_only;
   Core core(o);
   CurrentCoreGuard guard(&core);
   try {
@@ -109,7 +110,8 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
 }
 }  // namespace
 
-LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state, std::vector<GmAllocation> allocations) {
+LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state, std::vector<GmAllocation> allocations,
+                         bool sized_only) {
   const GmAllocations gm(std::move(allocations));
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
@@ -158,7 +160,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   auto worker = [&] {
     for (int b; (b = next.fetch_add(1)) < cfg.blocks;) {
       try {
-        run_block(cfg, b, start, state, concurrent.get(), gm, reports[std::size_t(b)], gm_logs[std::size_t(b)]);
+        run_block(cfg, b, start, state, concurrent.get(), gm, sized_only, reports[std::size_t(b)], gm_logs[std::size_t(b)]);
       } catch (...) {
         errors[std::size_t(b)] = std::current_exception();
       }

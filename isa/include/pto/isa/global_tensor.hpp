@@ -55,6 +55,13 @@ struct Stride : detail::Dims5<detail::StrideTag, S0, S1, S2, S3, S4> {
   using detail::Dims5<detail::StrideTag, S0, S1, S2, S3, S4>::Dims5;
 };
 
+namespace detail {
+// Installed by the runtime (isa/ only calls it): a GlobalTensor goes away. If its bytes belong to
+// the kernel itself (outside every sized launch argument) and an instruction still in flight uses
+// them, the kernel waits for it here, before the memory behind the tensor can die with the frame.
+inline void (*gm_released)(const GmView&) = nullptr;
+}  // namespace detail
+
 template <class Elem, class Shape_, class Stride_, Layout L = Layout::ND>
 struct GlobalTensor {
   static_assert(ElementType<Elem>, "GlobalTensor: Elem must be a PTO element type");
@@ -66,6 +73,11 @@ struct GlobalTensor {
   constexpr GlobalTensor() = default;
   constexpr explicit GlobalTensor(DType* ptr, Shape_ shape = Shape_(), Stride_ stride = Stride_())
       : ptr_(ptr), shape_(shape), stride_(stride) {}
+  constexpr GlobalTensor(const GlobalTensor&) = default;
+  constexpr GlobalTensor& operator=(const GlobalTensor&) = default;
+  constexpr ~GlobalTensor() {
+    if (!std::is_constant_evaluated() && ptr_ && detail::gm_released) detail::gm_released(view());
+  }
 
   DType* data() const { return ptr_; }
   constexpr std::int64_t GetShape(int dim) const { return shape_[dim]; }

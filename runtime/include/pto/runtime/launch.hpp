@@ -44,7 +44,9 @@ namespace detail {
 // kernel runs to its end (its core drained) and yields no handle; a coroutine kernel yields its
 // suspended handle (ownership passes to the caller) and `args` keeps the argument copy alive until then.
 using KernelStart = Kernel::Handle (*)(const void* state, std::shared_ptr<void>& args);
-LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state, std::vector<GmAllocation> gm);
+// `sized_only`: every GM argument is sized (no raw pointer), so GM outside them is the kernel's own.
+LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state, std::vector<GmAllocation> gm,
+                         bool sized_only);
 }  // namespace detail
 
 // Arguments are copied per core, like a device launch's; sized GM arguments (pto::gm(ptr, count),
@@ -80,7 +82,9 @@ LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
       return {};
     }
   };
-  return detail::launch_impl(cfg, start, &state, std::move(gm));
+  constexpr bool raw = (std::is_pointer_v<detail::launch_arg_t<Args>> || ...);
+  const bool sized_only = !raw && !gm.empty();
+  return detail::launch_impl(cfg, start, &state, std::move(gm), sized_only);
 }
 
 }  // namespace pto
