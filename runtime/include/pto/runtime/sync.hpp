@@ -3,6 +3,7 @@
 // plain kernel. set_flag is queued on its source pipe, wait_flag on its destination pipe; a wait on
 // PIPE_S stalls the kernel itself.
 #pragma once
+#include <coroutine>
 #include <source_location>
 #include <type_traits>
 
@@ -85,6 +86,8 @@ struct TsyncSequence {
                   "co_await TSYNC per destination pipe");
     return true;
   }
+  void await_suspend(std::coroutine_handle<>) const {}
+  void await_resume() const {}
 };
 }  // namespace detail
 
