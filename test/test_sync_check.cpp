@@ -691,8 +691,9 @@ BOOST_AUTO_TEST_CASE(two_cores_writing_the_same_gm_bytes_race) {
                         << reinterpret_cast<std::uintptr_t>(buf.data() + R * C);
                      return os.str();
                    }() + ") (launch argument 0, bytes [0x2000, 0x4000) of its 32768) and core 1's TSTORE #4 writes it "
-                         "too; the cores of one launch run in no defined order (the runtime has no cross-core "
-                         "synchronisation yet), so which value lands is undefined: give each core its own GM bytes",
+                         "too, with no SYNCALL between them; the cores of one launch run in no defined order between "
+                         "SYNCALLs, so which value lands is undefined: give each core its own GM bytes, or put a SYNCALL "
+                         "between the two accesses",
                f.message);
   }
 }

@@ -65,6 +65,7 @@ inline constexpr InstrDesc kInstrTable[] = {
     {Op::WAIT_FLAG, "wait_flag", PIPE_ALL, {}, 0},
     {Op::PIPE_BARRIER, "pipe_barrier", PIPE_ALL, {}, 0},
     {Op::WAIT_EVENT, "TSYNC", PIPE_ALL, {}, 0},
+    {Op::SYNCALL, "SYNCALL", PIPE_S, {}, 0},
 };
 #undef PTO_D_W
 #undef PTO_D_R
