@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -251,10 +253,20 @@ Kernel one_core_fails() {
   co_await SYNCALL();
 }
 
+void one_core_fails_plain() {
+  TileS a;
+  TASSIGN(a, get_block_idx() == 2 ? 0x30000 : 0x0);
+  SYNCALL();
+}
+
 BOOST_AUTO_TEST_CASE(a_core_failing_before_syncall_reports_its_own_error) {
-  for (int threads : {1, 4}) {
-    const std::string e = error_of([&] { launch({.blocks = 4, .host_threads = threads}, one_core_fails); });
-    BOOST_TEST(e.find("core 2: TASSIGN: operand tile") == 0u, e);
+  for (int threads : {1, 2, 4}) {
+    BOOST_TEST_CONTEXT("threads " << threads) {
+      const std::string e = error_of([&] { launch({.blocks = 4, .host_threads = threads}, one_core_fails); });
+      BOOST_TEST(e.find("core 2: TASSIGN: operand tile") == 0u, e);
+      const std::string p = error_of([&] { launch({.blocks = 4, .host_threads = threads}, one_core_fails_plain); });
+      BOOST_TEST(p == e);  // thrown on a fiber (1, 2 threads) or on the core's own thread (4)
+    }
   }
 }
 
@@ -327,6 +339,18 @@ BOOST_AUTO_TEST_CASE(a_direct_call_is_its_own_only_core) {
   const LaunchReport rep = launch({.blocks = 1, .check = SyncCheck::Report}, direct_store_sync_reload, gm(out2.data(), out2.size()));
   BOOST_TEST(out2 == out, boost::test_tools::per_element());
   BOOST_TEST(rep.findings().empty());
+}
+
+// The timeline of a launch with SYNCALL draws (the wait is the scalar pipe's, attributed to the cores).
+BOOST_AUTO_TEST_CASE(a_syncall_timeline_is_drawn_and_summarised) {
+  const Run r = run_exchange(false, 4, Policy::Deterministic, 2, 1, nullptr, true);
+  const std::string json = (std::filesystem::temp_directory_path() / "pto_cross_core.json").string();
+  write_chrome_trace(r.rep, json);
+  BOOST_TEST(std::filesystem::file_size(json) > 0u);
+  std::filesystem::remove(json);
+  std::ostringstream os;
+  os << r.rep;
+  BOOST_TEST(os.str().find("other cores (SYNCALL)") != std::string::npos, os.str());
 }
 
 // Many plain cores on two host threads: every one waits on a fiber of its own (stacks reused).
