@@ -299,11 +299,11 @@ Core::Why Core::binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token
 RecordEvent Core::issue_blocking(InstrRecord& rec) {
   pump_until_can_issue(rec);
   if (rec.kind == RecordKind::SyncAll && syncall_ != SyncAllState::Released) {
-    // A plain kernel (or a SYNCALL a coroutine did not co_await) waits in place: on its fiber, or on a
-    // host thread of its own.
+    // A plain kernel waits in place: on its fiber, or on a host thread of its own. A coroutine kernel
+    // waits only by suspending (Core::drive), so a SYNCALL it did not co_await cannot wait.
     if (opt_.scheduler && !opt_.scheduler->can_wait_in_place(opt_.block_idx))
-      fail("SYNCALL: in a coroutine kernel it must be co_awaited (`co_await SYNCALL();`): the launch runs ",
-           opt_.block_num, " cores on fewer host threads, and a core waits for the others only where it suspends");
+      fail("SYNCALL: in a coroutine kernel it must be co_awaited (`co_await SYNCALL();`): a coroutine core waits "
+           "for the other cores only where it suspends");
     if (!syncall_arrive(rec, true)) {
       opt_.scheduler->wait(opt_.block_idx);
       syncall_released();

@@ -305,9 +305,8 @@ std::string LaunchScheduler::deadlock_message() const {
   return os.str();
 }
 
-bool LaunchScheduler::can_wait_in_place(int block) const {
-  return slots_[std::size_t(block)]->on_fiber || threads_ >= blocks_;
-}
+// A coroutine core never blocks its thread: the thread may hold other suspended cores it must resume.
+bool LaunchScheduler::can_wait_in_place(int block) const { return slots_[std::size_t(block)]->on_fiber || !coroutines_; }
 
 void LaunchScheduler::wait(int block) {
   Slot& s = *slots_[std::size_t(block)];

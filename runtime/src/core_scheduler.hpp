@@ -61,7 +61,7 @@ public:
   // `in_place` by wait(), else by returning from its run (a coroutine kernel's Core::drive).
   bool arrive(int block, std::uint64_t arrival, std::uint64_t cost, bool in_place);
   // Whether a core that must wait can wait where it stands (a plain kernel: on its fiber or on a thread
-  // of its own), rather than by returning from Core::drive.
+  // of its own), rather than by returning from Core::drive (a coroutine kernel, always).
   bool can_wait_in_place(int block) const;
   // Waits where it stands until the barrier releases the core (precondition: arrive returned false).
   void wait(int block);
