@@ -691,8 +691,9 @@ BOOST_AUTO_TEST_CASE(two_cores_writing_the_same_gm_bytes_race) {
                         << reinterpret_cast<std::uintptr_t>(buf.data() + R * C);
                      return os.str();
                    }() + ") (launch argument 0, bytes [0x2000, 0x4000) of its 32768) and core 1's TSTORE #4 writes it "
-                         "too; the cores of one launch run in no defined order (the runtime has no cross-core "
-                         "synchronisation yet), so which value lands is undefined: give each core its own GM bytes",
+                         "too, with no SYNCALL between them; the cores of one launch run in no defined order between "
+                         "SYNCALLs, so which value lands is undefined: give each core its own GM bytes, or put a SYNCALL "
+                         "between the two accesses",
                f.message);
   }
 }
@@ -733,7 +734,7 @@ BOOST_AUTO_TEST_CASE(one_core_reading_what_another_writes_races) {
   const LaunchReport rep = launch({.blocks = 2, .check = SyncCheck::Report}, kernel, buf);
   BOOST_TEST_REQUIRE(rep.findings().size() == 1u);
   BOOST_TEST((rep.findings()[0].hazard == H::RAW && rep.findings()[0].first_core == 0));
-  BOOST_TEST(rep.findings()[0].message.find("and core 1's TLOAD #1 reads it; ") != std::string::npos, rep.findings()[0].message);
+  BOOST_TEST(rep.findings()[0].message.find("and core 1's TLOAD #1 reads it, with no SYNCALL between them; ") != std::string::npos, rep.findings()[0].message);
 }
 
 // ---- the fixes it suggests are right --------------------------------------------------------------

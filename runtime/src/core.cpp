@@ -13,6 +13,7 @@
 #include <pto/isa/buffers.hpp>
 #include <pto/isa/error.hpp>
 
+#include "core_scheduler.hpp"
 #include "cost_model.hpp"
 #include "registry.hpp"
 #include "spans.hpp"
@@ -141,6 +142,7 @@ bool Core::can_issue(const InstrRecord& rec) const {
   switch (rec.kind) {
     case RecordKind::WaitFlag: return !tokens(rec.flag_src, rec.flag_dst, rec.flag_id).empty();
     case RecordKind::BarrierAll:
+    case RecordKind::SyncAll:
       return std::all_of(std::begin(kQueuedPipes), std::end(kQueuedPipes), [&](int p) { return pipes_[p].queue.empty(); });
     default:
       for (int i = 0; i < rec.nwaits; ++i)
@@ -241,6 +243,13 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       advance_scalar(last_end_, {Stall::Barrier});
       if (opt_.executor) opt_.executor->wait_all();
       break;
+    case RecordKind::SyncAll:  // syncall_arrive drained the executor and knows the release
+      stall = Stall::Barrier;
+      advance_scalar(last_end_, {Stall::Barrier});
+      if (syncall_release_ > s_time_) stall = Stall::Cores;
+      advance_scalar(syncall_release_, {Stall::Cores});
+      syncall_ = SyncAllState::None;
+      break;
     default:
       stall = Stall::Event;
       for (int i = 0; i < rec.nwaits; ++i) {
@@ -289,7 +298,41 @@ Core::Why Core::binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token
 
 RecordEvent Core::issue_blocking(InstrRecord& rec) {
   pump_until_can_issue(rec);
+  if (rec.kind == RecordKind::SyncAll && syncall_ != SyncAllState::Released) {
+    // A plain kernel waits in place: on its fiber, or on a host thread of its own. A coroutine kernel
+    // waits only by suspending (Core::drive), so a SYNCALL it did not co_await cannot wait.
+    if (opt_.scheduler && !opt_.scheduler->can_wait_in_place(opt_.block_idx))
+      fail("SYNCALL: in a coroutine kernel it must be co_awaited (`co_await SYNCALL();`): a coroutine core waits "
+           "for the other cores only where it suspends");
+    if (!syncall_arrive(rec, true)) {
+      opt_.scheduler->wait(opt_.block_idx);
+      syncall_released();
+    }
+  }
   return issue(rec);
+}
+
+bool Core::syncall_arrive(const InstrRecord& rec, bool in_place) {
+  // The real pipes too: GM a TSTORE wrote before the barrier is there before any core goes on.
+  if (opt_.executor) opt_.executor->wait_all();
+  const std::uint64_t arrival = std::max(s_time_ + cost_.table().scalar_issue_cycles, last_end_);
+  const bool local = rec.variant == kSyncAllLocal || !opt_.scheduler;
+  const std::uint64_t cost = rec.variant == kSyncAllLocal ? 0 : cost_.table().syncall_cycles;
+  if (local) {
+    syncall_release_ = arrival + cost;
+  } else if (!opt_.scheduler->arrive(opt_.block_idx, arrival, cost, in_place)) {
+    syncall_ = SyncAllState::Waiting;
+    return false;
+  } else {
+    syncall_release_ = opt_.scheduler->released_at(opt_.block_idx);
+  }
+  syncall_ = SyncAllState::Released;
+  return true;
+}
+
+void Core::syncall_released() {
+  syncall_release_ = opt_.scheduler->released_at(opt_.block_idx);  // throws the deadlock error
+  syncall_ = SyncAllState::Released;
 }
 
 void Core::park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) {
@@ -298,20 +341,31 @@ void Core::park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) {
   parked_k_ = k;
 }
 
-void Core::drive(Kernel::Handle top) {
+bool Core::drive(Kernel::Handle top) {
   std::coroutine_handle<> next = top;
+  bool resumed = syncall_ == SyncAllState::Waiting;  // called again after a SYNCALL wait
   for (;;) {
-    next.resume();
-    if (top.done()) break;
-    if (!parked_rec_)
-      fail("core ", opt_.block_idx, ": the kernel suspended on an awaitable that is not a PTO instruction; "
-           "a pto::Kernel may co_await only PTO instructions, sync operations and other pto::Kernels");
+    if (!resumed) {
+      next.resume();
+      if (top.done()) break;
+      if (!parked_rec_)
+        fail("core ", opt_.block_idx, ": the kernel suspended on an awaitable that is not a PTO instruction; "
+             "a pto::Kernel may co_await only PTO instructions, sync operations and other pto::Kernels");
+      if (parked_rec_->kind == RecordKind::SyncAll) {
+        pump_until_can_issue(*parked_rec_);
+        if (!syncall_arrive(*parked_rec_, false)) return false;  // parked_* stay: the scheduler runs other cores
+      }
+    } else {
+      resumed = false;
+      syncall_released();
+    }
     InstrRecord* rec = std::exchange(parked_rec_, nullptr);
     RecordEvent* out = std::exchange(parked_out_, nullptr);
     next = std::exchange(parked_k_, {});
     *out = issue_blocking(*rec);
   }
   if (top.promise().error) std::rethrow_exception(top.promise().error);
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -34,6 +34,8 @@
 
 namespace pto::detail {
 
+class LaunchScheduler;  // core_scheduler.hpp
+
 // Pipes a record can be queued on, in tie-break order (the scalar pipe is the kernel itself).
 inline constexpr int kQueuedPipes[] = {PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX};
 
@@ -70,6 +72,7 @@ struct CoreOptions {
   bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
   const GmAllocations* gm = nullptr;       // the launch's sized GM arguments (bounds, names); null: none
   bool gm_sized_only = false;              // ... and there is no raw GM pointer: other GM is the kernel's own
+  LaunchScheduler* scheduler = nullptr;    // the launch's cores (SYNCALL); null: this core is the only one
 };
 
 class Core {
@@ -102,7 +105,9 @@ public:
 
   // Coroutine kernels.
   void park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k);
-  void drive(Kernel::Handle top);  // resume `top` until it finishes, issuing what it parks
+  // Resumes `top` until it finishes (true), issuing what it parks, or until it parks on a SYNCALL that
+  // must wait for other cores (false): call drive again once the launch's scheduler has released it.
+  bool drive(Kernel::Handle top);
 
   // End of kernel: wait for every pipe to drain (an implicit pipe_barrier(PIPE_ALL)).
   void finish();
@@ -214,6 +219,10 @@ private:
   void snapshot_readers_of(const Slot& writer);
   void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
   void run_finish(Slot& s);
+  // SYNCALL (precondition: can_issue, the model's pipes drained): drains the host executor, arrives at the
+  // launch's barrier; true once the release time is known (syncall_release_), false: the core must wait.
+  bool syncall_arrive(const InstrRecord& rec, bool in_place);
+  void syncall_released();  // after the wait: the release time, or the scheduler's deadlock error
   // The scalar pipe cannot issue `blocked` (null: the end of the kernel) and no pipe can move: throws
   // a SyncError naming the stuck pipes and the kind (a wait nothing can satisfy, or a cycle of waits).
   [[noreturn]] void deadlock(const InstrRecord* blocked);
@@ -297,10 +306,15 @@ private:
   RecordEvent* parked_out_ = nullptr;
   std::coroutine_handle<> parked_k_;
   bool finished_ = false;
+  enum class SyncAllState : std::uint8_t { None, Waiting, Released } syncall_ = SyncAllState::None;
+  std::uint64_t syncall_release_ = 0;  // SYNCALL: the modeled cycle every core goes on at
   std::exception_ptr deferred_;  // an error raised in a destructor hook, rethrown at the kernel's end
   std::string scratch_tile_;               // first tile TASSIGNed over the A2/A3 scratch, if any
   const char* scratch_user_ = nullptr;     // first instruction that used the scratch, if any
 };
+
+// Makes `core` the calling thread's current core and returns the previous one (a fiber switching hosts).
+Core* exchange_current_core(Core* core);
 
 // Installs `core` as the calling thread's current core for the lifetime of the guard.
 class CurrentCoreGuard {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/tile.hpp>
@@ -30,6 +31,7 @@ Target env_target() {
 }  // namespace
 
 CurrentCoreGuard::CurrentCoreGuard(Core* core) : previous_(t_current) { t_current = core; }
+Core* exchange_current_core(Core* core) { return std::exchange(t_current, core); }
 CurrentCoreGuard::~CurrentCoreGuard() { t_current = previous_; }
 
 Core& current_core() {
@@ -67,6 +69,7 @@ int core_block_idx(const Core& c) { return c.options().block_idx; }
 int core_block_num(const Core& c) { return c.options().block_num; }
 
 bool try_issue(Core& c, InstrRecord& rec, RecordEvent& out) {
+  if (rec.kind == RecordKind::SyncAll) return false;  // the driver drains the core and meets the others (Core::drive)
   c.validate(rec);
   if (!c.can_issue(rec)) return false;
   out = c.issue(rec);

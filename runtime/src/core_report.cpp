@@ -24,6 +24,7 @@ std::string Core::describe(const InstrRecord& rec) const {
          << pipe_name(rec.flag_dst) << ", EVENT_ID" << rec.flag_id << ')';
       break;
     case RecordKind::BarrierAll: os << "pipe_barrier(PIPE_ALL)"; break;
+    case RecordKind::SyncAll: os << (rec.variant == kSyncAllLocal ? "SYNCALL<AICOnly>" : "SYNCALL"); break;
     case RecordKind::Nop: os << (rec.desc ? rec.desc->name : "wait"); break;
     case RecordKind::Compute: os << rec.desc->name; break;
   }
@@ -122,7 +123,7 @@ void Core::deadlock(const InstrRecord* blocked) {
         if (q >= 0) waits_for[p].push_back({q, "an event from instruction #" + std::to_string(head.rec.waits[i])});
       }
   }
-  if (!blocked || blocked->kind == RecordKind::BarrierAll) {
+  if (!blocked || blocked->kind == RecordKind::BarrierAll || blocked->kind == RecordKind::SyncAll) {
     for (int p : kQueuedPipes)
       if (!pipes_[p].queue.empty()) waits_for[PIPE_S].push_back({p, scalar_waits_at});
   } else if (blocked->pipe != PIPE_S) {
@@ -224,7 +225,8 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
   e.stall_cycles = stall_cycles;
   const std::uint64_t name_key = (std::uint64_t(rec.desc ? desc_index(rec.desc->op) + 1 : 0) << 32) |
                                  (std::uint64_t(rec.kind) << 24) | (std::uint64_t(rec.flag_src) << 16) |
-                                 (std::uint64_t(rec.flag_dst) << 8) | std::uint64_t(rec.flag_id);
+                                 (std::uint64_t(rec.flag_dst) << 8) | std::uint64_t(rec.flag_id) |
+                                 (rec.kind == RecordKind::SyncAll ? std::uint64_t(rec.variant) << 56 : 0);
   auto [it, fresh] = name_ids_.try_emplace(name_key, std::uint32_t(strings_.size()));
   if (fresh) strings_.push_back(describe(rec));
   e.name_id = it->second;

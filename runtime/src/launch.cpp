@@ -1,6 +1,7 @@
 // launch_impl: create one Core per block, run each block's kernel on it, and gather the reports.
-// Cores never share state, so any number of them run on a bounded pool of host threads; the first
-// error (lowest block index) is rethrown after every core has stopped.
+// Cores share no state except the SYNCALL barrier, so any number of them run on a bounded pool of host
+// threads (the LaunchScheduler: a core that waits at SYNCALL suspends and its thread runs other cores);
+// the first error (lowest block index) is rethrown after every core has stopped.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -19,6 +20,7 @@
 
 #include "concurrent_policy.hpp"
 #include "core.hpp"
+#include "core_scheduler.hpp"
 #include "cost_model.hpp"
 
 namespace pto::detail {
@@ -54,48 +56,83 @@ void notice_findings(const LaunchReport& r) {
             << "checker off)\n";
 }
 
-void run_block(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
-               const GmAllocations& gm, bool sized_only, CoreReport& report, GmLog& gm_log) {
-  std::unique_ptr<FunctionalExecutor> executor = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
-  CoreOptions o;
-  o.block_idx = block;
-  o.block_num = cfg.blocks;
-  o.target = cfg.target;
-  o.mode = cfg.mode;
-  o.queue_depth = cfg.queue_depth;
-  o.executor = executor.get();
-  o.model_only = cfg.model_only;
-  o.timeline = cfg.timeline;
-  o.costs = cfg.costs;
-  o.check = cfg.check;  // resolved by launch_impl
-  o.cpu_reference = cfg.cpu_reference;
-  o.gm = gm.empty() ? nullptr : &gm;
-  o.gm_sized_only = sized_only;
-  Core core(o);
-  CurrentCoreGuard guard(&core);
-  try {
-    std::shared_ptr<void> args;  // declared before the frame's owner: the frame may refer to the arguments
-    Kernel::Handle h = start(state, args);
-    if (h) {
-      struct Destroy {
-        Kernel::Handle h;
-        Core& core;
-        int unwinding = std::uncaught_exceptions();  // a launch may itself run during an unwind
-        ~Destroy() {
-          if (std::uncaught_exceptions() > unwinding) core.abandon();  // host executors stop before the frame goes
-          h.destroy();
-        }
-      } destroy{h, core};
-      core.drive(h);
-    }
-    core.finish();
-  } catch (...) {
-    core.abandon();  // the executor's work ends before the core's UB goes away
-    throw;
+// One core of the launch: its executor, Core and kernel, run by the launch's scheduler. A coroutine kernel
+// may return from run() while it waits at a SYNCALL; everything it needs lives here meanwhile.
+class BlockTask final : public CoreTask {
+public:
+  BlockTask(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
+            const GmAllocations& gm, bool sized_only, LaunchScheduler* scheduler, CoreReport& report, GmLog& gm_log)
+      : start_(start), state_(state), report_(report), gm_log_(gm_log) {
+    executor_ = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
+    CoreOptions o;
+    o.block_idx = block;
+    o.block_num = cfg.blocks;
+    o.target = cfg.target;
+    o.mode = cfg.mode;
+    o.queue_depth = cfg.queue_depth;
+    o.executor = executor_.get();
+    o.model_only = cfg.model_only;
+    o.timeline = cfg.timeline;
+    o.costs = cfg.costs;
+    o.check = cfg.check;  // resolved by launch_impl
+    o.cpu_reference = cfg.cpu_reference;
+    o.gm = gm.empty() ? nullptr : &gm;
+    o.gm_sized_only = sized_only;
+    o.scheduler = scheduler;
+    core_ = std::make_unique<Core>(o);
   }
-  report = core.report();
-  gm_log = core.take_gm_log();
-}
+  ~BlockTask() override {
+    if (h_) {  // never finished (the launch itself failed): the host executors stop before the frame goes
+      core_->abandon();
+      h_.destroy();
+    }
+  }
+
+  bool run() override {
+    CurrentCoreGuard guard(core_.get());
+    try {
+      if (!started_) {
+        started_ = true;
+        h_ = start_(state_, args_);  // a plain kernel runs to its end here
+      }
+      if (h_) {
+        struct Destroy {
+          Kernel::Handle& h;
+          Core& core;
+          bool armed = true;
+          int unwinding = std::uncaught_exceptions();  // a launch may itself run during an unwind
+          ~Destroy() {
+            if (!armed) return;
+            if (std::uncaught_exceptions() > unwinding) core.abandon();  // host executors stop before the frame goes
+            std::exchange(h, {}).destroy();
+          }
+        } destroy{h_, *core_};
+        if (!core_->drive(h_)) {  // waits at a SYNCALL: run again once released
+          destroy.armed = false;
+          return false;
+        }
+      }
+      core_->finish();
+    } catch (...) {
+      core_->abandon();  // the executor's work ends before the core's UB goes away
+      throw;
+    }
+    report_ = core_->report();
+    gm_log_ = core_->take_gm_log();
+    return true;
+  }
+
+private:
+  KernelStart start_;
+  const void* state_;
+  CoreReport& report_;
+  GmLog& gm_log_;
+  std::unique_ptr<FunctionalExecutor> executor_;  // before the core: destroyed after it
+  std::unique_ptr<Core> core_;
+  std::shared_ptr<void> args_;  // declared before the frame's owner: the frame may refer to the arguments
+  Kernel::Handle h_{};
+  bool started_ = false;
+};
 
 std::exception_ptr with_core(int block, std::exception_ptr e) {
   try {
@@ -111,7 +148,7 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
 }  // namespace
 
 LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state, std::vector<GmAllocation> allocations,
-                         bool sized_only) {
+                         bool sized_only, bool coroutine) {
   const GmAllocations gm(std::move(allocations));
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
@@ -155,26 +192,18 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
 
   std::vector<CoreReport> reports(std::size_t(cfg.blocks));
   std::vector<GmLog> gm_logs(std::size_t(cfg.blocks));
-  std::vector<std::exception_ptr> errors(std::size_t(cfg.blocks));
-  std::atomic<int> next{0};
-  auto worker = [&] {
-    for (int b; (b = next.fetch_add(1)) < cfg.blocks;) {
-      try {
-        run_block(cfg, b, start, state, concurrent.get(), gm, sized_only, reports[std::size_t(b)], gm_logs[std::size_t(b)]);
-      } catch (...) {
-        errors[std::size_t(b)] = std::current_exception();
-      }
-    }
-  };
-  if (threads == 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
+  {
+    LaunchScheduler scheduler(cfg.blocks, threads, coroutine);
+    scheduler.run([&](int b) {
+      return std::make_unique<BlockTask>(cfg, b, start, state, concurrent.get(), gm, sized_only, &scheduler,
+                                         reports[std::size_t(b)], gm_logs[std::size_t(b)]);
+    });
+    // The first error of the lowest core, except that a core left waiting at a SYNCALL by another core's
+    // failure reports that failure's error, not its own.
+    for (bool secondary : {false, true})
+      for (int b = 0; b < cfg.blocks; ++b)
+        if (scheduler.error(b) && scheduler.secondary(b) == secondary) std::rethrow_exception(with_core(b, scheduler.error(b)));
   }
-  for (int b = 0; b < cfg.blocks; ++b)
-    if (errors[std::size_t(b)]) std::rethrow_exception(with_core(b, errors[std::size_t(b)]));
 
   if (cfg.check != SyncCheck::Off) {
     std::vector<std::vector<SyncFinding>*> out;

@@ -22,6 +22,7 @@ const char* stall_name(Stall s) {
     case Stall::Barrier: return "barrier";
     case Stall::QueueFull: return "queue full";
     case Stall::Drain: return "end-of-kernel drain";
+    case Stall::Cores: return "other cores (SYNCALL)";
   }
   return "?";
 }

@@ -166,8 +166,9 @@ void SyncChecker::commit(const InstrRecord& rec, std::uint64_t seq, VectorClock 
 void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_t token_from) {
   VectorClock vc = vc_[PIPE_S];
   for (int i = 0; i < rec.nwaits; ++i) join(vc, clock_of(rec.waits[i]));
-  if (rec.kind == RecordKind::BarrierAll)
+  if (rec.kind == RecordKind::BarrierAll || rec.kind == RecordKind::SyncAll)
     for (const VectorClock& other : vc_) join(vc, other);  // everything issued has ended
+  if (rec.kind == RecordKind::SyncAll && rec.variant != kSyncAllLocal) gm_log_.next_epoch();  // every core met
   if (rec.kind == RecordKind::WaitFlag) join(vc, clock_of(token_from));
   commit(rec, seq, vc);
 }
@@ -321,7 +322,7 @@ std::string SyncChecker::race_message(const SyncFinding& f, const RaceText& t) c
 }
 
 void GmLog::add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t seq, const char* name) {
-  auto& m = write ? writes : reads;
+  auto& m = write ? epochs.back().writes : epochs.back().reads;
   // Merge with every interval it touches; the merged interval keeps the earliest instruction. The
   // common case, a stream's next tile right after the last, extends an interval in place.
   auto it = m.upper_bound(lo);
@@ -353,12 +354,9 @@ void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, s
     bool write;
     const GmLog::Access* a;
   };
-  std::vector<Item> items;
-  for (int c = 0; c < int(logs.size()); ++c)
-    for (bool w : {false, true})
-      for (const auto& [lo, a] : w ? logs[std::size_t(c)].writes : logs[std::size_t(c)].reads) items.push_back({lo, a.hi, c, w, &a});
   if (logs.size() < 2) return;
-  std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.lo < y.lo || (x.lo == y.lo && x.core < y.core); });
+  std::size_t epochs = 0;
+  for (const GmLog& l : logs) epochs = std::max(epochs, l.epochs.size());
   std::set<std::array<int, 3>> reported;  // (first core, second core, hazard)
   std::vector<const Item*> active_w, active_r;  // intervals that may still overlap the next ones
   std::size_t total = 0;
@@ -386,24 +384,38 @@ void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, s
     os << "cross-core race: core " << a.core << "'s " << a.a->name << " #" << a.a->seq << ' ' << verb(a.write) << " GM [0x"
        << std::hex << lo << ", 0x" << hi << std::dec << ')' << gm.where(lo, hi) << " and core " << b.core << "'s "
        << b.a->name << " #" << b.a->seq << ' ' << verb(b.write) << (a.write && b.write ? " it too" : " it")
-       << "; the cores of one launch run in no defined order (the runtime has no cross-core synchronisation yet), so "
-       << (a.write && b.write ? "which value lands" : "what the read sees") << " is undefined: give each core its own GM bytes";
+       << ", with no SYNCALL between them; the cores of one launch run in no defined order between SYNCALLs, so "
+       << (a.write && b.write ? "which value lands" : "what the read sees")
+       << " is undefined: give each core its own GM bytes, or put a SYNCALL between the two accesses";
     f.message = os.str();
     if (throw_first) throw SyncError(f.message, {f});
     out[std::size_t(b.core)]->push_back(std::move(f));
   };
-  for (const Item& it : items) {
-    auto expire = [&](std::vector<const Item*>& v) {
-      std::erase_if(v, [&](const Item* x) { return x->hi <= it.lo; });
-    };
-    expire(active_w);
-    expire(active_r);
-    for (const Item* w : active_w)
-      if (w->core != it.core) conflict(*w, it);
-    if (it.write)
-      for (const Item* r : active_r)
-        if (r->core != it.core) conflict(*r, it);
-    (it.write ? active_w : active_r).push_back(&it);
+  std::vector<Item> items;
+  for (std::size_t e = 0; e < epochs; ++e) {  // accesses of different epochs are ordered by a SYNCALL
+    items.clear();
+    active_w.clear();
+    active_r.clear();
+    for (int c = 0; c < int(logs.size()); ++c) {
+      if (e >= logs[std::size_t(c)].epochs.size()) continue;
+      const GmLog::Epoch& log = logs[std::size_t(c)].epochs[e];
+      for (bool w : {false, true})
+        for (const auto& [lo, a] : w ? log.writes : log.reads) items.push_back({lo, a.hi, c, w, &a});
+    }
+    std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.lo < y.lo || (x.lo == y.lo && x.core < y.core); });
+    for (const Item& it : items) {
+      auto expire = [&](std::vector<const Item*>& v) {
+        std::erase_if(v, [&](const Item* x) { return x->hi <= it.lo; });
+      };
+      expire(active_w);
+      expire(active_r);
+      for (const Item* w : active_w)
+        if (w->core != it.core) conflict(*w, it);
+      if (it.write)
+        for (const Item* r : active_r)
+          if (r->core != it.core) conflict(*r, it);
+      (it.write ? active_w : active_r).push_back(&it);
+    }
   }
 }
 

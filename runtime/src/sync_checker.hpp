@@ -31,19 +31,25 @@ using VectorClock = std::array<std::uint32_t, kNumPipeIds>;  // per pipe: instru
 std::string call_site(const InstrRecord& rec);  // per pipe: instructions known to have ended
 
 // The GM bytes one core read and wrote over a launch, as merged intervals, each with the first
-// instruction that touched it: what the cross-core check compares.
+// instruction that touched it, per epoch (the SYNCALLs the core had passed): what the cross-core check
+// compares.
 struct GmLog {
   struct Access {
     std::uintptr_t hi = 0;
     std::uint64_t seq = 0;
     const char* name = "";
   };
-  std::map<std::uintptr_t, Access> reads, writes;  // lo -> [lo, hi)
-  void add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t seq, const char* name);
+  struct Epoch {
+    std::map<std::uintptr_t, Access> reads, writes;  // lo -> [lo, hi)
+  };
+  std::vector<Epoch> epochs = std::vector<Epoch>(1);
+  void add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t seq, const char* name);  // to the last epoch
+  void next_epoch() { epochs.emplace_back(); }  // a SYNCALL of every core
 };
 
-// Cores of one launch are not ordered with each other (the runtime has no cross-core synchronisation
-// yet), so any GM bytes one core writes and another reads or writes are a race. Appends one finding
+// Cores of one launch are ordered with each other only by SYNCALL: every core's accesses before its
+// k-th SYNCALL happen before every core's accesses after it. So GM bytes one core writes and another
+// reads or writes in the same epoch (between the same two SYNCALLs) are a race. Appends one finding
 // per pair of cores (and hazard) to the later core's report; with `throw_first`, throws at the first.
 void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
                       bool throw_first);

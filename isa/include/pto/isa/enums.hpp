@@ -24,6 +24,11 @@ enum class ExpAlgorithm : int { DEFAULT, HIGH_PRECISION };
 
 inline constexpr int DYNAMIC = -1;
 
+// SYNCALL's template parameters (values as in pto-isa's type.hpp): how the barrier is implemented on the
+// chip (Hard: FFTS flags; Soft: a GM counter) and which cores take part.
+enum class SyncAllMode : std::uint8_t { Hard = 0, Soft = 1 };
+enum class SyncCoreType : std::uint8_t { AIVOnly = 0, AICOnly = 1, Mix = 2 };
+
 // The hardware profile a launch emulates: buffer capacities, dtype rules and (later) costs.
 enum class Target : std::uint8_t { A2A3, A5 };
 inline constexpr int kNumTargets = 2;

@@ -107,6 +107,7 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::WAIT_FLAG, "wait_flag", {}, 0),
     instr(Op::PIPE_BARRIER, "pipe_barrier", {}, 0),
     instr(Op::WAIT_EVENT, "TSYNC", {}, 0),
+    instr(Op::SYNCALL, "SYNCALL", {}, 0),
 };
 #undef PTO_D_W
 #undef PTO_D_R

@@ -26,7 +26,7 @@ namespace pto {
   X(TROWEXPANDSUB, PIPE_V) X(TROWEXPANDADD, PIPE_V) X(TROWEXPANDMAX, PIPE_V) X(TROWEXPANDMIN, PIPE_V)       \
   X(TROWEXPANDEXPDIF, PIPE_V)                                                                                 \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
-  X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL)
+  X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)
 
 enum class Op : std::uint16_t {
 #define PTO_OP_ENUM(name, pipe) name,

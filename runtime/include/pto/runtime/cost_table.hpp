@@ -47,6 +47,10 @@ struct CostTable {
   std::uint32_t count_mode_cycles = 0;  // Repeat: once per instruction that switches to counter mode
   std::uint32_t vf_startup = 0, vf_drain = 0;  // Register: per vector-function region (one instruction)
   std::uint32_t load_ports = 1, store_ports = 1;
+  // SYNCALL: cycles from the last core's arrival (its pipes drained) to every core's release. Default 2:
+  // pto-isa's reference cost model prices the two intrinsics of the hardware barrier, ffts_cross_core_sync
+  // and wait_flag_dev, at 1 cycle each; the chip's real FFTS round trip is not published (assumed).
+  std::uint32_t syncall_cycles = 2;
 
   const IntrinsicCost& operator[](Intrinsic i) const { return intrinsic[std::size_t(i)]; }
   IntrinsicCost& operator[](Intrinsic i) { return intrinsic[std::size_t(i)]; }

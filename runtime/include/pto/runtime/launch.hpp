@@ -45,8 +45,9 @@ namespace detail {
 // suspended handle (ownership passes to the caller) and `args` keeps the argument copy alive until then.
 using KernelStart = Kernel::Handle (*)(const void* state, std::shared_ptr<void>& args);
 // `sized_only`: every GM argument is sized (no raw pointer), so GM outside them is the kernel's own.
+// `coroutine`: the kernel returns pto::Kernel (else it is a plain kernel, run to its end by `start`).
 LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state, std::vector<GmAllocation> gm,
-                         bool sized_only);
+                         bool sized_only, bool coroutine);
 }  // namespace detail
 
 // Arguments are copied per core, like a device launch's; sized GM arguments (pto::gm(ptr, count),
@@ -84,7 +85,7 @@ LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
   };
   constexpr bool raw = (std::is_pointer_v<detail::launch_arg_t<Args>> || ...);
   const bool sized_only = !raw && !gm.empty();
-  return detail::launch_impl(cfg, start, &state, std::move(gm), sized_only);
+  return detail::launch_impl(cfg, start, &state, std::move(gm), sized_only, std::is_same_v<Result, Kernel>);
 }
 
 }  // namespace pto

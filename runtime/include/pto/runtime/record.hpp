@@ -19,8 +19,12 @@ enum class RecordKind : std::uint8_t {
   SetFlag,     // set_flag(src, dst, id): queued on src
   WaitFlag,    // wait_flag(src, dst, id): queued on dst
   BarrierAll,  // pipe_barrier(PIPE_ALL): the scalar pipe waits for every pipe to drain
-  Nop          // pipe_barrier(p) on one pipe, or a wait on events alone
+  Nop,         // pipe_barrier(p) on one pipe, or a wait on events alone
+  SyncAll      // SYNCALL: pipe_barrier(PIPE_ALL), then every core of the launch meets (variant kSyncAllLocal: only the barrier)
 };
+
+// InstrRecord::variant of a SyncAll record whose cores do not meet (SYNCALL<AICOnly> on a vector core).
+inline constexpr std::uint8_t kSyncAllLocal = 1;
 
 inline constexpr int kMaxWaits = 8;
 

@@ -26,9 +26,10 @@ enum class Stall : std::uint8_t {
   Event,       // waited for an event (WaitEvents, or an auto-mode dependency) from instruction N
   Barrier,     // the scalar pipe waited at pipe_barrier(PIPE_ALL) / a pipe waited for that barrier's issue
   QueueFull,   // the scalar pipe waited for a free slot in a full issue queue
-  Drain        // the kernel had ended: the scalar pipe waited for the pipes to finish (its implicit barrier)
+  Drain,       // the kernel had ended: the scalar pipe waited for the pipes to finish (its implicit barrier)
+  Cores        // the scalar pipe waited at SYNCALL for the other cores of the launch (and the barrier's cost)
 };
-inline constexpr int kNumStalls = 6;
+inline constexpr int kNumStalls = 7;
 const char* stall_name(Stall s);
 
 struct FlagIdle {

@@ -5,9 +5,12 @@
 #pragma once
 #include <coroutine>
 #include <source_location>
+#include <cstdint>
 #include <type_traits>
 
+#include <pto/isa/enums.hpp>
 #include <pto/isa/error.hpp>
+#include <pto/isa/global_tensor.hpp>
 #include <pto/isa/op.hpp>
 #include <pto/isa/pipes.hpp>
 #include <pto/runtime/issue.hpp>
@@ -124,6 +127,59 @@ template <Op O>
 detail::Issue TSYNC() {
   static_assert(pipe_of(O) != PIPE_ALL || O == Op::PIPE_BARRIER, "TSYNC<Op>: this Op has no fixed pipe");
   return pipe_barrier(pipe_of(O));
+}
+
+// SYNCALL: a barrier across the cores of the launch, spelled as pto-isa's pto_instr.hpp declares it.
+// The core first drains every pipe (pipe_barrier(PIPE_ALL), as the A2/A3 and A5 implementations do),
+// then waits until every core of the launch has reached its SYNCALL; all of them go on at the same
+// modeled cycle: the last arrival plus CostTable::syncall_cycles. `co_await SYNCALL()` in a coroutine
+// kernel, `SYNCALL();` in a plain one. The launch's cores are vector cores (AIV): AIVOnly meets all of
+// them; AICOnly is only the pipe barrier on a vector core (the cube side of it compiles away there, as on
+// the chip); Mix needs cube cores, which the runtime does not emulate yet. Outside pto::launch the
+// implicit core is the only core: SYNCALL drains it and pays the barrier's cost. Auto mode keeps it
+// (PTO's auto build compiles it to nothing; here auto mode orders one core's pipes, never two cores).
+namespace detail {
+inline Issue syncall_issue(SyncCoreType type, std::source_location where) {
+  if (type == SyncCoreType::Mix)
+    fail("SYNCALL<SyncCoreType::Mix>: a mixed barrier meets cube (AIC) and vector (AIV) cores, and the runtime "
+         "emulates vector cores only; use SyncCoreType::AIVOnly (all cores of the launch)");
+  InstrRecord rec;
+  rec.desc = find_desc(Op::SYNCALL);
+  rec.kind = RecordKind::SyncAll;
+  rec.pipe = PIPE_S;
+  rec.variant = type == SyncCoreType::AICOnly ? kSyncAllLocal : 0;
+  rec.where = where;
+  return Issue(current_core(), rec);
+}
+}  // namespace detail
+
+template <SyncCoreType CoreType = SyncCoreType::AIVOnly>
+detail::Issue SYNCALL(std::source_location where = std::source_location::current()) {
+  return detail::syncall_issue(CoreType, where);
+}
+
+// Soft mode: on the chip a GM counter (the workspace's first int32, zeroed before first use) counts
+// arrivals. The runtime's barrier needs no counter: the workspace is neither read nor written.
+// `usedCores` 0 means every core of the launch; fewer participants are not supported yet.
+template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AIVOnly, class GlobalData,
+          std::enable_if_t<is_global_tensor<std::remove_cvref_t<GlobalData>>::value, int> = 0>
+detail::Issue SYNCALL(GlobalData& gmWorkspace, std::int32_t usedCores = 0,
+                      std::source_location where = std::source_location::current()) {
+  using namespace detail;
+  if constexpr (Mode == SyncAllMode::Soft) {
+    static_assert(std::is_same_v<typename std::remove_cvref_t<GlobalData>::DType, std::int32_t>,
+                  "SYNCALL<SyncAllMode::Soft>: the GM workspace must be a GlobalTensor of int32_t (its first "
+                  "element is the arrival counter)");
+    if (!gmWorkspace.data())
+      fail("SYNCALL<SyncAllMode::Soft>: operand gmWorkspace is a null GM pointer; soft mode needs a zeroed int32 "
+           "counter in GM");
+    const int cores = core_block_num(current_core());
+    if (usedCores != 0 && usedCores != cores)
+      fail("SYNCALL<SyncAllMode::Soft>: usedCores = ", usedCores, ", but the launch has ", cores,
+           " core(s); the runtime's barrier meets every core of the launch (usedCores 0 or ", cores,
+           "); a barrier of fewer cores is not supported yet");
+  }
+  return detail::syncall_issue(CoreType, where);
 }
 
 }  // namespace pto
