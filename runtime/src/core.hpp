@@ -28,6 +28,7 @@
 #include <pto/runtime/report.hpp>
 
 #include "cost_model.hpp"
+#include "key_cache.hpp"
 #include "seq_table.hpp"
 #include "auto_placer.hpp"
 #include "sync_checker.hpp"
@@ -273,21 +274,9 @@ private:
   std::vector<TimelineEntry> timeline_;
   std::vector<std::uint32_t> stream_strings_;  // the cost model's stream texts -> strings_ (timeline)
   std::vector<std::string> strings_;                         // the timeline's texts, interned ...
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
-  };
   // ... by a binary key of what they show (looked up by string_view: no allocation per instruction)
-  std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> interned_;
+  KeyCache<std::uint32_t, 8> interned_;
   std::unordered_map<std::uint64_t, std::uint32_t> name_ids_;  // names by (instruction, kind, flag)
-  // The last few operand keys of each instruction (a loop alternates a few buffers): a hit costs a
-  // memcmp instead of hashing the key.
-  struct RecentKey {
-    std::string key;
-    std::uint32_t id = 0;
-  };
-  std::vector<std::array<RecentKey, 4>> recent_ = std::vector<std::array<RecentKey, 4>>(kNumOps + 1);
-  std::vector<std::uint8_t> recent_next_ = std::vector<std::uint8_t>(kNumOps + 1, 0);
   char key_[512];  // the key being built
   std::size_t key_len_ = 0;
   template <class T>

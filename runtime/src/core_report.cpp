@@ -196,11 +196,10 @@ void Core::deadlock(const InstrRecord* blocked) {
 template <class Make>
 std::uint32_t Core::intern(Make&& make) {
   const std::string_view key(key_, key_len_);
-  auto it = interned_.find(key);
-  if (it != interned_.end()) return it->second;
+  if (const std::uint32_t* id = interned_.find(key)) return *id;
   const auto id = std::uint32_t(strings_.size());
   strings_.push_back(make());
-  interned_.emplace(std::string(key), id);
+  interned_.insert(key, id);
   return id;
 }
 
@@ -230,7 +229,7 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
   auto [it, fresh] = name_ids_.try_emplace(name_key, std::uint32_t(strings_.size()));
   if (fresh) strings_.push_back(describe(rec));
   e.name_id = it->second;
-  // At most 8 + 4 x (1 + 5 x 16 + 2) bytes: within key_.
+  // At most 8 + kMaxOperands x (1 + 5 x 16 + 2) bytes: within key_.
   static_assert(sizeof(void*) + kMaxOperands * (1 + 10 * sizeof(std::int64_t) + 2 * sizeof(int)) <= sizeof key_);
   key_len_ = 0;
   put(rec.desc);
@@ -251,18 +250,7 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
       }
     }
   }
-  const std::string_view key(key_, key_len_);
-  const std::size_t slot = rec.desc ? std::size_t(rec.desc->op) : std::size_t(kNumOps);
-  auto& recent = recent_[slot];
-  const auto hit = std::find_if(recent.begin(), recent.end(), [&](const RecentKey& r) { return r.key == key; });
-  if (hit != recent.end()) {
-    e.operands_id = hit->id;
-  } else {
-    e.operands_id = intern([&] { return operands_text(rec); });
-    RecentKey& r = recent[recent_next_[slot]++ % recent.size()];
-    r.key.assign(key);
-    r.id = e.operands_id;
-  }
+  e.operands_id = intern([&] { return operands_text(rec); });
   e.after_begin = std::uint32_t(edges_.size());
   edges_.insert(edges_.end(), rec.waits, rec.waits + rec.nwaits);
   if (token_from) edges_.push_back(token_from);

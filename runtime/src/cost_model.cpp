@@ -204,7 +204,7 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s, const char* ins
 
 std::uint32_t CostModel::text_of(const IntrinsicStream& s) {
   std::string t = describe(s, table_.machine);
-  if (auto it = text_ids_.find(std::string_view(t)); it != text_ids_.end()) return it->second;
+  if (auto it = text_ids_.find(t); it != text_ids_.end()) return it->second;
   const auto id = std::uint32_t(texts_.size());
   texts_.push_back(t);
   text_ids_.emplace(std::move(t), id);
@@ -228,31 +228,22 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
         key.ops[i] = {t.base, {int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, t.row_stride, t.col_stride,
                                int(t.row_major) | int(t.static_valid_rows) << 1 | int(t.static_valid_cols) << 2}};
       }
-      // A kernel's loop issues the same few forms in turn: compare with the last few before hashing.
-      for (const Recent& r : recent_)
-        if (r.memo && std::memcmp(&r.key, &key, sizeof key) == 0 && !(text && r.memo->text == kNoText)) {
-          if (text) *text = r.memo->text;
-          return r.memo->cycles;
-        }
       const std::string_view bytes(reinterpret_cast<const char*>(&key), sizeof key);
-      auto it = memo_.find(bytes);
-      if (it == memo_.end() || (text && it->second.text == kNoText)) {
+      Memo* m = memo_.find(bytes);
+      if (!m || (text && m->text == kNoText)) {
         // The target's device algorithm issues the stream itself (a recording, non-executing run, which
         // also raises what the chip would get silently wrong); the planner derives it for forms no
         // device algorithm covers. The same pricing whether the CPU reference or the device path runs;
         // a form the chip rejects is an error only when the device path computes it.
         if (!backend::record_stream(make_context(rec, target_, ub_, ub_bytes_), stream_, chip_errors_))
           fail("pipeline model: no intrinsic stream for ", rec.desc->name, " on ", name_of(target_));
-        const Memo m{stream_cycles(stream_, rec.desc->name), text ? text_of(stream_) : kNoText};
-        if (text) *text = m.text;
-        if (it != memo_.end()) it->second = m;
-        else if (memo_.size() < 4096) it = memo_.emplace(std::string(bytes), m).first;
-        else return m.cycles;  // not kept: nothing to remember
-      } else if (text) {
-        *text = it->second.text;
+        const Memo fresh{stream_cycles(stream_, rec.desc->name), text ? text_of(stream_) : kNoText};
+        if (text) *text = fresh.text;
+        memo_.insert(bytes, fresh);  // not kept past 4096 forms: recomputed when seen again
+        return fresh.cycles;
       }
-      recent_[next_recent_++ % std::size(recent_)] = {key, &it->second};  // map nodes never move
-      return it->second.cycles;
+      if (text) *text = m->text;
+      return m->cycles;
     }
     default: fail("pipeline model: no cost for ", rec.desc ? rec.desc->name : "an instruction", " on ", pipe_name(rec.pipe));
   }

@@ -13,6 +13,8 @@
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/record.hpp>
 
+#include "key_cache.hpp"
+
 
 namespace pto::detail {
 
@@ -26,7 +28,7 @@ public:
   // where none covers the operands), whichever backend computes the data. `chip_errors`: the device
   // path computes the data, so a form the chip's algorithm rejects is an error (else it is planned).
   CostModel(const CostTable& table, int cores, Target target = Target::A2A3, bool chip_errors = true);
-  CostModel(const CostModel&) = delete;  // recent_ points into memo_
+  CostModel(const CostModel&) = delete;
   CostModel& operator=(const CostModel&) = delete;
   void set_ub(std::byte* ub, std::size_t bytes) {
     ub_ = ub;
@@ -49,15 +51,11 @@ private:
   IntrinsicStream stream_;
   // Vector-instruction cycles by the operands' geometry and addresses (a kernel issues the same few
   // forms over and over; the same key always yields the same stream, and the same errors).
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view k) const { return std::hash<std::string_view>{}(k); }
-  };
   struct Memo {
     std::uint64_t cycles;
     std::uint32_t text;  // kNoText until someone asked for it
   };
-  std::unordered_map<std::string, Memo, KeyHash, std::equal_to<>> memo_;  // key: a VectorKey's bytes
+  KeyCache<Memo> memo_{4096};  // key: a VectorKey's bytes
   struct VectorKey {
     std::uint64_t scalar;
     std::int32_t op, variant, nops, unused;
@@ -67,14 +65,8 @@ private:
     } ops[kMaxOperands];
   };
   static_assert(std::has_unique_object_representations_v<VectorKey>, "VectorKey: no padding (its bytes are the key)");
-  struct Recent {
-    VectorKey key;
-    const Memo* memo = nullptr;
-  };
-  Recent recent_[4]{};
-  unsigned next_recent_ = 0;
   std::vector<std::string> texts_;  // distinct stream texts
-  std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> text_ids_;
+  std::unordered_map<std::string, std::uint32_t> text_ids_;
   std::uint32_t text_of(const IntrinsicStream& s);
   Target target_ = Target::A2A3;
   bool chip_errors_ = true;

@@ -5,7 +5,9 @@
 //   start of a queued instruction -> start(): its clock = its pipe's clock joined with the issue
 //     stamp, the events it waits for and (wait_flag) the set_flag whose token it consumed; then its
 //     tile accesses are checked against the shadow;
-//   scalar-pipe waits -> scalar_waits()/scalar_barrier().
+//   an instruction the scalar pipe runs itself (set_flag / wait_flag / barriers on PIPE_S) -> scalar();
+//   a pipe's instruction retiring in the model -> retired() (auto mode joins those clocks at issue);
+//   the kernel's end -> kernel_end(): flags left set, channels never waited, suggested ids chosen.
 #pragma once
 #include <array>
 #include <cstdint>
