@@ -14,8 +14,8 @@
 
 #include <pto/pto-inst.hpp>
 
-#include "cpu_backend.hpp"
-#include "fast_exp.hpp"
+#include <pto/backends/registry.hpp>
+#include "fast_exp.hpp"  // backends/common
 
 using namespace pto;
 
@@ -87,7 +87,7 @@ __attribute__((noinline)) void hand_rowexpandexpdif(T* __restrict dp, const T* _
                                                     int R, int C) {
   for (int i = 0; i < R; ++i) {
     const float si = float(sp[i]);
-    for (int j = 0; j < C; ++j) dp[i * C + j] = T(cpu::fast_expf(float(T(float(ap[i * C + j]) - si))));
+    for (int j = 0; j < C; ++j) dp[i * C + j] = T(lanes::fast_expf(float(T(float(ap[i * C + j]) - si))));
   }
 }
 template <class D, class S>
@@ -115,7 +115,7 @@ void colexpandadd(const char* name, int R, int C, int reps) {
   c.add(view(d.v.data(), R, C), Role::Write);
   c.add(view(a.v.data(), R, C), Role::Read);
   c.add(view(v.v.data(), 1, C), Role::Read);
-  const BackendKernel* k = cpu::kernel_for(Op::TCOLEXPANDADD);
+  const BackendKernel* k = &backend::find(Op::TCOLEXPANDADD)->cpu;
   const double kn = median_ns([&] { k->finish(c.ctx); }, reps);
   const double hn = median_ns([&] { hand_colexpandadd(d.v.data(), a.v.data(), v.v.data(), R, C); }, reps);
   double in = 0;
@@ -140,7 +140,7 @@ void rowexpandexpdif(const char* name, int R, int C, int reps) {
   c.add(view(d.v.data(), R, C), Role::Write);
   c.add(view(a.v.data(), R, C), Role::Read);
   c.add(view(s.v.data(), R, 1, false), Role::Read);
-  const BackendKernel* k = cpu::kernel_for(Op::TROWEXPANDEXPDIF);
+  const BackendKernel* k = &backend::find(Op::TROWEXPANDEXPDIF)->cpu;
   const double kn = median_ns([&] { k->finish(c.ctx); }, reps);
   const double hn = median_ns([&] { hand_rowexpandexpdif(d.v.data(), a.v.data(), s.v.data(), R, C); }, reps);
   row(name, R, C, kn, hn, 0);
@@ -156,7 +156,7 @@ void axpy(const char* name, int R, int C, int reps) {
   c.add(view(d.v.data(), R, C), Role::ReadWrite);
   c.add(view(x.v.data(), R, C), Role::Read);
   c.ctx.scalar = ScalarValue::of(k);
-  const BackendKernel* kern = cpu::kernel_for(Op::TAXPY);
+  const BackendKernel* kern = &backend::find(Op::TAXPY)->cpu;
   const double kn = median_ns([&] { kern->finish(c.ctx); }, reps);
   const double hn = median_ns([&] { hand_axpy(d.v.data(), x.v.data(), k, R * C); }, reps);
   row(name, R, C, kn, hn, 0);

@@ -17,10 +17,9 @@
 
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/error.hpp>
-#include <pto/runtime/cost_table.hpp>
+#include <pto/isa/intrinsics.hpp>
 
 #include "../common/device_common.hpp"
-#include "../cpu/elementwise.hpp"
 
 namespace pto::a2a3 {
 
@@ -328,12 +327,12 @@ private:
   // Lanes to the compute type and back: half through F16C eight lanes at a time.
   template <class T>
   static void widen(const T* in, C<T>* out, unsigned n) {
-    if constexpr (std::is_same_v<T, _Float16>) cpu::to_float(in, out, int(n));
+    if constexpr (std::is_same_v<T, _Float16>) lanes::to_float(in, out, int(n));
     else std::copy(in, in + n, out);
   }
   template <class T>
   static void narrow(const C<T>* in, T* out, unsigned n) {
-    if constexpr (std::is_same_v<T, _Float16>) cpu::from_float(in, out, int(n));
+    if constexpr (std::is_same_v<T, _Float16>) lanes::from_float(in, out, int(n));
     else std::copy(in, in + n, out);
   }
 

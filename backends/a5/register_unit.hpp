@@ -15,7 +15,7 @@
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/error.hpp>
-#include <pto/runtime/cost_table.hpp>
+#include <pto/isa/intrinsics.hpp>
 
 #include "../common/device_common.hpp"
 
@@ -219,7 +219,7 @@ public:
     if (!execute_) return;
     for (unsigned k = 0; k < m.count; ++k) {
       const T a = T((std::uint64_t(hi.v[k]) << 32) | lo.v[k]), b = T((std::uint64_t(bhi.v[k]) << 32) | blo.v[k]);
-      const auto r = std::uint64_t(cpu::apply<F, T>(a, b));
+      const auto r = std::uint64_t(lanes::apply<F, T>(a, b));
       lo.v[k] = std::uint32_t(r);
       hi.v[k] = std::uint32_t(r >> 32);
     }

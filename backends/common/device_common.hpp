@@ -9,21 +9,22 @@
 
 #include <pto/isa/error.hpp>
 #include <pto/isa/kernel_abi.hpp>
-#include <pto/runtime/cost_table.hpp>
+#include <pto/backends/registry.hpp>
+#include <pto/isa/intrinsics.hpp>
 
-#include "../cpu/elementwise.hpp"
+#include "lane_ops.hpp"
 
 namespace pto::device {
 
 // The lane operations are the CPU reference's element operations (integers wrap; the one overflowing
 // signed quotient wraps), so a device path and the CPU reference agree lane for lane.
-using Fn = cpu::BinOp;
+using Fn = lanes::BinOp;
 
 template <Fn F, class C>
 C apply(C a, C b) {
   if constexpr (F == Fn::Div && std::is_integral_v<C>)
     if (b == C(0)) return C(0);  // inactive lanes only: active divisors are checked before the algorithm runs
-  return cpu::apply<F, C>(a, b);
+  return lanes::apply<F, C>(a, b);
 }
 
 // Integer division by zero has no result on any target: the divisor operand is checked before an
@@ -37,15 +38,15 @@ void check_int_division(const ExecContext& ctx) {
     const Op op = ctx.op;
     const bool swap = ctx.variant & kVariantSwap;
     if (op == Op::TDIVS) {
-      if (ctx.variant & kVariantScalarFirst) cpu::check_divisor_tile<T>(op, "src0", ctx.ops[1].tile);
+      if (ctx.variant & kVariantScalarFirst) lanes::check_divisor_tile<T>(op, "src0", ctx.ops[1].tile);
       else if (ctx.scalar.as<T>() == T(0))
         detail::fail(op_name(op), ": integer division by zero: the scalar divisor is 0 (dtype ", name_of(dtype_v<T>), ")");
     } else if (op == Op::TCOLEXPANDDIV && !swap) {
-      cpu::check_divisor_row(op, "src1", ctx.ops[2].tile.ptr<T>(0, 0), ctx.ops[0].tile.valid_cols, 0, 0);
+      lanes::check_divisor_row(op, "src1", ctx.ops[2].tile.ptr<T>(0, 0), ctx.ops[0].tile.valid_cols, 0, 0);
     } else if (op == Op::TROWEXPANDDIV && !swap && (ctx.variant & kVariantMode2)) {
-      cpu::check_divisor_blocks<T>(op, "src1", ctx.ops[2].tile);
+      lanes::check_divisor_blocks<T>(op, "src1", ctx.ops[2].tile);
     } else if (op == Op::TCOLEXPANDDIV || op == Op::TROWEXPANDDIV) {
-      cpu::check_divisor_tile<T>(op, "src1", ctx.ops[2].tile);
+      lanes::check_divisor_tile<T>(op, "src1", ctx.ops[2].tile);
     }
   }
 }
@@ -63,14 +64,8 @@ constexpr Intrinsic intrinsic_of(Fn f) {
   return Intrinsic::vadd;
 }
 
-// What an algorithm writes past its destination's valid region while staying inside the tile: the
-// runtime adds it to the instruction's write footprint (the checker, auto mode and snapshots see it)
-// and puts `warning` in the run report.
-struct Overrun {
-  std::uint32_t tail_bytes = 0;   // past the end of each valid line
-  std::uint32_t extra_lines = 0;  // whole lines past the valid ones
-  std::string warning;            // empty: nothing written outside the valid region
-};
+using backend::Overrun;  // what an algorithm writes past the valid region (registry.hpp)
+
 
 // Whether every tile operand lies in the core's UB. Auto mode gives tiles that were never TASSIGNed
 // storage of their own outside UB; the device algorithms address UB, so those run the CPU reference.

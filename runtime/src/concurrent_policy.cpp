@@ -1,4 +1,5 @@
 #include "concurrent_policy.hpp"
+#include "registry.hpp"
 
 #include <algorithm>
 #include <array>
@@ -413,7 +414,7 @@ private:
   bool run(Pipe& p, const Item& it) {
     if (!it.kernel) return true;
     try {
-      ExecContext ctx{it.rec.ops, it.rec.nops, it.rec.scalar, it.rec.variant, target_, &p.staging, it.rec.desc->op, ub_, ub_bytes_};
+      ExecContext ctx = make_context(it.rec, target_, ub_, ub_bytes_, &p.staging);
       if (it.kernel->direct) {
         it.kernel->direct(ctx);  // runs when its flags allow: its inputs are what it must read
       } else {

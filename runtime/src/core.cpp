@@ -71,7 +71,7 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 // ---------------------------------------------------------------------------------------------------
 Core::Core(const CoreOptions& opt)
     : opt_(opt),
-      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, !opt.cpu_reference, opt.target),
+      cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, opt.target, !opt.cpu_reference),
       run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
   ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
   ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
@@ -452,7 +452,7 @@ void Core::stage(Slot& s) {
   if (staging_pool_.empty()) staging_pool_.push_back(std::make_unique<Staging>());
   s.staging = std::move(staging_pool_.back());
   staging_pool_.pop_back();
-  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get(), s.rec.desc->op, ub_base_, ub_bytes_};
+  ExecContext ctx = make_context(s.rec, opt_.target, ub_base_, ub_bytes_, s.staging.get());
   s.kernel->start(ctx);
   s.snapshotted = true;
 }
@@ -507,7 +507,7 @@ void Core::snapshot_readers_of(const Slot& writer) {
 }
 
 void Core::run_finish(Slot& s) {
-  ExecContext ctx{s.rec.ops, s.rec.nops, s.rec.scalar, s.rec.variant, opt_.target, s.staging.get(), s.rec.desc->op, ub_base_, ub_bytes_};
+  ExecContext ctx = make_context(s.rec, opt_.target, ub_base_, ub_bytes_, s.staging.get());
   if (s.kernel->start) {  // staged at start, or lazily on overwrite, or not needed at all
     if (s.staging) s.kernel->finish(ctx);
     else s.kernel->direct(ctx);

@@ -1,14 +1,13 @@
 #include "cost_model.hpp"
 
-#include "../../backends/a2a3/a2a3_backend.hpp"
-#include "../../backends/a5/a5_backend.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
 
 #include <pto/isa/error.hpp>
+
+#include "registry.hpp"
 
 namespace pto {
 namespace detail {
@@ -111,15 +110,6 @@ std::uint64_t whole_cycles(double c, const char* instruction) {
 }  // namespace
 }  // namespace detail
 
-const char* intrinsic_name(Intrinsic i) {
-  static constexpr const char* names[] = {
-#define PTO_INTRINSIC_NAME(name) #name,
-      PTO_INTRINSIC_LIST(PTO_INTRINSIC_NAME)
-#undef PTO_INTRINSIC_NAME
-  };
-  return names[std::size_t(i)];
-}
-
 std::string describe(const IntrinsicStream& s, VectorMachine machine) {
   // A stream, not `"literal" + std::to_string(...)`: g++ 12 at -O3 warns (-Wrestrict, a false positive)
   // on those temporaries, and a consumer's Release build must be warning-clean.
@@ -159,8 +149,8 @@ const CostTable& default_cost_table(Target t) {
 
 namespace detail {
 
-CostModel::CostModel(const CostTable& table, int cores, bool device, Target target)
-    : table_(table), device_(device), target_(target) {
+CostModel::CostModel(const CostTable& table, int cores, Target target, bool chip_errors)
+    : table_(table), target_(target), chip_errors_(chip_errors) {
   gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
 }
 
@@ -247,21 +237,12 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
       const std::string_view bytes(reinterpret_cast<const char*>(&key), sizeof key);
       auto it = memo_.find(bytes);
       if (it == memo_.end() || (text && it->second.text == kNoText)) {
-        // A device code path issues the stream itself (a recording, non-executing run of its
-        // algorithm, which also raises what the chip would get silently wrong); else the planner
-        // derives it.
-        const ExecContext ctx{rec.ops, rec.nops, rec.scalar, rec.variant, target_, nullptr, rec.desc->op, ub_, ub_bytes_};
-        const bool device = device_ && ub_;
-        stream_.clear();
-        if (device && target_ == Target::A2A3 && a2a3::covers(rec.desc->op, ctx)) {
-          a2a3::VectorUnit vu(ub_, ub_bytes_, rec.desc->name, &stream_, false);
-          a2a3::run(rec.desc->op, vu, ctx, ub_);
-        } else if (device && target_ == Target::A5 && a5::covers(rec.desc->op, ctx)) {
-          a5::RegisterUnit u(ub_, ub_bytes_, rec.desc->name, &stream_, false);
-          a5::run(rec.desc->op, u, ctx);
-        } else {
-          plan_vector(rec, table_.machine, stream_);
-        }
+        // The target's device algorithm issues the stream itself (a recording, non-executing run, which
+        // also raises what the chip would get silently wrong); the planner derives it for forms no
+        // device algorithm covers. The same pricing whether the CPU reference or the device path runs;
+        // a form the chip rejects is an error only when the device path computes it.
+        if (!backend::record_stream(make_context(rec, target_, ub_, ub_bytes_), stream_, chip_errors_))
+          fail("pipeline model: no intrinsic stream for ", rec.desc->name, " on ", name_of(target_));
         const Memo m{stream_cycles(stream_, rec.desc->name), text ? text_of(stream_) : kNoText};
         if (text) *text = m.text;
         if (it != memo_.end()) it->second = m;

@@ -1,6 +1,6 @@
 // Modeled cycles of one instruction: DMA from the target's transfer lines (with the launch's share of
-// the aggregate GM bandwidth), vector instructions from their intrinsic stream (intrinsic_plan.hpp)
-// priced by the target's CostTable.
+// the aggregate GM bandwidth), vector instructions from their intrinsic stream (recorded by the
+// backend registry) priced by the target's CostTable.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,7 +13,6 @@
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/record.hpp>
 
-#include "intrinsic_plan.hpp"
 
 namespace pto::detail {
 
@@ -23,8 +22,10 @@ inline constexpr std::uint64_t kModelTimeLimit = std::uint64_t(1) << 62;
 
 class CostModel {
 public:
-  // `device`: price vector instructions by running their device code path's algorithm (A2A3, A5).
-  CostModel(const CostTable& table, int cores, bool device = false, Target target = Target::A2A3);
+  // Vector instructions are priced by a recording run of their target's device algorithm (the planner
+  // where none covers the operands), whichever backend computes the data. `chip_errors`: the device
+  // path computes the data, so a form the chip's algorithm rejects is an error (else it is planned).
+  CostModel(const CostTable& table, int cores, Target target = Target::A2A3, bool chip_errors = true);
   CostModel(const CostModel&) = delete;  // recent_ points into memo_
   CostModel& operator=(const CostModel&) = delete;
   void set_ub(std::byte* ub, std::size_t bytes) {
@@ -75,8 +76,8 @@ private:
   std::vector<std::string> texts_;  // distinct stream texts
   std::unordered_map<std::string, std::uint32_t, KeyHash, std::equal_to<>> text_ids_;
   std::uint32_t text_of(const IntrinsicStream& s);
-  bool device_ = false;
   Target target_ = Target::A2A3;
+  bool chip_errors_ = true;
   std::byte* ub_ = nullptr;
   std::size_t ub_bytes_ = 0;
 };

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 #include <pto/isa/bfloat16.hpp>
@@ -17,6 +18,25 @@ using float16_t = _Float16;
 using float32_t = float;
 
 enum class DType : std::uint8_t { F16, BF16, F32, I8, U8, I16, U16, I32, U32, I64, U64 };
+
+// A set of dtypes as a bitmask (instruction descriptors' per-target dtype rules, device paths' covers).
+struct DTypeSet {
+  std::uint32_t bits = 0;
+  constexpr DTypeSet() = default;
+  constexpr DTypeSet(std::initializer_list<DType> ts) {
+    for (DType t : ts) bits |= 1u << unsigned(t);
+  }
+  constexpr bool has(DType t) const { return (bits >> unsigned(t)) & 1u; }
+  constexpr bool empty() const { return bits == 0; }
+  constexpr DTypeSet operator|(DTypeSet o) const { return from_bits(bits | o.bits); }
+  constexpr DTypeSet operator&(DTypeSet o) const { return from_bits(bits & o.bits); }
+  constexpr bool operator==(const DTypeSet&) const = default;
+  static constexpr DTypeSet from_bits(std::uint32_t b) {
+    DTypeSet s;
+    s.bits = b;
+    return s;
+  }
+};
 
 template <class T> struct dtype_of;  // primary left undefined: an unsupported element type does not compile
 template <> struct dtype_of<_Float16> { static constexpr DType value = DType::F16; };

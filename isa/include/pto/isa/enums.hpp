@@ -31,6 +31,7 @@ enum class SyncCoreType : std::uint8_t { AIVOnly = 0, AICOnly = 1, Mix = 2 };
 
 // The hardware profile a launch emulates: buffer capacities, dtype rules and (later) costs.
 enum class Target : std::uint8_t { A2A3, A5 };
+inline constexpr int kNumTargets = 2;
 // Manual: the kernel orders pipes with flags/events. Auto: the runtime derives the order from the bytes
 // each instruction reads and writes (RAW, WAR, WAW), as ptoas --enable-insert-sync does on device.
 enum class Mode : std::uint8_t { Manual, Auto };

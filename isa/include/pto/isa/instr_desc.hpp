@@ -1,74 +1,118 @@
-// One descriptor per instruction: name, Op, pipe and operand roles. The scheduler (auto-mode
-// dependencies), the cost model, the trace and (later) the checker and assembler read these.
+// One descriptor per instruction: name, Op, pipe (from the op list), operand roles and counts, the
+// scalar operand, per-target dtype rules. The public instruction functions, the scheduler (auto-mode
+// dependencies), the checker, the cost model, the trace and (later) the assembler read these.
 #pragma once
 #include <array>
 #include <iterator>
 #include <cstdint>
 
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/enums.hpp>
 #include <pto/isa/op.hpp>
 
 namespace pto {
 
 enum class Role : std::uint8_t { Read, Write, ReadWrite };
 
+// Tile operands an instruction may take (TMATMUL_MX: dst, a, a's scale, b, b's scale).
+inline constexpr int kMaxOperands = 5;
+
 struct OperandDesc {
   const char* name = nullptr;
   Role role = Role::Read;
 };
 
+// The dtypes an instruction's dst may have, per target (the A2A3 / A5 columns of the ISA's tables).
+// Both empty: the instruction's rule is static (a static_assert on the tile types) or family-specific.
+struct DTypeRule {
+  DTypeSet a2a3, a5;
+  constexpr DTypeSet on(Target t) const { return t == Target::A5 ? a5 : a2a3; }
+  constexpr bool empty() const { return a2a3.empty() && a5.empty(); }
+};
+
 struct InstrDesc {
   Op op;
   const char* name;  // PTO spelling, as users write it
-  pipe_t pipe;
-  std::array<OperandDesc, 4> operands{};
-  int operand_count = 0;
-  bool has_scalar = false;
+  pipe_t pipe;       // always pipe_of(op): the op list (isa/op.hpp) is where a pipe is written
+  std::array<OperandDesc, kMaxOperands> operands{};
+  int operand_count = 0;  // operands the public function adds (a record never holds more)
+  bool has_scalar = false;  // a scalar operand (ScalarValue), shown in traces
+  DTypeRule dtypes{};
 };
 
-// The instructions the runtime implements. Adding one = one line here, one backend kernel, tests.
+// A descriptor; its pipe comes from the op list.
+constexpr InstrDesc instr(Op op, const char* name, std::array<OperandDesc, kMaxOperands> operands, int count,
+                          bool scalar = false, DTypeRule dtypes = {}) {
+  return InstrDesc{op, name, pipe_of(op), operands, count, scalar, dtypes};
+}
+
+namespace dtypes {
+using D = DType;
+// ISA dtype tables (A2A3 and A5 columns), named by the instructions that share them.
+inline constexpr DTypeSet kVecA2A3{D::I32, D::I16, D::F16, D::F32};
+inline constexpr DTypeSet kFloats{D::F16, D::F32};
+inline constexpr DTypeSet kBcastA5{D::I32, D::U32, D::F32, D::I16, D::U16, D::F16, D::BF16, D::U8, D::I8};
+inline constexpr DTypeSet kBcastA5Add = kBcastA5 | DTypeSet{D::I64, D::U64};  // A5 TCOLEXPANDADD (seed 000)
+inline constexpr DTypeSet kAddsA5{D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16};
+inline constexpr DTypeSet kMulsA5{D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16};
+inline constexpr DTypeSet kDivsA5{D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32};
+inline constexpr DTypeSet kMaxsA5 = kAddsA5;
+inline constexpr DTypeRule kBcast{kVecA2A3, kBcastA5};
+inline constexpr DTypeRule kBcastDiv{kFloats, kBcastA5};
+inline constexpr DTypeRule kExpDif{kFloats, kFloats};
+inline constexpr DTypeSet kUpTo32{D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::F16, D::BF16, D::F32};
+inline constexpr DTypeRule kExpandS{kUpTo32, kUpTo32 | DTypeSet{D::I64, D::U64}};
+}  // namespace dtypes
+
+// The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
+// here, its entry and kernel there, its public function, tests (docs/adding-an-instruction.md).
 #define PTO_D_W {"dst", Role::Write}
 #define PTO_D_R(n) {n, Role::Read}
+#define PTO_BIN {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3
+#define PTO_ROW {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4
 inline constexpr InstrDesc kInstrTable[] = {
-    {Op::TLOAD, "TLOAD", PIPE_MTE2, {{PTO_D_W, PTO_D_R("src")}}, 2},
-    {Op::TSTORE_VEC, "TSTORE", PIPE_MTE3, {{PTO_D_W, PTO_D_R("src")}}, 2},
-    {Op::TMOV_V2V, "TMOV", PIPE_V, {{PTO_D_W, PTO_D_R("src")}}, 2},
-    {Op::TEXPANDS, "TEXPANDS", PIPE_V, {{PTO_D_W}}, 1, true},
-    // column broadcast (spec §2.1)
-    {Op::TCOLEXPAND, "TCOLEXPAND", PIPE_V, {{PTO_D_W, PTO_D_R("src")}}, 2},
-    {Op::TCOLEXPANDADD, "TCOLEXPANDADD", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    {Op::TCOLEXPANDSUB, "TCOLEXPANDSUB", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    {Op::TCOLEXPANDMUL, "TCOLEXPANDMUL", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    {Op::TCOLEXPANDDIV, "TCOLEXPANDDIV", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    {Op::TCOLEXPANDMAX, "TCOLEXPANDMAX", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    {Op::TCOLEXPANDMIN, "TCOLEXPANDMIN", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    {Op::TCOLEXPANDEXPDIF, "TCOLEXPANDEXPDIF", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3},
-    // row broadcast (spec §2.2); tmp is written on A2/A3 (vbrcb scratch)
-    {Op::TROWEXPAND, "TROWEXPAND", PIPE_V, {{PTO_D_W, PTO_D_R("src")}}, 2},
-    {Op::TROWEXPANDADD, "TROWEXPANDADD", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    {Op::TROWEXPANDSUB, "TROWEXPANDSUB", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    {Op::TROWEXPANDMUL, "TROWEXPANDMUL", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    {Op::TROWEXPANDDIV, "TROWEXPANDDIV", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    {Op::TROWEXPANDMAX, "TROWEXPANDMAX", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    {Op::TROWEXPANDMIN, "TROWEXPANDMIN", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    {Op::TROWEXPANDEXPDIF, "TROWEXPANDEXPDIF", PIPE_V, {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4},
-    // tile-scalar (spec §2.5), TEXP (§2.4), TAXPY (§2.3)
-    {Op::TADDS, "TADDS", PIPE_V, {{PTO_D_W, PTO_D_R("src0")}}, 2, true},
-    {Op::TSUBS, "TSUBS", PIPE_V, {{PTO_D_W, PTO_D_R("src0")}}, 2, true},
-    {Op::TMULS, "TMULS", PIPE_V, {{PTO_D_W, PTO_D_R("src0")}}, 2, true},
-    {Op::TDIVS, "TDIVS", PIPE_V, {{PTO_D_W, PTO_D_R("src0")}}, 2, true},
-    {Op::TMAXS, "TMAXS", PIPE_V, {{PTO_D_W, PTO_D_R("src")}}, 2, true},
-    {Op::TMINS, "TMINS", PIPE_V, {{PTO_D_W, PTO_D_R("src")}}, 2, true},
-    {Op::TEXP, "TEXP", PIPE_V, {{PTO_D_W, PTO_D_R("src")}}, 2},
-    {Op::TAXPY, "TAXPY", PIPE_V, {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true},
+    instr(Op::TLOAD, "TLOAD", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TSTORE_VEC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TMOV_V2V, "TMOV", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TEXPANDS, "TEXPANDS", {{PTO_D_W}}, 1, true, dtypes::kExpandS),
+    // column broadcast
+    instr(Op::TCOLEXPAND, "TCOLEXPAND", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TCOLEXPANDADD, "TCOLEXPANDADD", PTO_BIN, false, {dtypes::kVecA2A3, dtypes::kBcastA5Add}),
+    instr(Op::TCOLEXPANDSUB, "TCOLEXPANDSUB", PTO_BIN, false, dtypes::kBcast),
+    instr(Op::TCOLEXPANDMUL, "TCOLEXPANDMUL", PTO_BIN, false, dtypes::kBcast),
+    instr(Op::TCOLEXPANDDIV, "TCOLEXPANDDIV", PTO_BIN, false, dtypes::kBcastDiv),
+    instr(Op::TCOLEXPANDMAX, "TCOLEXPANDMAX", PTO_BIN, false, dtypes::kBcast),
+    instr(Op::TCOLEXPANDMIN, "TCOLEXPANDMIN", PTO_BIN, false, dtypes::kBcast),
+    instr(Op::TCOLEXPANDEXPDIF, "TCOLEXPANDEXPDIF", PTO_BIN, false, dtypes::kExpDif),
+    // row broadcast; tmp is written on A2/A3 (vbrcb scratch)
+    instr(Op::TROWEXPAND, "TROWEXPAND", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TROWEXPANDADD, "TROWEXPANDADD", PTO_ROW, false, dtypes::kBcast),
+    instr(Op::TROWEXPANDSUB, "TROWEXPANDSUB", PTO_ROW, false, dtypes::kBcast),
+    instr(Op::TROWEXPANDMUL, "TROWEXPANDMUL", PTO_ROW, false, dtypes::kBcast),
+    instr(Op::TROWEXPANDDIV, "TROWEXPANDDIV", PTO_ROW, false, dtypes::kBcastDiv),
+    instr(Op::TROWEXPANDMAX, "TROWEXPANDMAX", PTO_ROW, false, dtypes::kBcast),
+    instr(Op::TROWEXPANDMIN, "TROWEXPANDMIN", PTO_ROW, false, dtypes::kBcast),
+    instr(Op::TROWEXPANDEXPDIF, "TROWEXPANDEXPDIF", PTO_ROW, false, dtypes::kExpDif),
+    // tile-scalar, TEXP, TAXPY
+    instr(Op::TADDS, "TADDS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
+    instr(Op::TSUBS, "TSUBS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
+    instr(Op::TMULS, "TMULS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kMulsA5}),
+    instr(Op::TDIVS, "TDIVS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kDivsA5}),
+    instr(Op::TMAXS, "TMAXS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, {dtypes::kVecA2A3, dtypes::kMaxsA5}),
+    instr(Op::TMINS, "TMINS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
+    instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation
-    {Op::SET_FLAG, "set_flag", PIPE_ALL, {}, 0},
-    {Op::WAIT_FLAG, "wait_flag", PIPE_ALL, {}, 0},
-    {Op::PIPE_BARRIER, "pipe_barrier", PIPE_ALL, {}, 0},
-    {Op::WAIT_EVENT, "TSYNC", PIPE_ALL, {}, 0},
-    {Op::SYNCALL, "SYNCALL", PIPE_S, {}, 0},
+    instr(Op::SET_FLAG, "set_flag", {}, 0),
+    instr(Op::WAIT_FLAG, "wait_flag", {}, 0),
+    instr(Op::PIPE_BARRIER, "pipe_barrier", {}, 0),
+    instr(Op::WAIT_EVENT, "TSYNC", {}, 0),
+    instr(Op::SYNCALL, "SYNCALL", {}, 0),
 };
 #undef PTO_D_W
 #undef PTO_D_R
+#undef PTO_BIN
+#undef PTO_ROW
 
 // Index of op's descriptor in kInstrTable, or -1 (an index, not a pointer, so it is a constant
 // expression under the sanitizers too).

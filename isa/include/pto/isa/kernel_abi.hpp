@@ -60,8 +60,6 @@ struct ScalarValue {
   }
 };
 
-inline constexpr int kMaxOperands = 4;
-
 // Scratch bytes a kernel keeps from `start` to `finish` (a DMA's in-flight data). Growing leaves the
 // contents undefined - no zero-fill, which would cost as much as the copy itself - and the runtime
 // reuses buffers across instructions.

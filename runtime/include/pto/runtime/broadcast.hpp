@@ -12,26 +12,6 @@
 namespace pto {
 
 namespace detail {
-using D = DType;
-// Spec §2.1/§2.2 dtype tables (A2A3 and A5 columns). A5 TCOLEXPANDADD also takes int64/uint64 (seed 000).
-inline constexpr std::initializer_list<DType> kBcastA2A3 = {D::I32, D::I16, D::F16, D::F32};
-inline constexpr std::initializer_list<DType> kBcastA5 = {D::I32, D::U32, D::F32, D::I16, D::U16,
-                                                         D::F16, D::BF16, D::U8,  D::I8};
-inline constexpr std::initializer_list<DType> kBcastA5Add = {D::I32, D::U32, D::F32, D::I16, D::U16, D::F16,
-                                                            D::BF16, D::U8, D::I8, D::I64, D::U64};
-inline constexpr std::initializer_list<DType> kFloatsOnly = {D::F16, D::F32};
-
-inline void check_bcast_dtype(const InstrDesc& d, DType t, Target target) {
-  switch (d.op) {
-    case Op::TCOLEXPANDDIV:
-    case Op::TROWEXPANDDIV: check_dtype(d, "dst", t, target, kFloatsOnly, kBcastA5); break;
-    case Op::TCOLEXPANDEXPDIF:
-    case Op::TROWEXPANDEXPDIF: check_dtype(d, "dst", t, target, kFloatsOnly, kFloatsOnly); break;
-    case Op::TCOLEXPANDADD: check_dtype(d, "dst", t, target, kBcastA2A3, kBcastA5Add); break;
-    default: check_dtype(d, "dst", t, target, kBcastA2A3, kBcastA5); break;
-  }
-}
-
 template <class Dst, class... Srcs>
 constexpr void static_check_bcast() {
   static_assert(((Dst::Loc == TileType::Vec) && ... && (Srcs::Loc == TileType::Vec)),
@@ -48,7 +28,7 @@ InstrRecord bcast_record(Core& core, Dst& dst, S0& src0, S1& src1) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src0);
   add_tile(core, rec, src1);
-  check_bcast_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
   return rec;
 }
 

@@ -3,8 +3,8 @@
 // listed in docs/pipeline-model.md ("Cost tables").
 //
 // A vector instruction's cycles follow from the intrinsic stream its target's algorithm issues for
-// the operands' shapes and dtype (IntrinsicCall below). Today a planner derives that stream from the
-// algorithms of spec §3; the emulated device code paths will produce the same stream by running.
+// the operands' shapes and dtype (pto/isa/intrinsics.hpp): the device code path's algorithm records it
+// (a run that computes nothing); a planner derives it for the few forms no device algorithm covers.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -12,22 +12,9 @@
 #include <vector>
 
 #include <pto/isa/enums.hpp>
+#include <pto/isa/intrinsics.hpp>
 
 namespace pto {
-
-#define PTO_INTRINSIC_LIST(X)                                                                          \
-  X(vadd) X(vsub) X(vmul) X(vdiv) X(vmax) X(vmin) X(vadds) X(vmuls) X(vmaxs) X(vmins) X(vaxpy) X(vexp) \
-  X(vexpdif) X(vector_dup) X(vbrcb) X(copy_ubuf_to_ubuf) X(vconv) X(vcvt) X(vaddc) X(vsubc) X(vmull)   \
-  X(vsel) X(vcmp) X(vlds) X(vsts) X(sync_roundtrip) X(scalar_elem) X(plt) X(vbr) X(vloop)
-
-enum class Intrinsic : std::uint8_t {
-#define PTO_INTRINSIC_ENUM(name) name,
-  PTO_INTRINSIC_LIST(PTO_INTRINSIC_ENUM)
-#undef PTO_INTRINSIC_ENUM
-  kCount
-};
-inline constexpr int kNumIntrinsics = static_cast<int>(Intrinsic::kCount);
-const char* intrinsic_name(Intrinsic i);
 
 // A2/A3 (repeat machine): cycles = head (when the pipe starts a run of intrinsics) + per_repeat x repeats
 // + tail (when a barrier or the end of the instruction drains the pipe).
@@ -44,11 +31,6 @@ struct IntrinsicCost {
 struct DmaCost {
   double setup_cycles = 0;
   double bytes_per_cycle = 1;
-};
-
-enum class VectorMachine : std::uint8_t {
-  Repeat,   // A2/A3: 256-byte repeats under a 128-bit mask, norm or counter mode
-  Register  // A5: 256-byte registers in a vector-function loop (loads, ALU, stores overlap)
 };
 
 struct CostTable {
@@ -76,49 +58,6 @@ struct CostTable {
 
 // The built-in table of a target profile.
 const CostTable& default_cost_table(Target target);
-
-// One call in an instruction's intrinsic stream. `calls` identical back-to-back calls are one entry.
-struct IntrinsicCall {
-  Intrinsic op = Intrinsic::vadd;
-  bool count_mode = false;       // Repeat: counter mode (the repeat count comes from the element count)
-  bool barrier_before = false;   // a pipe_barrier(PIPE_V) precedes it: the pipe drains first
-  std::uint16_t lanes = 0;       // active lanes of the last repeat (0 = all)
-  std::uint32_t repeats = 1;     // Repeat: repeats per call; Register: loop iterations
-  std::uint32_t calls = 1;
-  std::uint64_t bytes = 0;       // copy_ubuf_to_ubuf: bytes per call
-  // Repeat machine: block strides (dst, src0, src1) then repeat strides (dst, src0, src1), in 32-byte
-  // blocks, as the call passed them (device paths; planned streams leave them 0).
-  std::array<std::uint16_t, 6> strides{};
-};
-
-// An instruction's intrinsic stream, as its algorithm issues it.
-class IntrinsicStream {
-public:
-  void clear() {
-    calls_.clear();
-    barrier_ = false;
-  }
-  // Appends a call; one identical to the previous (and not behind a barrier) only bumps its count.
-  void add(IntrinsicCall c) {
-    c.barrier_before = barrier_;
-    barrier_ = false;
-    if (!calls_.empty()) {
-      IntrinsicCall& p = calls_.back();
-      if (!c.barrier_before && p.op == c.op && p.count_mode == c.count_mode && p.lanes == c.lanes &&
-          p.repeats == c.repeats && p.bytes == c.bytes && p.strides == c.strides) {
-        p.calls += c.calls;
-        return;
-      }
-    }
-    calls_.push_back(c);
-  }
-  void barrier() { barrier_ = !calls_.empty(); }  // pipe_barrier(PIPE_V) inside the instruction
-  const std::vector<IntrinsicCall>& calls() const { return calls_; }
-
-private:
-  std::vector<IntrinsicCall> calls_;
-  bool barrier_ = false;
-};
 
 // A stream as text, one call after another ("vadd norm 64 repeats, strides blk 1 1 0 rep 8 8 1; | vexp
 // ..."; "|" marks a pipe_barrier(PIPE_V) inside the instruction). A2/A3 calls show mask mode, repeats,

@@ -107,10 +107,7 @@ detail::Issue TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvent
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TEXPANDS>());
   add_tile(core, rec, dst);
-  using D = DType;
-  check_dtype(*rec.desc, "dst", rec.ops[0].tile.dtype, core_target(core),
-              {D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::F16, D::BF16, D::F32},
-              {D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::F16, D::BF16, D::F32, D::I64, D::U64});
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
   if (core_target(core) == Target::A5 && !TileData::isRowMajor)
     fail("TEXPANDS: operand dst ", rec.ops[0].tile, ": A5 requires a RowMajor tile");
   // A2A3 (TExpandS): a static valid length fills validRow * validCol packed elements from the tile's

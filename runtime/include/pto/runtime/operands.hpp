@@ -25,6 +25,7 @@ inline InstrRecord compute_record(const InstrDesc& d) {
 template <TileLike T>
 void add_tile(Core& core, InstrRecord& rec, T& tile) {
   const InstrDesc& d = *rec.desc;
+  if (rec.nops >= d.operand_count) fail(d.name, ": more operands than its descriptor's ", d.operand_count);
   const OperandDesc& od = d.operands[rec.nops];
   if (tile.addr_ == nullptr) {
     if (core_mode(core) != Mode::Auto)
@@ -47,6 +48,7 @@ void add_tile(Core& core, InstrRecord& rec, T& tile) {
 template <GlobalLike G>
 void add_gm(InstrRecord& rec, G& gm) {
   const InstrDesc& d = *rec.desc;
+  if (rec.nops >= d.operand_count) fail(d.name, ": more operands than its descriptor's ", d.operand_count);
   const OperandDesc& od = d.operands[rec.nops];
   GmView v = gm.view();
   if (v.base == nullptr) fail(d.name, ": operand ", od.name, " ", v, ": the GlobalTensor points to nullptr");
@@ -84,28 +86,25 @@ void add_waits(Core& core, InstrRecord& rec, const W&... waits) {
 }
 
 // "half, float" style list of the dtypes a rule allows, for messages.
-inline std::string dtype_list(std::initializer_list<DType> ts) {
+inline std::string dtype_list(DTypeSet ts) {
   std::ostringstream os;
   const char* sep = "";
-  for (DType t : ts) os << std::exchange(sep, ", ") << name_of(t);
+  for (int i = 0; i <= int(DType::U64); ++i)
+    if (ts.has(DType(i))) os << std::exchange(sep, ", ") << name_of(DType(i));
   return os.str();
 }
 
-// Per-target dtype rule (spec tables' A2A3 / A5 columns): an error names the targets that do support it.
-inline void check_dtype(const InstrDesc& d, const char* operand, DType t, Target target,
-                        std::initializer_list<DType> a2a3, std::initializer_list<DType> a5) {
-  auto has = [t](std::initializer_list<DType> s) {
-    for (DType x : s)
-      if (x == t) return true;
-    return false;
-  };
-  if (has(target == Target::A5 ? a5 : a2a3)) return;
-  std::string where = has(a2a3) ? "A2A3" : "";
-  if (has(a5)) where += where.empty() ? "A5" : ", A5";
+// Per-target dtype rule: an error names the targets that do support it.
+inline void check_dtype(const InstrDesc& d, const char* operand, DType t, Target target, DTypeRule rule) {
+  if (rule.on(target).has(t)) return;
+  std::string where = rule.a2a3.has(t) ? "A2A3" : "";
+  if (rule.a5.has(t)) where += where.empty() ? "A5" : ", A5";
   fail(d.name, ": operand ", operand, " dtype ", name_of(t), " is not supported on ", name_of(target),
-       " (allowed there: ", dtype_list(target == Target::A5 ? a5 : a2a3), "; ",
+       " (allowed there: ", dtype_list(rule.on(target)), "; ",
        where.empty() ? std::string("no target supports it") : "supported on: " + where, ")");
 }
+// The descriptor's own rule for dst.
+inline void check_dtype(const InstrDesc& d, DType t, Target target) { check_dtype(d, "dst", t, target, d.dtypes); }
 
 inline bool same_valid(const TileView& a, const TileView& b) {
   return a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;

@@ -10,24 +10,6 @@
 namespace pto {
 
 namespace detail {
-using D = DType;
-inline constexpr std::initializer_list<DType> kScalarA2A3 = {D::I32, D::I16, D::F16, D::F32};
-inline constexpr std::initializer_list<DType> kAddsA5 = {D::U8, D::I8, D::U16, D::I16, D::U32, D::I32,
-                                                         D::I64, D::U64, D::F16, D::F32, D::BF16};
-inline constexpr std::initializer_list<DType> kMulsA5 = {D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16};
-inline constexpr std::initializer_list<DType> kDivsA5 = {D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32};
-inline constexpr std::initializer_list<DType> kMaxsA5 = {D::I32, D::U32, D::I64, D::U64, D::F32, D::I16,
-                                                         D::U16, D::F16, D::BF16, D::U8, D::I8};
-
-inline std::initializer_list<DType> scalar_a5_set(Op op) {
-  switch (op) {
-    case Op::TMULS: return kMulsA5;
-    case Op::TDIVS: return kDivsA5;
-    case Op::TMAXS: return kMaxsA5;
-    default: return kAddsA5;  // TADDS, TSUBS, TMINS
-  }
-}
-
 template <Op O, class Dst, class Src, class... W>
 Issue tile_scalar(Dst& dst, Src& src, typename Src::DType scalar, bool scalar_first, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must be Vec tiles");
@@ -39,7 +21,7 @@ Issue tile_scalar(Dst& dst, Src& src, typename Src::DType scalar, bool scalar_fi
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  check_dtype(*rec.desc, "dst", rec.ops[0].tile.dtype, core_target(core), kScalarA2A3, scalar_a5_set(O));
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
   check_same_valid(*rec.desc, "dst", rec.ops[0].tile, rec.desc->operands[1].name, rec.ops[1].tile);
   rec.scalar = ScalarValue::of(scalar);
   if (scalar_first) rec.variant |= kVariantScalarFirst;

@@ -1,18 +1,18 @@
 // Tile-scalar arithmetic (TADDS, TSUBS, TMULS, TDIVS both ways, TMAXS, TMINS), TEXP and TAXPY.
+#pragma once
 #include <utility>
 #include <vector>
 
-#include "cpu_backend.hpp"
+#include <pto/isa/kernel_abi.hpp>
 #include "elementwise.hpp"
 
-namespace pto::cpu {
-namespace {
+namespace pto::cpu::scalar {
 
 template <class T> T* row(const TileView& t, int r) { return t.ptr<T>(r, 0); }
 
 // An element-wise op does not care about order: a ColMajor tile is processed as a RowMajor one with
 // rows and columns exchanged, so every loop below walks contiguous lines.
-TileView as_rows(const TileView& t) {
+inline TileView as_rows(const TileView& t) {
   if (t.row_major) return t;
   TileView r = t;
   std::swap(r.rows, r.cols);
@@ -52,7 +52,7 @@ void tile_scalar(ExecContext& ctx) {
 }
 
 // TEXP: exp(x) = EXPDIF against 0 (the difference x - 0 is x exactly, so no extra rounding).
-void texp(ExecContext& ctx) {
+inline void texp(ExecContext& ctx) {
   std::vector<std::byte> s_copy;
   TileView d = ctx.ops[0].tile;
   TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
@@ -104,7 +104,7 @@ void axpy(const TileView& d, const TileView& s, S k) {
   });
 }
 
-void taxpy(ExecContext& ctx) {
+inline void taxpy(ExecContext& ctx) {
   std::vector<std::byte> s_copy;
   TileView d = ctx.ops[0].tile;
   TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
@@ -115,31 +115,8 @@ void taxpy(ExecContext& ctx) {
   // other combinations are rejected at compile time
 }
 
-#define PTO_SCALAR(name, op) constexpr BackendKernel k##name{nullptr, tile_scalar<BinOp::op, Op::name>};
-PTO_SCALAR(TADDS, Add)
-PTO_SCALAR(TSUBS, Sub)
-PTO_SCALAR(TMULS, Mul)
-PTO_SCALAR(TDIVS, Div)
-PTO_SCALAR(TMAXS, Max)
-PTO_SCALAR(TMINS, Min)
-#undef PTO_SCALAR
-constexpr BackendKernel kTEXP{nullptr, texp};
-constexpr BackendKernel kTAXPY{nullptr, taxpy};
+template <BinOp O, Op Name> inline constexpr BackendKernel kTileScalar{nullptr, tile_scalar<O, Name>};
+inline constexpr BackendKernel kTEXP{nullptr, texp};
+inline constexpr BackendKernel kTAXPY{nullptr, taxpy};
 
-}  // namespace
-
-const BackendKernel* tile_scalar_kernel(Op op) {
-  switch (op) {
-    case Op::TADDS: return &kTADDS;
-    case Op::TSUBS: return &kTSUBS;
-    case Op::TMULS: return &kTMULS;
-    case Op::TDIVS: return &kTDIVS;
-    case Op::TMAXS: return &kTMAXS;
-    case Op::TMINS: return &kTMINS;
-    case Op::TEXP: return &kTEXP;
-    case Op::TAXPY: return &kTAXPY;
-    default: return nullptr;
-  }
-}
-
-}  // namespace pto::cpu
+}  // namespace pto::cpu::scalar

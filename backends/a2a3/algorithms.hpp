@@ -4,6 +4,7 @@
 // intrinsic. Static shape tests of the originals (Dst::Cols == Dst::ValidCol, Rows < 256, ...) are
 // taken on the tile type as the view carries it (capacity, and whether the valid shape is static:
 // backends/common/path_choice.hpp), runtime tests on the runtime valid shape.
+#pragma once
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -11,11 +12,10 @@
 #include <pto/common/constants.hpp>
 
 #include "../common/path_choice.hpp"
-#include "../cpu/fast_exp.hpp"
-#include "a2a3_backend.hpp"
+#include "../common/fast_exp.hpp"
+#include "vector_unit.hpp"
 
 namespace pto::a2a3 {
-namespace {
 
 using I = Intrinsic;
 
@@ -37,7 +37,7 @@ void vbin(VectorUnit& vu, T* dst, const T* a, const T* b, unsigned repeat, Strid
 }
 template <class T>
 void vexp(VectorUnit& vu, T* dst, const T* src, unsigned repeat, Strides s) {
-  vu.unary<T>(I::vexp, dst, src, repeat, s, [](auto x) { return decltype(x)(cpu::fast_expf(float(x))); });
+  vu.unary<T>(I::vexp, dst, src, repeat, s, [](auto x) { return decltype(x)(lanes::fast_expf(float(x))); });
 }
 
 
@@ -93,7 +93,7 @@ void colexpand_op(VectorUnit& vu, const ExecContext& ctx) {
 
 // TCOLEXPAND: per row, copy_ubuf_to_ubuf of whole 32-byte blocks of src row 0 (may write up to BE - 1
 // elements past C).
-void colexpand(VectorUnit& vu, const ExecContext& ctx) {
+inline void colexpand(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const auto blocks = unsigned((std::size_t(d.valid_cols) * d.elem_bytes() + 31) / 32);
@@ -105,7 +105,7 @@ void colexpand(VectorUnit& vu, const ExecContext& ctx) {
 // shapes static and full, is one vbrcb per 8 rows (chunks of 254 repeats); otherwise, per row, the
 // scalar unit reads src[i][0] between V<->S flags and a counter-mode vector_dup fills the row (8-bit
 // values as 16-bit lanes: the value twice, ceil(C/2) lanes, so an odd C writes one element more).
-void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
+inline void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const std::size_t es = d.elem_bytes(), be = 32 / es;
@@ -146,13 +146,13 @@ void rowexpand_pure(VectorUnit& vu, const ExecContext& ctx) {
 }
 
 using Lines = TileLines;
-std::byte* line(const TileView& t, const Lines& l, int a) { return t.base + std::ptrdiff_t(a) * l.step * std::ptrdiff_t(t.elem_bytes()); }
+inline std::byte* line(const TileView& t, const Lines& l, int a) { return t.base + std::ptrdiff_t(a) * l.step * std::ptrdiff_t(t.elem_bytes()); }
 
 // TEXPANDS (§2.8, §3.7): counter-mode vector_dup, one call over count * len elements when the type
 // makes the lines contiguous (or there is one line, or the valid length is static:
 // device::expands_one_call), else one per line; 8-bit values as 16-bit lanes holding the byte twice
 // (ceil(n / 2) lanes).
-void expands(VectorUnit& vu, const ExecContext& ctx) {
+inline void expands(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const std::size_t es = d.elem_bytes();
   const Lines l = lines_of(d);
@@ -177,7 +177,7 @@ void expands(VectorUnit& vu, const ExecContext& ctx) {
 
 // TMOV Vec -> Vec (§2.8): copy_ubuf_to_ubuf of whole 32-byte blocks, one burst when both tiles' lines
 // are contiguous, else one per line (the last block of each line is copied whole).
-void tmov(VectorUnit& vu, const ExecContext& ctx) {
+inline void tmov(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const Lines l = lines_of(d), ls = lines_of(s);
@@ -398,7 +398,7 @@ void axpy_same(VectorUnit& vu, const ExecContext& ctx) {
   });
 }
 
-void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
+inline void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const float k = float(ctx.scalar.as<_Float16>());
@@ -444,7 +444,7 @@ void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
 // Mode-1 TROWEXPAND* with R >= 256 rows (spec §3.3): vbrcb fills 30 repeats = 240 rows per chunk.
 // When ceil(R/8) is a multiple of 30 the last chunk is a full 240 rows, so rows up to the next multiple
 // of 240 are computed (spec §6 item 6: R % 240 > 232). The rows the algorithm computes:
-int chunked_rows(int R) {
+inline int chunked_rows(int R) {
   if (R < 256) return R;
   const unsigned rep = unsigned((R + 7) / 8);
   return rep % 30 == 0 ? int(rep / 30) * 240 : R;
@@ -543,173 +543,6 @@ void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
   if constexpr (ExpDif) {  // the whole SUB, a barrier, then TEXP(dst, dst)
     vu.barrier();
     unary<T>(vu, d, d, [&](T* dst, const T* src, unsigned repeat, Strides st) { vexp<T>(vu, dst, src, repeat, st); });
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Dispatch: which (instruction, dtype) pairs have a device path.
-template <class T> constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, _Float16>;
-template <class T> constexpr bool kVecInt = std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int16_t>;
-
-template <class Body>
-bool by_dtype(DType t, bool ints, Body body) {
-  switch (t) {
-    case DType::F32: body(float{}); return true;
-    case DType::F16: body(_Float16{}); return true;
-    case DType::I32: if (!ints) return false; body(std::int32_t{}); return true;
-    case DType::I16: if (!ints) return false; body(std::int16_t{}); return true;
-    default: return false;
-  }
-}
-
-bool colexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
-  const DType t = ctx.ops[0].tile.dtype;
-  switch (op) {
-    case Op::TCOLEXPAND: colexpand(vu, ctx); return true;
-    case Op::TEXPANDS: expands(vu, ctx); return true;
-    case Op::TMOV_V2V: tmov(vu, ctx); return true;
-#define PTO_COL(OP, FN, EXP, INTS) \
-  case Op::OP: return by_dtype(t, INTS, [&](auto z) { colexpand_op<Fn::FN, EXP, decltype(z)>(vu, ctx); });
-    PTO_COL(TCOLEXPANDADD, Add, false, true)
-    PTO_COL(TCOLEXPANDSUB, Sub, false, true)
-    PTO_COL(TCOLEXPANDMUL, Mul, false, true)
-    PTO_COL(TCOLEXPANDDIV, Div, false, false)
-    PTO_COL(TCOLEXPANDMAX, Max, false, true)
-    PTO_COL(TCOLEXPANDMIN, Min, false, true)
-    PTO_COL(TCOLEXPANDEXPDIF, Sub, true, false)
-#undef PTO_COL
-    default: return false;
-  }
-}
-
-bool rowexpand_family(Op op, VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
-  const DType t = ctx.ops[0].tile.dtype;
-  switch (op) {
-    case Op::TROWEXPAND: rowexpand_pure(vu, ctx); return true;
-#define PTO_ROW(OP, FN, EXP, INTS) \
-  case Op::OP: return by_dtype(t, INTS, [&](auto z) { rowexpand_op<Fn::FN, EXP, decltype(z)>(vu, ctx, ub); });
-    PTO_ROW(TROWEXPANDADD, Add, false, true)
-    PTO_ROW(TROWEXPANDSUB, Sub, false, true)
-    PTO_ROW(TROWEXPANDMUL, Mul, false, true)
-    PTO_ROW(TROWEXPANDDIV, Div, false, false)
-    PTO_ROW(TROWEXPANDMAX, Max, false, true)
-    PTO_ROW(TROWEXPANDMIN, Min, false, true)
-    PTO_ROW(TROWEXPANDEXPDIF, Sub, true, false)
-#undef PTO_ROW
-    default: return false;
-  }
-}
-
-bool scalar_family(Op op, VectorUnit& vu, const ExecContext& ctx) {
-  const DType t = ctx.ops[0].tile.dtype;
-  switch (op) {
-    case Op::TADDS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Add, decltype(z)>(vu, ctx); });
-    case Op::TSUBS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Sub, decltype(z)>(vu, ctx); });
-    case Op::TMULS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Mul, decltype(z)>(vu, ctx); });
-    case Op::TMAXS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Max, decltype(z)>(vu, ctx); });
-    case Op::TMINS: return by_dtype(t, true, [&](auto z) { tile_scalar<Fn::Min, decltype(z)>(vu, ctx); });
-    case Op::TDIVS: return by_dtype(t, true, [&](auto z) { divs<decltype(z)>(vu, ctx); });
-    case Op::TEXP: return by_dtype(t, false, [&](auto z) { texp<decltype(z)>(vu, ctx); });
-    case Op::TAXPY:
-      if (ctx.ops[1].tile.dtype != t) {
-        axpy_widening(vu, ctx);
-        return true;
-      }
-      return by_dtype(t, false, [&](auto z) { axpy_same<decltype(z)>(vu, ctx); });
-    default: return false;
-  }
-}
-}  // namespace
-
-bool run(Op op, VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
-  return colexpand_family(op, vu, ctx) || rowexpand_family(op, vu, ctx, ub) || scalar_family(op, vu, ctx);
-}
-
-namespace {
-void device_finish(ExecContext& ctx) {
-  VectorUnit vu(ctx.ub, ctx.ub_bytes, op_name(ctx.op), nullptr, true);
-  if (!run(ctx.op, vu, ctx, ctx.ub)) detail::fail(op_name(ctx.op), ": no A2A3 device path for this dtype");
-}
-constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
-}  // namespace
-
-const BackendKernel& device_kernel() { return kDevice; }
-
-device::Overrun write_overrun(Op op, const ExecContext& ctx) {
-  device::Overrun o;
-  const TileView& d = ctx.ops[0].tile;
-  if (op == Op::TCOLEXPAND) {  // whole 32-byte blocks of row 0 per dst row
-    const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
-    o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
-    if (o.tail_bytes && d.valid_rows > 0)
-      o.warning = detail::cat("TCOLEXPAND: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", d.valid_rows,
-                              " valid rows is also written ", o.tail_bytes / d.elem_bytes(), " element(s) past its ", d.valid_cols,
-                              " valid columns (inside the tile, with src row 0's values)");
-  } else if (op == Op::TMOV_V2V) {  // whole 32-byte blocks per line unless the lines are contiguous
-    const Lines l = lines_of(d), ls = lines_of(ctx.ops[1].tile);
-    const std::size_t bytes = std::size_t(l.len) * d.elem_bytes();
-    if (!(l.cap_len == l.len && ls.cap_len == l.len) && bytes % 32 && l.count > 0) {
-      o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
-      o.warning = detail::cat("TMOV: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", l.count, " valid ",
-                              d.row_major ? "rows" : "columns", " is also written ", o.tail_bytes / d.elem_bytes(),
-                              " element(s) past its ", l.len, " valid elements (inside the tile, with src's bytes there)");
-    }
-  } else if (op == Op::TEXPANDS) {  // 8-bit values go as 16-bit lanes
-    const Lines l = lines_of(d);
-    const bool one_call = device::expands_one_call(d);
-    if (d.elem_bytes() == 1 && (one_call ? std::uint64_t(l.count) * std::uint64_t(l.len) : std::uint64_t(l.len)) % 2) {
-      o.tail_bytes = 1;
-      o.warning = detail::cat("TEXPANDS: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so ",
-                              one_call ? "the valid region is" : "each valid line is", " also written 1 element further (inside the tile)");
-    }
-  } else if (op == Op::TROWEXPAND) {  // 8-bit values go as 16-bit lanes
-    if (d.elem_bytes() == 1 && d.valid_cols % 2 && d.valid_rows > 0) {
-      o.tail_bytes = 1;
-      o.warning = detail::cat("TROWEXPAND: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so each of dst's ",
-                              d.valid_rows, " valid rows is also written 1 element past its ", d.valid_cols,
-                              " valid columns (inside the tile)");
-    }
-  } else if (op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF && !(ctx.variant & kVariantMode2)) {
-    const int rows = chunked_rows(d.valid_rows);
-    if (rows > d.valid_rows && rows <= d.rows) {
-      o.extra_lines = std::uint32_t(rows - d.valid_rows);
-      o.warning = detail::cat(op_name(op), ": the A2A3 mode-1 algorithm works in 240-row chunks, so for ", d.valid_rows,
-                              " valid rows it also computes and writes dst rows ", d.valid_rows, "..", rows - 1,
-                              " (inside the tile's ", d.rows, " rows), reading the operands' rows there too");
-    }
-  }
-  return o;
-}
-
-bool covers(Op op, const ExecContext& ctx) {
-  if (!device::operands_in_ub(ctx)) return false;
-  // The A2/A3 algorithms address RowMajor tiles (ColMajor tile-scalar operands take the CPU path).
-  for (int i = 0; i < ctx.nops; ++i)
-    if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major && i < 3 &&
-        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND || op == Op::TEXPANDS ||
-          op == Op::TMOV_V2V))
-      return false;
-  const DType t = ctx.ops[0].tile.dtype;
-  const bool floats = t == DType::F32 || t == DType::F16;
-  const bool ints = t == DType::I32 || t == DType::I16;
-  switch (op) {
-    case Op::TCOLEXPAND: return true;
-    case Op::TROWEXPAND: case Op::TEXPANDS: return t != DType::I64 && t != DType::U64;
-    case Op::TMOV_V2V: {  // the A2/A3 algorithm needs both tiles of one shape and layout (its static rule)
-      const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
-      return d.row_major == s.row_major && d.rows == s.rows && d.cols == s.cols;
-    }
-    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
-    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN:
-    case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
-      return floats || ints;
-    case Op::TDIVS:  // integers: the scalar loop; floats scalar / src in place: dup-then-divide would clobber src
-      return ints || (floats && !((ctx.variant & kVariantScalarFirst) && ctx.ops[0].tile.footprint().overlaps(ctx.ops[1].tile.footprint())));
-    case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDDIV: case Op::TROWEXPANDEXPDIF:
-    case Op::TEXP:
-      return floats;
-    case Op::TAXPY: return floats;
-    default: return false;
   }
 }
 

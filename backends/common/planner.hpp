@@ -1,54 +1,28 @@
-// Intrinsic streams of the vector instructions, per target machine (spec §3). Only the counts matter
-// here (which intrinsic, mask mode, repeats); the device code paths produce the same stream with the
-// lanes' values. Static shape tests of the algorithms (Dst::Cols == Dst::ValidCol, ...) are taken on
+// The stream planner: the intrinsic stream of a vector instruction derived from its operands' shapes
+// alone, per target machine. The pipeline model prices an instruction by a recording run of its device
+// algorithm; this planner serves the forms no device algorithm covers (ColMajor tile-scalar operands,
+// 64-bit A5 division, ...), and a randomised test (test_cost_model) checks that the two agree where
+// both exist. Static shape tests of the algorithms (Dst::Cols == Dst::ValidCol, ...) are taken on
 // the tile type as the view carries it, through the predicates the device paths use
 // (backends/common/path_choice.hpp); runtime tests on the runtime valid shape.
-#include "intrinsic_plan.hpp"
-
+#pragma once
 #include <algorithm>
 #include <vector>
 
 #include <pto/isa/error.hpp>
+#include <pto/isa/intrinsics.hpp>
+#include <pto/isa/kernel_abi.hpp>
 
-#include "../../backends/common/path_choice.hpp"
+#include "path_choice.hpp"
 
-namespace pto::detail {
+namespace pto::plan {
 
-namespace {
 using I = Intrinsic;
 
-std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) { return std::uint32_t((a + b - 1) / b); }
+inline std::uint32_t ceil_div(std::uint64_t a, std::uint64_t b) { return std::uint32_t((a + b - 1) / b); }
 
 // A tile seen along its major direction: `lines` of `len` valid elements, `stride` elements apart.
 using Lines = TileLines;
-
-bool is_expdif(Op op) { return op == Op::TCOLEXPANDEXPDIF || op == Op::TROWEXPANDEXPDIF; }
-
-I binary_intrinsic(Op op) {
-  switch (op) {
-    case Op::TCOLEXPANDADD: case Op::TROWEXPANDADD: return I::vadd;
-    case Op::TCOLEXPANDSUB: case Op::TROWEXPANDSUB: case Op::TCOLEXPANDEXPDIF: case Op::TROWEXPANDEXPDIF: return I::vsub;
-    case Op::TCOLEXPANDMUL: case Op::TROWEXPANDMUL: return I::vmul;
-    case Op::TCOLEXPANDDIV: case Op::TROWEXPANDDIV: return I::vdiv;
-    case Op::TCOLEXPANDMAX: case Op::TROWEXPANDMAX: return I::vmax;
-    case Op::TCOLEXPANDMIN: case Op::TROWEXPANDMIN: return I::vmin;
-    default: fail("pipeline model: ", op_name(op), " has no binary intrinsic");
-  }
-}
-
-I scalar_intrinsic(Op op) {
-  switch (op) {
-    case Op::TADDS: case Op::TSUBS: return I::vadds;  // TSUBS adds the negated scalar
-    case Op::TMULS: return I::vmuls;
-    case Op::TMAXS: return I::vmaxs;
-    case Op::TMINS: return I::vmins;
-    case Op::TDIVS: return I::vdiv;
-    case Op::TAXPY: return I::vaxpy;
-    case Op::TEXP: return I::vexp;
-    default: fail("pipeline model: ", op_name(op), " has no tile-scalar intrinsic");
-  }
-}
-
 
 // ---------------------------------------------------------------------------------------------------
 // A2/A3: the repeat machine.
@@ -171,9 +145,7 @@ public:
   }
 
   // TCOLEXPAND* (§3.2, §3.4).
-  void colexpand(Op opc, const TileView& dst, const TileView& full) {
-    const I op = binary_intrinsic(opc);
-    const bool expdif = is_expdif(opc);
+  void colexpand(I op, bool expdif, const TileView& dst, const TileView& full) {
     const Lines d = lines_of(dst), f = lines_of(full);
     const auto rows = std::uint32_t(d.count);
     auto pair = [&](auto&& emit) {
@@ -196,8 +168,7 @@ public:
   }
 
   // TROWEXPAND* (§3.3, §3.4).
-  void rowexpand(Op opc, const TileView& dst, const TileView& full, bool mode2) {
-    const I op = binary_intrinsic(opc);
+  void rowexpand(I op, bool expdif, const TileView& dst, const TileView& full, bool mode2) {
     const Lines d = lines_of(dst), f = lines_of(full);
     const int rows = d.count, c = d.len;
     const bool overflow = std::size_t(d.step) / be_ > 255 || std::size_t(f.step) / be_ > 255;
@@ -235,7 +206,7 @@ public:
         tail(rows % 240);
       }
     }
-    if (is_expdif(opc)) {
+    if (expdif) {
       s_.barrier();
       unary(I::vexp, dst, dst);
     }
@@ -260,8 +231,9 @@ public:
   // barrier and vdiv; integers divide element by element on the scalar unit between V->S and S->V flags.
   void divs(const TileView& dst, const TileView& src, bool scalar_first) {
     if (!is_float(dst.dtype)) {
-      s_.add({.op = I::sync_roundtrip, .repeats = 2});
+      s_.add({.op = I::sync_roundtrip});  // V -> S before the loop, S -> V after it
       s_.add({.op = I::scalar_elem, .repeats = std::uint32_t(std::uint64_t(dst.valid_rows) * dst.valid_cols)});
+      s_.add({.op = I::sync_roundtrip});
       return;
     }
     const bool in_place = !scalar_first && dst.base == src.base && dst.row_stride == src.row_stride;
@@ -282,8 +254,9 @@ public:
   void expands(const TileView& dst) {
     const Lines d = lines_of(dst);
     const std::size_t widen = es_ == 1 ? 2 : 1;  // 8-bit values are duplicated as 16-bit lanes
-    if (device::expands_one_call(dst)) count(I::vector_dup, (std::uint64_t(d.count) * d.len + widen - 1) / widen);
-    else count(I::vector_dup, (std::uint64_t(d.len) + widen - 1) / widen, std::uint32_t(d.count));
+    A2A3 lanes(s_, es_ * widen);                 // ... so repeats hold 16-bit lanes
+    if (device::expands_one_call(dst)) lanes.count(I::vector_dup, (std::uint64_t(d.count) * d.len + widen - 1) / widen);
+    else lanes.count(I::vector_dup, (std::uint64_t(d.len) + widen - 1) / widen, std::uint32_t(d.count));
   }
 
   // copy_ubuf_to_ubuf in whole 32-byte blocks: TMOV V2V (§2.8) and pure TCOLEXPAND (§3.2).
@@ -310,7 +283,7 @@ public:
     const std::size_t widen = es_ == 1 ? 2 : 1;
     for (int i = 0; i < dst.valid_rows; ++i) {
       s_.add({.op = I::sync_roundtrip});
-      count(I::vector_dup, (std::uint64_t(dst.valid_cols) + widen - 1) / widen);
+      A2A3(s_, es_ * widen).count(I::vector_dup, (std::uint64_t(dst.valid_cols) + widen - 1) / widen);  // 16-bit lanes
     }
   }
 
@@ -363,7 +336,7 @@ public:
   // Loads (stores) of one operand per iteration: 64-bit elements use a de-interleaving pair.
   std::uint64_t mem(std::uint64_t n) const { return es_ == 8 ? 2 * n : n; }
 
-  void expdif(const TileView& dst, std::uint64_t n) {
+  void expdif_ops(const TileView& dst, std::uint64_t n) {
     if (dst.dtype == DType::F32) {
       add(I::vexpdif, n);
     } else {
@@ -372,21 +345,21 @@ public:
     }
   }
 
-  void colexpand(Op opc, const TileView& dst) {
+  void colexpand(I op, bool expdif, const TileView& dst) {
     const std::uint64_t n = iterations_2d(lines_of(dst));
     add(I::vlds, 2 * mem(n));
-    if (is_expdif(opc)) expdif(dst, n);
-    else alu(binary_intrinsic(opc), n);
+    if (expdif) expdif_ops(dst, n);
+    else alu(op, n);
     add(I::vsts, mem(n));
   }
-  void rowexpand(Op opc, const TileView& dst) {
+  void rowexpand(I op, bool expdif, const TileView& dst) {
     const Lines d = lines_of(dst);
     // 1-D (device::a5_rowexpand_one_d): the same iterations without the outer loop's.
     const std::uint64_t n = device::a5_rowexpand_one_d(dst) ? std::uint64_t(d.count) * ceil_div(std::uint64_t(d.len), epr_)
                                                             : iterations_2d(d);
     add(I::vlds, std::uint64_t(d.count) + n);  // one broadcast load per row, one full-operand load per chunk
-    if (is_expdif(opc)) expdif(dst, n);
-    else alu(binary_intrinsic(opc), n);
+    if (expdif) expdif_ops(dst, n);
+    else alu(op, n);
     add(I::vsts, n);
   }
   void elementwise(I op, const TileView& dst, const TileView& src, bool reads_dst) {
@@ -402,6 +375,20 @@ public:
     add(I::vaxpy, n);
     add(I::vsts, n);
   }
+  // Pure TCOLEXPAND: the outer loop walks row 0's 256-byte chunks (64-bit elements as 32-bit words), one
+  // load each, stored into every row.
+  void colexpand_pure(const TileView& dst) {
+    const std::uint64_t chunks = ceil_div(std::uint64_t(dst.valid_cols) * es_, 256);
+    add(I::vloop, chunks);
+    add(I::vlds, chunks);
+    add(I::vsts, chunks * std::uint64_t(dst.valid_rows));
+  }
+  // TMOV: a 2-D loop loading and storing each chunk once.
+  void copy(const TileView& dst) {
+    const std::uint64_t n = iterations_2d(lines_of(dst));
+    add(I::vlds, mem(n));
+    add(I::vsts, mem(n));
+  }
   void stores_only(const TileView& dst, std::uint64_t loads, bool one_d = false) {
     add(I::vlds, loads);
     add(I::vsts, mem(one_d ? iterations(dst, dst) : iterations_2d(lines_of(dst))));
@@ -411,64 +398,58 @@ private:
   IntrinsicStream& s_;
   std::size_t es_, epr_;
 };
-}  // namespace
 
-void plan_vector(const InstrRecord& rec, VectorMachine machine, IntrinsicStream& out) {
-  out.clear();
-  const Op op = rec.desc->op;
-  const TileView& dst = rec.ops[0].tile;
-  const TileView& a = rec.ops[1].tile;  // src0 (or the only source)
-  const bool swap = rec.variant & kVariantSwap;
-  const TileView& full = (rec.nops > 2 && swap) ? rec.ops[2].tile : a;
-  const std::size_t es = dst.elem_bytes();
-  if (machine == VectorMachine::Repeat) {
-    A2A3 m(out, es);
-    switch (op) {
-      case Op::TCOLEXPAND: m.ub_copy(std::uint64_t(dst.valid_cols) * es, std::uint32_t(dst.valid_rows)); break;
-      case Op::TROWEXPAND: m.rowexpand_pure(dst, a); break;
-      case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDDIV:
-      case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN: case Op::TCOLEXPANDEXPDIF:
-        m.colexpand(op, dst, full);
-        break;
-      case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDDIV:
-      case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN: case Op::TROWEXPANDEXPDIF:
-        m.rowexpand(op, dst, full, rec.variant & kVariantMode2);
-        break;
-      case Op::TAXPY:
-        if (a.dtype != dst.dtype) m.axpy_widening(dst, a);
-        else m.elementwise(I::vaxpy, dst, a);
-        break;
-      case Op::TDIVS: m.divs(dst, a, rec.variant & kVariantScalarFirst); break;
-      case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
-        m.elementwise(scalar_intrinsic(op), dst, a);
-        break;
-      case Op::TEXP: m.unary(I::vexp, dst, a); break;
-      case Op::TEXPANDS: m.expands(dst); break;
-      case Op::TMOV_V2V: m.tmov(dst, a); break;
-      default: fail("pipeline model: no A2A3 intrinsic plan for ", op_name(op));
-    }
-    return;
-  }
-  A5 m(out, es);
-  switch (op) {
-    case Op::TCOLEXPAND: m.stores_only(dst, ceil_div(std::uint64_t(dst.valid_cols) * es, 256)); break;
-    case Op::TROWEXPAND: m.stores_only(dst, std::uint64_t(dst.valid_rows)); break;
-    case Op::TCOLEXPANDADD: case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDDIV:
-    case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN: case Op::TCOLEXPANDEXPDIF:
-      m.colexpand(op, dst);
-      break;
-    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDDIV:
-    case Op::TROWEXPANDMAX: case Op::TROWEXPANDMIN: case Op::TROWEXPANDEXPDIF:
-      m.rowexpand(op, dst);
-      break;
-    case Op::TAXPY: m.axpy(dst, a); break;
-    case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS: case Op::TEXP: case Op::TDIVS:
-      m.elementwise(scalar_intrinsic(op), dst, a, false);
-      break;
-    case Op::TEXPANDS: m.stores_only(dst, 0, true); break;
-    case Op::TMOV_V2V: m.stores_only(dst, m.mem(m.iterations_2d(lines_of(dst)))); break;
-    default: fail("pipeline model: no A5 intrinsic plan for ", op_name(op));
-  }
+// ---------------------------------------------------------------------------------------------------
+// Plan functions as the registry holds them (TargetImpl::plan), per family.
+inline const TileView& dst_of(const ExecContext& c) { return c.ops[0].tile; }
+inline const TileView& src_of(const ExecContext& c) { return c.ops[1].tile; }
+// The full operand of a binary broadcast (src1 when the broadcast operand is src0).
+inline const TileView& full_of(const ExecContext& c) {
+  return (c.nops > 2 && (c.variant & kVariantSwap)) ? c.ops[2].tile : c.ops[1].tile;
 }
+inline std::size_t es_of(const ExecContext& c) { return dst_of(c).elem_bytes(); }
 
-}  // namespace pto::detail
+namespace a2a3 {
+template <I Op, bool ExpDif>
+void colexpand(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).colexpand(Op, ExpDif, dst_of(c), full_of(c)); }
+template <I Op, bool ExpDif>
+void rowexpand(const ExecContext& c, IntrinsicStream& s) {
+  A2A3(s, es_of(c)).rowexpand(Op, ExpDif, dst_of(c), full_of(c), c.variant & kVariantMode2);
+}
+inline void colexpand_pure(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  A2A3(s, es_of(c)).ub_copy(std::uint64_t(d.valid_cols) * d.elem_bytes(), std::uint32_t(d.valid_rows));
+}
+inline void rowexpand_pure(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).rowexpand_pure(dst_of(c), src_of(c)); }
+template <I Op>
+void elementwise(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).elementwise(Op, dst_of(c), src_of(c)); }
+inline void axpy(const ExecContext& c, IntrinsicStream& s) {
+  A2A3 m(s, es_of(c));
+  if (src_of(c).dtype != dst_of(c).dtype) m.axpy_widening(dst_of(c), src_of(c));
+  else m.elementwise(I::vaxpy, dst_of(c), src_of(c));
+}
+inline void divs(const ExecContext& c, IntrinsicStream& s) {
+  A2A3(s, es_of(c)).divs(dst_of(c), src_of(c), c.variant & kVariantScalarFirst);
+}
+inline void exp(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).unary(I::vexp, dst_of(c), src_of(c)); }
+inline void expands(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).expands(dst_of(c)); }
+inline void tmov(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).tmov(dst_of(c), src_of(c)); }
+}  // namespace a2a3
+
+namespace a5 {
+template <I Op, bool ExpDif>
+void colexpand(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).colexpand(Op, ExpDif, dst_of(c)); }
+template <I Op, bool ExpDif>
+void rowexpand(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).rowexpand(Op, ExpDif, dst_of(c)); }
+inline void colexpand_pure(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).colexpand_pure(dst_of(c)); }
+inline void rowexpand_pure(const ExecContext& c, IntrinsicStream& s) {
+  A5(s, es_of(c)).stores_only(dst_of(c), std::uint64_t(dst_of(c).valid_rows));
+}
+template <I Op>
+void elementwise(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).elementwise(Op, dst_of(c), src_of(c), false); }
+inline void axpy(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).axpy(dst_of(c), src_of(c)); }
+inline void expands(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).stores_only(dst_of(c), 0, true); }
+inline void tmov(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).copy(dst_of(c)); }
+}  // namespace a5
+
+}  // namespace pto::plan

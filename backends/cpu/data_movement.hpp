@@ -1,16 +1,16 @@
 // TLOAD, TSTORE, TMOV (Vec->Vec) and TEXPANDS on the CPU.
 // Legality was checked when the instruction was issued (runtime/instructions); these only move bytes.
+#pragma once
 #include <algorithm>
 #include <cstring>
 
 #include <immintrin.h>
 
-#include "cpu_backend.hpp"
+#include <pto/isa/kernel_abi.hpp>
 #include "pad_value.hpp"
 #include "stable_source.hpp"
 
-namespace pto::cpu {
-namespace {
+namespace pto::cpu::move {
 
 using Lines = TileLines;  // rows of a RowMajor tile, columns of a ColMajor one
 
@@ -25,7 +25,7 @@ enum class Dir { GmToStaging, StagingToGm };
 // to memory the core will not read back soon. It spares the write-allocate read of every GM line
 // (a third of a streaming kernel's memory traffic); shorter runs are plain memcpy.
 constexpr std::size_t kStreamingStoreMin = 4096;
-void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
+inline void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
   if (n < kStreamingStoreMin) {
     std::memcpy(dst, src, n);
     return;
@@ -45,7 +45,7 @@ void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
 }
 // `other` is the first line on the host side (a dense staging buffer, or the tile itself) and
 // `other_step` the bytes between its lines.
-void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, std::ptrdiff_t other_step) {
+inline void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* other, std::ptrdiff_t other_step) {
   const std::size_t eb = t.elem_bytes();
   Lines l = lines_of(t);
   if (l.len == 0) return;
@@ -99,7 +99,7 @@ std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).step * st
 std::ptrdiff_t line_bytes(const TileView& t) { return lines_of(t).len * std::ptrdiff_t(t.elem_bytes()); }
 
 // Pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
-void pad_lines(const TileView& t) {
+inline void pad_lines(const TileView& t) {
   if (t.pad == PadValue::Null) return;
   Lines l = lines_of(t);
   const int block = int(32 / t.elem_bytes());
@@ -116,17 +116,17 @@ void pad_lines(const TileView& t) {
 }
 
 // TLOAD: GM -> tile directly, or through staging when a store on this core overwrote the window first.
-void tload_direct(ExecContext& ctx) {
+inline void tload_direct(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
   gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, t.base, line_step_bytes(t));
   pad_lines(t);
 }
-void tload_start(ExecContext& ctx) {
+inline void tload_start(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
   std::byte* s = ctx.staging->resize(std::size_t(lines_of(t).count) * std::size_t(line_bytes(t)));
   gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, s, line_bytes(t));
 }
-void tload_finish(ExecContext& ctx) {
+inline void tload_finish(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
   const std::byte* in = ctx.staging->data();
   const Lines l = lines_of(t);
@@ -135,23 +135,23 @@ void tload_finish(ExecContext& ctx) {
 }
 
 // TSTORE: tile -> GM directly, or through staging when a vector op overwrote the tile while it ran.
-void tstore_direct(ExecContext& ctx) {
+inline void tstore_direct(ExecContext& ctx) {
   const TileView& t = ctx.ops[1].tile;
   gm_window(Dir::StagingToGm, t, ctx.ops[0].gm, t.base, line_step_bytes(t));
 }
-void tstore_start(ExecContext& ctx) {
+inline void tstore_start(ExecContext& ctx) {
   const TileView& t = ctx.ops[1].tile;
   const Lines l = lines_of(t);
   std::byte* out = ctx.staging->resize(std::size_t(l.count) * std::size_t(line_bytes(t)));
   for (int a = 0; a < l.count; ++a, out += line_bytes(t)) std::memcpy(out, t.base + a * line_step_bytes(t), std::size_t(line_bytes(t)));
 }
-void tstore_finish(ExecContext& ctx) {
+inline void tstore_finish(ExecContext& ctx) {
   const TileView& t = ctx.ops[1].tile;
   gm_window(Dir::StagingToGm, t, ctx.ops[0].gm, ctx.staging->data(), line_bytes(t));
 }
 
 // dst valid region <- src, element (r, c) to (r, c); layouts may differ.
-void tmov_finish(ExecContext& ctx) {
+inline void tmov_finish(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   std::vector<std::byte> s_copy;
   const TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
@@ -169,7 +169,7 @@ void tmov_finish(ExecContext& ctx) {
   });
 }
 
-void texpands_finish(ExecContext& ctx) {
+inline void texpands_finish(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
@@ -182,27 +182,9 @@ void texpands_finish(ExecContext& ctx) {
   });
 }
 
-constexpr BackendKernel kTLoad{tload_start, tload_finish, tload_direct};
-constexpr BackendKernel kTStore{tstore_start, tstore_finish, tstore_direct};
-constexpr BackendKernel kTMov{nullptr, tmov_finish};
-constexpr BackendKernel kTExpandS{nullptr, texpands_finish};
+inline constexpr BackendKernel kTLoad{tload_start, tload_finish, tload_direct};
+inline constexpr BackendKernel kTStore{tstore_start, tstore_finish, tstore_direct};
+inline constexpr BackendKernel kTMov{nullptr, tmov_finish};
+inline constexpr BackendKernel kTExpandS{nullptr, texpands_finish};
 
-}  // namespace
-
-const BackendKernel* data_movement_kernel(Op op) {
-  switch (op) {
-    case Op::TLOAD: return &kTLoad;
-    case Op::TSTORE_VEC: return &kTStore;
-    case Op::TMOV_V2V: return &kTMov;
-    case Op::TEXPANDS: return &kTExpandS;
-    default: return nullptr;
-  }
-}
-
-const BackendKernel* kernel_for(Op op) {
-  if (const BackendKernel* k = data_movement_kernel(op)) return k;
-  if (const BackendKernel* k = broadcast_kernel(op)) return k;
-  return tile_scalar_kernel(op);
-}
-
-}  // namespace pto::cpu
+}  // namespace pto::cpu::move

@@ -1,14 +1,14 @@
 // PTO's A5 algorithms (spec §3.9) on the emulated register machine: for each row and 256-byte column
 // chunk, load, compute under a plt predicate (MODE_ZEROING), store the active lanes. Stores are
 // predicated, so nothing outside the valid region is written.
+#pragma once
 #include <type_traits>
 
 #include "../common/path_choice.hpp"
-#include "../cpu/fast_exp.hpp"
-#include "a5_backend.hpp"
+#include "../common/fast_exp.hpp"
+#include "register_unit.hpp"
 
 namespace pto::a5 {
-namespace {
 
 using I = Intrinsic;
 using device::apply;
@@ -22,10 +22,10 @@ template <Fn F, bool ExpDif, class T>
 Reg<T> combine(RegisterUnit& u, const Reg<T>& x, const Reg<T>& y, const Mask& p) {
   if constexpr (ExpDif) {
     if constexpr (std::is_same_v<T, float>) {
-      return u.binary<T>(I::vexpdif, x, y, p, [](float a, float b) { return cpu::fast_expf(a - b); });
+      return u.binary<T>(I::vexpdif, x, y, p, [](float a, float b) { return lanes::fast_expf(a - b); });
     } else {
       const Reg<T> diff = u.binary<T>(I::vsub, x, y, p, [](auto a, auto b) { return a - b; });
-      return u.unary<T>(I::vexp, diff, p, [](auto a) { return decltype(a)(cpu::fast_expf(float(a))); });
+      return u.unary<T>(I::vexp, diff, p, [](auto a) { return decltype(a)(lanes::fast_expf(float(a))); });
     }
   } else {
     return u.binary<T>(intrinsic_of(F), x, y, p, [](auto a, auto b) { return apply<F, decltype(a)>(a, b); });
@@ -209,7 +209,8 @@ void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
     if (u.executes()) device::check_int_division<T>(ctx);
   const C k = C(ctx.scalar.as<T>());
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
-  const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vsub : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins : I::vdiv;
+  // TSUBS is vadds of the negated scalar (include/pto/npu/a5/TSubS.hpp); the lanes compute a - k either way.
+  const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins : I::vdiv;
   u.vbr();
   each_chunk<T>(u, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, std::size_t off, const Mask& p) {
     const Reg<T> x = u.vlds(src, off);
@@ -244,7 +245,7 @@ template <class T>
 void texp(RegisterUnit& u, const ExecContext& ctx) {
   each_chunk<T>(u, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, std::size_t off, const Mask& p) {
     const Reg<T> x = u.vlds(src, off);
-    u.vsts(u.unary<T>(I::vexp, x, p, [](auto a) { return decltype(a)(cpu::fast_expf(float(a))); }), dst, off, p);
+    u.vsts(u.unary<T>(I::vexp, x, p, [](auto a) { return decltype(a)(lanes::fast_expf(float(a))); }), dst, off, p);
   });
 }
 
@@ -268,7 +269,7 @@ void axpy_same(RegisterUnit& u, const ExecContext& ctx) {
     }
   }
 }
-void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
+inline void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
   const float k = float(ctx.scalar.as<_Float16>());
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   for (int i = 0; i < d.valid_rows; ++i) {
@@ -283,132 +284,5 @@ void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
     }
   }
 }
-
-// ---------------------------------------------------------------------------------------------------
-// The lane types a family runs on (the instruction's own dtype check has already applied the A5
-// column of the spec's tables): floats = f32 / f16; bf16; ints = (u)int16 / (u)int32; bytes = (u)int8.
-enum Lanes : unsigned { kFloats = 1, kBf16 = 2, kInts = 4, kBytes = 8, kAll = 15 };
-
-template <class Body>
-bool by_dtype(DType t, unsigned lanes, Body body) {
-  switch (t) {
-    case DType::F32: body(float{}); return true;
-    case DType::F16: body(_Float16{}); return true;
-    case DType::BF16: if (!(lanes & kBf16)) return false; body(bfloat16_t{}); return true;
-    case DType::I32: if (!(lanes & kInts)) return false; body(std::int32_t{}); return true;
-    case DType::U32: if (!(lanes & kInts)) return false; body(std::uint32_t{}); return true;
-    case DType::I16: if (!(lanes & kInts)) return false; body(std::int16_t{}); return true;
-    case DType::U16: if (!(lanes & kInts)) return false; body(std::uint16_t{}); return true;
-    case DType::I8: if (!(lanes & kBytes)) return false; body(std::int8_t{}); return true;
-    case DType::U8: if (!(lanes & kBytes)) return false; body(std::uint8_t{}); return true;
-    default: return false;
-  }
-}
-template <class Body>
-bool by_dtype64(DType t, Body body) {
-  if (t == DType::I64) body(std::int64_t{});
-  else if (t == DType::U64) body(std::uint64_t{});
-  else return false;
-  return true;
-}
-
-// Moves and broadcasts run one template for every dtype, 64-bit included.
-template <class Body>
-bool every_dtype(DType t, Body body) {
-  return by_dtype64(t, body) || by_dtype(t, kAll, body);
-}
-
-bool dispatch(Op op, RegisterUnit& u, const ExecContext& ctx) {
-  const DType t = ctx.ops[0].tile.dtype;
-  switch (op) {
-#define PTO_A5(OP, FAMILY, FN, EXP, LANES) \
-  case Op::OP: return by_dtype(t, LANES, [&](auto z) { FAMILY<Fn::FN, EXP, decltype(z)>(u, ctx); });
-    PTO_A5(TCOLEXPANDSUB, colexpand_op, Sub, false, kAll)
-    PTO_A5(TCOLEXPANDMUL, colexpand_op, Mul, false, kAll)
-    PTO_A5(TCOLEXPANDDIV, colexpand_op, Div, false, kAll)
-    PTO_A5(TCOLEXPANDMAX, colexpand_op, Max, false, kAll)
-    PTO_A5(TCOLEXPANDMIN, colexpand_op, Min, false, kAll)
-    PTO_A5(TCOLEXPANDEXPDIF, colexpand_op, Sub, true, kFloats)
-    PTO_A5(TROWEXPANDADD, rowexpand_op, Add, false, kAll)
-    PTO_A5(TROWEXPANDSUB, rowexpand_op, Sub, false, kAll)
-    PTO_A5(TROWEXPANDMUL, rowexpand_op, Mul, false, kAll)
-    PTO_A5(TROWEXPANDDIV, rowexpand_op, Div, false, kAll)
-    PTO_A5(TROWEXPANDMAX, rowexpand_op, Max, false, kAll)
-    PTO_A5(TROWEXPANDMIN, rowexpand_op, Min, false, kAll)
-    PTO_A5(TROWEXPANDEXPDIF, rowexpand_op, Sub, true, kFloats)
-#undef PTO_A5
-    case Op::TCOLEXPANDADD:
-      return by_dtype64(t, [&](auto z) { colexpand64<Fn::Add, decltype(z)>(u, ctx); }) ||
-             by_dtype(t, kAll, [&](auto z) { colexpand_op<Fn::Add, false, decltype(z)>(u, ctx); });
-#define PTO_A5S(OP, FN, LANES)                                                                  \
-  case Op::OP:                                                                                   \
-    return by_dtype64(t, [&](auto z) { tile_scalar64<Fn::FN, decltype(z)>(u, ctx); }) ||        \
-           by_dtype(t, LANES, [&](auto z) { tile_scalar<Fn::FN, decltype(z)>(u, ctx); });
-    PTO_A5S(TADDS, Add, kAll)
-    PTO_A5S(TSUBS, Sub, kAll)
-    PTO_A5S(TMULS, Mul, kAll)
-    PTO_A5S(TMAXS, Max, kAll)
-    PTO_A5S(TMINS, Min, kAll)
-#undef PTO_A5S
-    case Op::TDIVS: return by_dtype(t, kFloats | kInts, [&](auto z) { tile_scalar<Fn::Div, decltype(z)>(u, ctx); });
-    case Op::TEXPANDS:
-      return every_dtype(t, [&](auto z) { expands<decltype(z)>(u, ctx); });
-    case Op::TMOV_V2V:
-      return every_dtype(t, [&](auto z) { tmov<decltype(z)>(u, ctx); });
-    case Op::TROWEXPAND:
-      return every_dtype(t, [&](auto z) { rowexpand_pure<decltype(z)>(u, ctx); });
-    case Op::TCOLEXPAND:
-      return every_dtype(t, [&](auto z) { colexpand_pure<decltype(z)>(u, ctx); });
-    case Op::TEXP: return by_dtype(t, kFloats, [&](auto z) { texp<decltype(z)>(u, ctx); });
-    case Op::TAXPY:
-      if (ctx.ops[1].tile.dtype != t) {
-        axpy_widening(u, ctx);
-        return true;
-      }
-      return by_dtype(t, kFloats, [&](auto z) { axpy_same<decltype(z)>(u, ctx); });
-    default: return false;
-  }
-}
-
-void device_finish(ExecContext& ctx) {
-  RegisterUnit u(ctx.ub, ctx.ub_bytes, op_name(ctx.op), nullptr, true);
-  if (!dispatch(ctx.op, u, ctx)) detail::fail(op_name(ctx.op), ": no A5 device path for this dtype");
-}
-constexpr BackendKernel kDevice{nullptr, device_finish, nullptr};
-}  // namespace
-
-bool covers(Op op, const ExecContext& ctx) {
-  if (!device::operands_in_ub(ctx)) return false;
-  for (int i = 0; i < ctx.nops && i < 3; ++i)  // RowMajor full operands (a ColMajor E is the row family's mode 1)
-    if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major &&
-        !((op >= Op::TROWEXPANDDIV && op <= Op::TROWEXPANDEXPDIF) || op == Op::TROWEXPAND))
-      return false;
-  const DType t = ctx.ops[0].tile.dtype;
-  const bool wide = t == DType::I64 || t == DType::U64;
-  switch (op) {
-    case Op::TMOV_V2V:  // RowMajor tiles (checked above); A5 copies element (r, c) to (r, c)
-      return true;
-    case Op::TCOLEXPAND: case Op::TROWEXPAND: case Op::TEXPANDS:
-    case Op::TCOLEXPANDADD:
-    case Op::TADDS: case Op::TSUBS: case Op::TMULS: case Op::TMAXS: case Op::TMINS:
-      return true;  // every A5 dtype, 64-bit ones as register pairs
-    case Op::TCOLEXPANDSUB: case Op::TCOLEXPANDMUL: case Op::TCOLEXPANDDIV: case Op::TCOLEXPANDMAX: case Op::TCOLEXPANDMIN:
-    case Op::TCOLEXPANDEXPDIF:
-    case Op::TROWEXPANDADD: case Op::TROWEXPANDSUB: case Op::TROWEXPANDMUL: case Op::TROWEXPANDDIV: case Op::TROWEXPANDMAX:
-    case Op::TROWEXPANDMIN: case Op::TROWEXPANDEXPDIF:
-    case Op::TDIVS:  // 64-bit division: no A5 register-pair algorithm in the spec (CPU reference)
-    case Op::TEXP: case Op::TAXPY:
-      return !wide;
-    default: return false;
-  }
-}
-
-bool run(Op op, RegisterUnit& u, const ExecContext& ctx) {
-  const bool ok = dispatch(op, u, ctx);
-  u.flush();
-  return ok;
-}
-
-const BackendKernel& device_kernel() { return kDevice; }
 
 }  // namespace pto::a5

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace pto::cpu {
+namespace pto::lanes {
 
 inline float fast_expf(float x) {
   constexpr float kLog2e = 1.44269504088896341f;
@@ -34,4 +34,4 @@ inline float fast_expf(float x) {
   return x != x ? x : y;                // NaN in, NaN out
 }
 
-}  // namespace pto::cpu
+}  // namespace pto::lanes

@@ -1,19 +1,19 @@
 // The column-broadcast (TCOLEXPAND*) and row-broadcast (TROWEXPAND*) families: one driver each,
 // instantiated per operation. Role selection happened at issue; the record says which operand is the
 // broadcast one (kVariantSwap) and, for rows, how it repeats (kVariantMode2).
+#pragma once
 #include <cstring>
 #include <vector>
 
-#include "cpu_backend.hpp"
+#include <pto/isa/kernel_abi.hpp>
 #include "elementwise.hpp"
 
-namespace pto::cpu {
-namespace {
+namespace pto::cpu::bcast {
 
 template <class T> T* row(const TileView& t, int r) { return t.ptr<T>(r, 0); }
 
 // TCOLEXPAND: dst[i][j] = src[0][j].
-void colexpand(ExecContext& ctx) {
+inline void colexpand(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
@@ -72,7 +72,7 @@ void colexpand_op(ExecContext& ctx) {
 }
 
 // TROWEXPAND: dst[i][j] = src[i][0].
-void rowexpand(ExecContext& ctx) {
+inline void rowexpand(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   visit_dtype(d.dtype, [&](auto zero) {
@@ -138,40 +138,9 @@ void rowexpand_op(ExecContext& ctx) {
   });
 }
 
-constexpr BackendKernel kColExpand{nullptr, colexpand};
-constexpr BackendKernel kRowExpand{nullptr, rowexpand};
-#define PTO_BCAST(name, fn, op) constexpr BackendKernel k##name{nullptr, fn<BinOp::op, Op::name>};
-PTO_BCAST(TCOLEXPANDADD, colexpand_op, Add)
-PTO_BCAST(TCOLEXPANDSUB, colexpand_op, Sub)
-PTO_BCAST(TCOLEXPANDMUL, colexpand_op, Mul)
-PTO_BCAST(TCOLEXPANDDIV, colexpand_op, Div)
-PTO_BCAST(TCOLEXPANDMAX, colexpand_op, Max)
-PTO_BCAST(TCOLEXPANDMIN, colexpand_op, Min)
-PTO_BCAST(TCOLEXPANDEXPDIF, colexpand_op, ExpDif)
-PTO_BCAST(TROWEXPANDADD, rowexpand_op, Add)
-PTO_BCAST(TROWEXPANDSUB, rowexpand_op, Sub)
-PTO_BCAST(TROWEXPANDMUL, rowexpand_op, Mul)
-PTO_BCAST(TROWEXPANDDIV, rowexpand_op, Div)
-PTO_BCAST(TROWEXPANDMAX, rowexpand_op, Max)
-PTO_BCAST(TROWEXPANDMIN, rowexpand_op, Min)
-PTO_BCAST(TROWEXPANDEXPDIF, rowexpand_op, ExpDif)
-#undef PTO_BCAST
+inline constexpr BackendKernel kColExpand{nullptr, colexpand};
+inline constexpr BackendKernel kRowExpand{nullptr, rowexpand};
+template <BinOp O, Op Name> inline constexpr BackendKernel kColExpandOp{nullptr, colexpand_op<O, Name>};
+template <BinOp O, Op Name> inline constexpr BackendKernel kRowExpandOp{nullptr, rowexpand_op<O, Name>};
 
-}  // namespace
-
-const BackendKernel* broadcast_kernel(Op op) {
-  switch (op) {
-    case Op::TCOLEXPAND: return &kColExpand;
-    case Op::TROWEXPAND: return &kRowExpand;
-#define PTO_CASE(name) \
-  case Op::name: return &k##name;
-    PTO_CASE(TCOLEXPANDADD) PTO_CASE(TCOLEXPANDSUB) PTO_CASE(TCOLEXPANDMUL) PTO_CASE(TCOLEXPANDDIV)
-    PTO_CASE(TCOLEXPANDMAX) PTO_CASE(TCOLEXPANDMIN) PTO_CASE(TCOLEXPANDEXPDIF)
-    PTO_CASE(TROWEXPANDADD) PTO_CASE(TROWEXPANDSUB) PTO_CASE(TROWEXPANDMUL) PTO_CASE(TROWEXPANDDIV)
-    PTO_CASE(TROWEXPANDMAX) PTO_CASE(TROWEXPANDMIN) PTO_CASE(TROWEXPANDEXPDIF)
-#undef PTO_CASE
-    default: return nullptr;
-  }
-}
-
-}  // namespace pto::cpu
+}  // namespace pto::cpu::bcast

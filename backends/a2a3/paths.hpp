@@ -1,0 +1,171 @@
+// The A2/A3 device code paths as the registry holds them (backends/instructions/*.cpp): an algorithm
+// over the vector unit, the predicate saying which operands it covers, and what it writes past the
+// valid region, wrapped into one backend::DevicePath that executes or records the same run.
+#pragma once
+#include <pto/backends/registry.hpp>
+
+#include "algorithms.hpp"
+
+namespace pto::a2a3 {
+
+using RunFn = void (*)(VectorUnit&, const ExecContext&);
+
+template <RunFn Run>
+void execute(ExecContext& ctx) {
+  VectorUnit vu(ctx.ub, ctx.ub_bytes, op_name(ctx.op), nullptr, true);
+  Run(vu, ctx);
+}
+// A recording run reads no data (the pipeline model runs ahead of the data; model-only runs have none).
+template <RunFn Run>
+void record(const ExecContext& ctx, IntrinsicStream& s) {
+  VectorUnit vu(ctx.ub, ctx.ub_bytes, find_desc(ctx.op)->name, &s, false);
+  Run(vu, ctx);
+}
+template <RunFn Run, bool (*Covers)(const ExecContext&), backend::Overrun (*Over)(const ExecContext&) = nullptr>
+inline constexpr backend::DevicePath path{Covers, execute<Run>, record<Run>, Over};
+
+// ---- element types ---------------------------------------------------------------------------------
+inline constexpr DTypeSet kFloats{DType::F32, DType::F16};
+inline constexpr DTypeSet kInts{DType::I32, DType::I16};
+inline constexpr DTypeSet kNumbers = kFloats | kInts;
+inline constexpr DTypeSet kUpTo32{DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16,
+                                  DType::U16, DType::I32, DType::U32};
+inline constexpr DTypeSet kEvery = kUpTo32 | DTypeSet{DType::I64, DType::U64};
+
+// Algo::run<T> for the operand's dtype (the covering predicate has admitted it).
+template <class Algo, DTypeSet Lanes>
+void typed(VectorUnit& vu, const ExecContext& ctx) {
+  const DType t = ctx.ops[0].tile.dtype;
+  if (!Lanes.has(t)) detail::fail(op_name(ctx.op), ": no A2A3 device path for dtype ", name_of(t));
+  switch (t) {
+    case DType::F32: return Algo::template run<float>(vu, ctx);
+    case DType::F16: return Algo::template run<_Float16>(vu, ctx);
+    case DType::I32: return Algo::template run<std::int32_t>(vu, ctx);
+    case DType::I16: return Algo::template run<std::int16_t>(vu, ctx);
+    default: detail::fail(op_name(ctx.op), ": no A2A3 device path for dtype ", name_of(t));
+  }
+}
+
+template <Fn F, bool ExpDif> struct ColExpandOp {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { colexpand_op<F, ExpDif, T>(vu, c); }
+};
+template <Fn F, bool ExpDif> struct RowExpandOp {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { rowexpand_op<F, ExpDif, T>(vu, c, c.ub); }
+};
+template <Fn F> struct TileScalar {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { tile_scalar<F, T>(vu, c); }
+};
+struct Divs {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { divs<T>(vu, c); }
+};
+struct Exp {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { texp<T>(vu, c); }
+};
+struct AxpySame {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { axpy_same<T>(vu, c); }
+};
+inline void axpy(VectorUnit& vu, const ExecContext& ctx) {
+  if (ctx.ops[1].tile.dtype != ctx.ops[0].tile.dtype) return axpy_widening(vu, ctx);
+  typed<AxpySame, kFloats>(vu, ctx);
+}
+
+// ---- what a path covers ----------------------------------------------------------------------------
+// The A2/A3 algorithms address RowMajor tiles; the row family's expand operand, TROWEXPAND, TEXPANDS and
+// TMOV address ColMajor ones too (AnyLayout).
+template <DTypeSet D, bool AnyLayout = false>
+bool covers(const ExecContext& ctx) {
+  if (!device::operands_in_ub(ctx) || !D.has(ctx.ops[0].tile.dtype)) return false;
+  if constexpr (!AnyLayout)
+    for (int i = 0; i < ctx.nops && i < 3; ++i)
+      if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major) return false;
+  return true;
+}
+// TMOV: the algorithm needs both tiles of one shape and layout (its static rule).
+inline bool covers_tmov(const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  return covers<kEvery, true>(ctx) && d.row_major == s.row_major && d.rows == s.rows && d.cols == s.cols;
+}
+// TDIVS: integers take the scalar loop; floats scalar / src in place would be clobbered by dup-then-divide.
+inline bool covers_divs(const ExecContext& ctx) {
+  if (!covers<kNumbers>(ctx)) return false;
+  return !is_float(ctx.ops[0].tile.dtype) ||
+         !((ctx.variant & kVariantScalarFirst) && ctx.ops[0].tile.footprint().overlaps(ctx.ops[1].tile.footprint()));
+}
+
+// ---- what a path writes past the valid region ------------------------------------------------------
+// Pure TCOLEXPAND: whole 32-byte blocks of row 0 per dst row.
+inline backend::Overrun overrun_colexpand(const ExecContext& ctx) {
+  backend::Overrun o;
+  const TileView& d = ctx.ops[0].tile;
+  const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
+  o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
+  if (o.tail_bytes && d.valid_rows > 0)
+    o.warning = detail::cat("TCOLEXPAND: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", d.valid_rows,
+                            " valid rows is also written ", o.tail_bytes / d.elem_bytes(), " element(s) past its ", d.valid_cols,
+                            " valid columns (inside the tile, with src row 0's values)");
+  return o;
+}
+// TMOV: whole 32-byte blocks per line unless the lines are contiguous.
+inline backend::Overrun overrun_tmov(const ExecContext& ctx) {
+  backend::Overrun o;
+  const TileView& d = ctx.ops[0].tile;
+  const Lines l = lines_of(d), ls = lines_of(ctx.ops[1].tile);
+  const std::size_t bytes = std::size_t(l.len) * d.elem_bytes();
+  if (!(l.cap_len == l.len && ls.cap_len == l.len) && bytes % 32 && l.count > 0) {
+    o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
+    o.warning = detail::cat("TMOV: the A2A3 algorithm copies whole 32-byte blocks, so each of dst's ", l.count, " valid ",
+                            d.row_major ? "rows" : "columns", " is also written ", o.tail_bytes / d.elem_bytes(),
+                            " element(s) past its ", l.len, " valid elements (inside the tile, with src's bytes there)");
+  }
+  return o;
+}
+// TEXPANDS: 8-bit values go as 16-bit lanes.
+inline backend::Overrun overrun_expands(const ExecContext& ctx) {
+  backend::Overrun o;
+  const TileView& d = ctx.ops[0].tile;
+  const Lines l = lines_of(d);
+  const bool one_call = device::expands_one_call(d);
+  if (d.elem_bytes() == 1 && (one_call ? std::uint64_t(l.count) * std::uint64_t(l.len) : std::uint64_t(l.len)) % 2) {
+    o.tail_bytes = 1;
+    o.warning = detail::cat("TEXPANDS: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so ",
+                            one_call ? "the valid region is" : "each valid line is", " also written 1 element further (inside the tile)");
+  }
+  return o;
+}
+// Pure TROWEXPAND: 8-bit values go as 16-bit lanes.
+inline backend::Overrun overrun_rowexpand(const ExecContext& ctx) {
+  backend::Overrun o;
+  const TileView& d = ctx.ops[0].tile;
+  if (d.elem_bytes() == 1 && d.valid_cols % 2 && d.valid_rows > 0) {
+    o.tail_bytes = 1;
+    o.warning = detail::cat("TROWEXPAND: the A2A3 algorithm duplicates 8-bit values as 16-bit lanes, so each of dst's ",
+                            d.valid_rows, " valid rows is also written 1 element past its ", d.valid_cols,
+                            " valid columns (inside the tile)");
+  }
+  return o;
+}
+// TROWEXPAND<op> with a ColMajor expand operand (mode 1): 240-row chunks.
+inline backend::Overrun overrun_rowexpand_op(const ExecContext& ctx) {
+  backend::Overrun o;
+  if (ctx.variant & kVariantMode2) return o;
+  const TileView& d = ctx.ops[0].tile;
+  const int rows = chunked_rows(d.valid_rows);
+  if (rows > d.valid_rows && rows <= d.rows) {
+    o.extra_lines = std::uint32_t(rows - d.valid_rows);
+    o.warning = detail::cat(op_name(ctx.op), ": the A2A3 mode-1 algorithm works in 240-row chunks, so for ", d.valid_rows,
+                            " valid rows it also computes and writes dst rows ", d.valid_rows, "..", rows - 1,
+                            " (inside the tile's ", d.rows, " rows), reading the operands' rows there too");
+  }
+  return o;
+}
+
+// ---- the paths of each family ------------------------------------------------------------------------
+template <Fn F, bool ExpDif, DTypeSet D>
+inline constexpr backend::DevicePath colexpand_path = path<typed<ColExpandOp<F, ExpDif>, D>, covers<D>>;
+template <Fn F, bool ExpDif, DTypeSet D>
+inline constexpr backend::DevicePath rowexpand_path =
+    path<typed<RowExpandOp<F, ExpDif>, D>, covers<D, true>, overrun_rowexpand_op>;
+template <Fn F>
+inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kNumbers>, covers<kNumbers>>;
+
+}  // namespace pto::a2a3

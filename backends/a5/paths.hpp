@@ -1,0 +1,126 @@
+// The A5 device code paths as the registry holds them (backends/instructions/*.cpp): an algorithm on
+// the register unit and the predicate saying which operands it covers, wrapped into one
+// backend::DevicePath that executes or records the same run. A5 stores are predicated: no path writes
+// past the valid region, so none declares an overrun.
+#pragma once
+#include <pto/backends/registry.hpp>
+
+#include "algorithms.hpp"
+
+namespace pto::a5 {
+
+using RunFn = void (*)(RegisterUnit&, const ExecContext&);
+
+template <RunFn Run>
+void execute(ExecContext& ctx) {
+  RegisterUnit u(ctx.ub, ctx.ub_bytes, op_name(ctx.op), nullptr, true);
+  Run(u, ctx);
+}
+// A recording run counts the intrinsics of the vector-function loop and reads no data.
+template <RunFn Run>
+void record(const ExecContext& ctx, IntrinsicStream& s) {
+  RegisterUnit u(ctx.ub, ctx.ub_bytes, find_desc(ctx.op)->name, &s, false);
+  Run(u, ctx);
+  u.flush();
+}
+template <RunFn Run, bool (*Covers)(const ExecContext&)>
+inline constexpr backend::DevicePath path{Covers, execute<Run>, record<Run>, nullptr};
+
+// ---- element types ---------------------------------------------------------------------------------
+// The lane types a family runs on (the instruction's own dtype check has already applied the A5 column
+// of the spec's tables): floats = f32 / f16; bf16; ints = (u)int16 / (u)int32; bytes = (u)int8; wide =
+// (u)int64 as register pairs.
+inline constexpr DTypeSet kFloats{DType::F32, DType::F16};
+inline constexpr DTypeSet kUpTo32{DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16,
+                                  DType::U16, DType::I32, DType::U32};
+inline constexpr DTypeSet kWide{DType::I64, DType::U64};
+inline constexpr DTypeSet kEvery = kUpTo32 | kWide;
+inline constexpr DTypeSet kFloatsInts{DType::F32, DType::F16, DType::I16, DType::U16, DType::I32, DType::U32};
+
+// Algo::run<T> for the operand's dtype; Algo64::run<T> for 64-bit ones where the family has a
+// register-pair algorithm (Algo itself when it is written for every width).
+template <class Algo, DTypeSet Lanes, class Algo64 = void>
+void typed(RegisterUnit& u, const ExecContext& ctx) {
+  const DType t = ctx.ops[0].tile.dtype;
+  if (!Lanes.has(t)) detail::fail(op_name(ctx.op), ": no A5 device path for dtype ", name_of(t));
+  switch (t) {
+    case DType::F32: return Algo::template run<float>(u, ctx);
+    case DType::F16: return Algo::template run<_Float16>(u, ctx);
+    case DType::BF16: return Algo::template run<bfloat16_t>(u, ctx);
+    case DType::I32: return Algo::template run<std::int32_t>(u, ctx);
+    case DType::U32: return Algo::template run<std::uint32_t>(u, ctx);
+    case DType::I16: return Algo::template run<std::int16_t>(u, ctx);
+    case DType::U16: return Algo::template run<std::uint16_t>(u, ctx);
+    case DType::I8: return Algo::template run<std::int8_t>(u, ctx);
+    case DType::U8: return Algo::template run<std::uint8_t>(u, ctx);
+    case DType::I64:
+    case DType::U64:
+      if constexpr (!std::is_void_v<Algo64>) {
+        if (t == DType::I64) return Algo64::template run<std::int64_t>(u, ctx);
+        return Algo64::template run<std::uint64_t>(u, ctx);
+      }
+      [[fallthrough]];
+    default: detail::fail(op_name(ctx.op), ": no A5 device path for dtype ", name_of(t));
+  }
+}
+
+template <Fn F, bool ExpDif> struct ColExpandOp {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { colexpand_op<F, ExpDif, T>(u, c); }
+};
+template <Fn F> struct ColExpand64 {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { colexpand64<F, T>(u, c); }
+};
+template <Fn F, bool ExpDif> struct RowExpandOp {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { rowexpand_op<F, ExpDif, T>(u, c); }
+};
+template <Fn F> struct TileScalar {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { tile_scalar<F, T>(u, c); }
+};
+template <Fn F> struct TileScalar64 {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { tile_scalar64<F, T>(u, c); }
+};
+struct Exp {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { texp<T>(u, c); }
+};
+struct AxpySame {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { axpy_same<T>(u, c); }
+};
+struct ExpandS {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { expands<T>(u, c); }
+};
+struct Mov {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { tmov<T>(u, c); }
+};
+struct RowExpand {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { rowexpand_pure<T>(u, c); }
+};
+struct ColExpand {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { colexpand_pure<T>(u, c); }
+};
+inline void axpy(RegisterUnit& u, const ExecContext& ctx) {
+  if (ctx.ops[1].tile.dtype != ctx.ops[0].tile.dtype) return axpy_widening(u, ctx);
+  typed<AxpySame, kFloats>(u, ctx);
+}
+
+// ---- what a path covers ----------------------------------------------------------------------------
+// RowMajor full operands; the row family's expand operand and TROWEXPAND's source may be ColMajor
+// (AnyLayout).
+template <DTypeSet D, bool AnyLayout = false>
+bool covers(const ExecContext& ctx) {
+  if (!device::operands_in_ub(ctx) || !D.has(ctx.ops[0].tile.dtype)) return false;
+  if constexpr (!AnyLayout)
+    for (int i = 0; i < ctx.nops && i < 3; ++i)
+      if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major) return false;
+  return true;
+}
+
+// ---- the paths of each family ------------------------------------------------------------------------
+template <Fn F, bool ExpDif, DTypeSet D>
+inline constexpr backend::DevicePath colexpand_path = path<typed<ColExpandOp<F, ExpDif>, D>, covers<D>>;
+template <Fn F, bool ExpDif, DTypeSet D>
+inline constexpr backend::DevicePath rowexpand_path = path<typed<RowExpandOp<F, ExpDif>, D>, covers<D, true>>;
+// Every dtype, 64-bit ones as register pairs.
+template <Fn F>
+inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kEvery, TileScalar64<F>>, covers<kEvery>>;
+
+}  // namespace pto::a5

@@ -1,0 +1,142 @@
+// The element operations every backend computes with (the CPU reference's rows and the device
+// paths' lanes alike), so a device path and the CPU reference agree lane for lane.
+//
+// Numerics: float and integer ops compute in T (integers wrap, two's complement); half and bfloat16
+// compute in float and round once per operation (exact-equivalent to fp16 hardware for a single
+// add/sub/mul/div). Integer division by zero has no result on any target: the divisor checks below
+// name where it is, instead of trapping.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <immintrin.h>
+
+#include <pto/isa/dtype.hpp>
+#include <pto/isa/error.hpp>
+#include <pto/isa/op.hpp>
+#include <pto/isa/views.hpp>
+
+#include "fast_exp.hpp"
+
+namespace pto::lanes {
+
+enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif };
+
+template <class T> inline constexpr bool kWidened = std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
+
+// ---- conversions between a 16-bit float row and float ------------------------------------------------
+inline void to_float(const _Float16* s, float* d, int n) {
+  int j = 0;
+  for (; j + 8 <= n; j += 8)
+    _mm256_storeu_ps(d + j, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j))));
+  for (; j < n; ++j) d[j] = float(s[j]);
+}
+inline void from_float(const float* s, _Float16* d, int n) {
+  int j = 0;
+  for (; j + 8 <= n; j += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + j), _mm256_cvtps_ph(_mm256_loadu_ps(s + j), _MM_FROUND_TO_NEAREST_INT));
+  for (; j < n; ++j) d[j] = _Float16(s[j]);
+}
+inline void to_float(const bfloat16_t* s, float* d, int n) {
+  for (int j = 0; j < n; ++j) d[j] = std::bit_cast<float>(std::uint32_t(s[j].bits) << 16);
+}
+inline void from_float(const float* s, bfloat16_t* d, int n) {
+  for (int j = 0; j < n; ++j) {
+    const std::uint32_t x = std::bit_cast<std::uint32_t>(s[j]);
+    const bool nan = (x & 0x7fffffffu) > 0x7f800000u;
+    const std::uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;  // nearest, ties to even
+    d[j].bits = std::uint16_t(nan ? ((x >> 16) | 0x40u) : rounded);
+  }
+}
+// x := float(T(x)): the rounding a T-typed intermediate would have.
+template <class T> void round_trip(float* x, int n) {
+  constexpr int kMax = 256;
+  T tmp[kMax];
+  for (int j0 = 0; j0 < n; j0 += kMax) {
+    const int m = std::min(kMax, n - j0);
+    from_float(x + j0, tmp, m);
+    to_float(tmp, x + j0, m);
+  }
+}
+
+// ---- one element ---------------------------------------------------------------------------------------
+template <class T> using Unsigned = std::make_unsigned_t<T>;
+
+template <BinOp O, class T>
+inline T apply(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (O == BinOp::Add) return a + b;
+    if constexpr (O == BinOp::Sub) return a - b;
+    if constexpr (O == BinOp::Mul) return a * b;
+    if constexpr (O == BinOp::Div) return a / b;
+    if constexpr (O == BinOp::Max) return a < b ? b : a;
+    if constexpr (O == BinOp::Min) return b < a ? b : a;
+    if constexpr (O == BinOp::ExpDif) return fast_expf(a - b);
+  } else {  // integers: add/sub/mul wrap through the unsigned type; division truncates
+    if constexpr (O == BinOp::Add) return T(Unsigned<T>(Unsigned<T>(a) + Unsigned<T>(b)));
+    if constexpr (O == BinOp::Sub) return T(Unsigned<T>(Unsigned<T>(a) - Unsigned<T>(b)));
+    if constexpr (O == BinOp::Mul) {
+      using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, Unsigned<T>>;  // no int promotion UB
+      return T(Unsigned<T>(W(Unsigned<T>(a)) * W(Unsigned<T>(b))));
+    }
+    if constexpr (O == BinOp::Div) {
+      if constexpr (std::is_signed_v<T>)
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;  // the one overflowing quotient wraps
+      return T(a / b);
+    }
+    if constexpr (O == BinOp::Max) return a < b ? b : a;
+    if constexpr (O == BinOp::Min) return b < a ? b : a;
+  }
+}
+
+// Integer division by zero has no result: report where, instead of trapping.
+template <class T>
+void check_divisor_row(Op op, const char* operand, const T* row, int n, int r, int c0) {
+  if constexpr (std::is_integral_v<T>) {
+    for (int j = 0; j < n; ++j)
+      if (row[j] == T(0))
+        detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element (", r,
+                     ", ", c0 + j, ") (dtype ", name_of(dtype_v<T>), ")");
+  }
+}
+
+// The same over a whole tile's valid region, in the tile's own (row, column) coordinates.
+template <class T>
+void check_divisor_tile(Op op, const char* operand, const TileView& t) {
+  if constexpr (std::is_integral_v<T>) {
+    for (int r = 0; r < t.valid_rows; ++r)
+      for (int c = 0; c < t.valid_cols; ++c)
+        if (*t.ptr<T>(r, c) == T(0))
+          detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element (",
+                       r, ", ", c, ") (dtype ", name_of(dtype_v<T>), ")");
+  }
+}
+
+// The expand operand of a mode-2 TROWEXPAND* as both chips read it: row i's block is the 32 bytes at
+// byte 32 * i from the tile's base, whatever the tile's row stride (A2/A3 norm mode: block stride 0,
+// repeat stride 1 block; counter mode: i * BE elements; A5: a BLK load at i * BE). For a tile with one
+// block per row (Cols == BE) that is row i; for a wider tile it is not.
+template <class T>
+const T* mode2_block(const TileView& e, int i) {
+  return reinterpret_cast<const T*>(e.base) + std::size_t(i) * (32 / sizeof(T));
+}
+
+// check_divisor_tile for a mode-2 expand operand: the blocks the chip reads.
+template <class T>
+void check_divisor_blocks(Op op, const char* operand, const TileView& e) {
+  if constexpr (std::is_integral_v<T>) {
+    if (e.row_stride * std::ptrdiff_t(sizeof(T)) == 32) return check_divisor_tile<T>(op, operand, e);
+    constexpr int be = int(32 / sizeof(T));
+    for (int i = 0; i < e.valid_rows; ++i)
+      for (int k = 0; k < be; ++k)
+        if (mode2_block<T>(e, i)[k] == T(0))
+          detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element ", k,
+                       " of the 32-byte block row ", i, " reads (byte ", 32 * i, " of the tile, whose rows are ",
+                       e.row_stride * std::ptrdiff_t(sizeof(T)), " bytes apart) (dtype ", name_of(dtype_v<T>), ")");
+  }
+}
+
+}  // namespace pto::lanes

@@ -1,0 +1,45 @@
+// Tile-scalar arithmetic (TADDS, TSUBS, TMULS, TDIVS, TMAXS, TMINS), TEXP and TAXPY: one entry per
+// instruction, with its CPU kernel and, per target, its device path and the planner for forms no path
+// covers (ColMajor operands, 64-bit A5 division, float scalar / src in place on A2A3).
+#include "../a2a3/paths.hpp"
+#include "../a5/paths.hpp"
+#include "../common/planner.hpp"
+#include "../cpu/tile_scalar.hpp"
+#include "families.hpp"
+
+namespace pto::backend {
+namespace {
+using device::Fn;
+using I = Intrinsic;
+using lanes::BinOp;
+
+// dst = src op scalar; the A2A3 vector intrinsic In (TSUBS adds the negated scalar).
+template <Op O, BinOp B, Fn F, I In>
+constexpr InstrImpl tile_scalar() {
+  return {O, cpu::scalar::kTileScalar<B, O>,
+          {{a2a3::tile_scalar_path<F>, plan::a2a3::elementwise<In>}, {a5::tile_scalar_path<F>, plan::a5::elementwise<In>}}};
+}
+
+constexpr InstrImpl kTable[] = {
+    tile_scalar<Op::TADDS, BinOp::Add, Fn::Add, I::vadds>(),
+    tile_scalar<Op::TSUBS, BinOp::Sub, Fn::Sub, I::vadds>(),
+    tile_scalar<Op::TMULS, BinOp::Mul, Fn::Mul, I::vmuls>(),
+    tile_scalar<Op::TMAXS, BinOp::Max, Fn::Max, I::vmaxs>(),
+    tile_scalar<Op::TMINS, BinOp::Min, Fn::Min, I::vmins>(),
+    // integers: the scalar loop on A2A3; no 64-bit register-pair division on A5 (CPU reference)
+    {Op::TDIVS, cpu::scalar::kTileScalar<BinOp::Div, Op::TDIVS>,
+     {{a2a3::path<a2a3::typed<a2a3::Divs, a2a3::kNumbers>, a2a3::covers_divs>, plan::a2a3::divs},
+      {a5::path<a5::typed<a5::TileScalar<Fn::Div>, a5::kFloatsInts>, a5::covers<a5::kFloatsInts>>,
+       plan::a5::elementwise<I::vdiv>}}},
+    {Op::TEXP, cpu::scalar::kTEXP,
+     {{a2a3::path<a2a3::typed<a2a3::Exp, a2a3::kFloats>, a2a3::covers<a2a3::kFloats>>, plan::a2a3::exp},
+      {a5::path<a5::typed<a5::Exp, a5::kFloats>, a5::covers<a5::kFloats>>, plan::a5::elementwise<I::vexp>}}},
+    {Op::TAXPY, cpu::scalar::kTAXPY,
+     {{a2a3::path<a2a3::axpy, a2a3::covers<a2a3::kFloats>>, plan::a2a3::axpy},
+      {a5::path<a5::axpy, a5::covers<a5::kFloats>>, plan::a5::axpy}}},
+};
+}  // namespace
+
+std::span<const InstrImpl> tile_scalar_instructions() { return kTable; }
+
+}  // namespace pto::backend
