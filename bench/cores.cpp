@@ -5,11 +5,12 @@
 // Built with PTO_BENCH_SYNCALL (this tree's CMake does), it also runs the plain and coroutine kernels with
 // a SYNCALL after every `sync_every` tiles: what waiting costs when cores do meet.
 //
-//   bench_cores [runs = 9] [cores = 16] [tiles = 256]
+//   bench_cores [runs = 9] [cores = 16] [tiles = 256] [row: run only the row called this, e.g. "model-only deterministic plain"]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "../examples/stream_axpy_kernel.hpp"
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
   const int cores = argc > 2 ? std::max(1, std::atoi(argv[2])) : 16;
   const int tiles = argc > 3 ? std::max(1, std::atoi(argv[3])) : 256;
+  const std::string only = argc > 4 ? argv[4] : "";
   std::vector<float> x(std::size_t(cores) * tiles * kRows * kCols, 1.0f), out(x.size()), bias(kCols, 0.5f);
   std::printf("stream_axpy double-buffered, %d cores x %d tiles on 2 host threads, median of %d runs (ms)\n", cores, tiles, runs);
   struct Variant {
@@ -129,6 +131,9 @@ int main(int argc, char** argv) {
     for (Policy policy : {Policy::Deterministic, Policy::Concurrent}) {
       if (model_only && policy == Policy::Concurrent) continue;  // model-only runs no executor
       for (const Variant& v : variants) {
+        const std::string row = std::string(model_only ? "model-only " : "functional ") +
+                                (policy == Policy::Deterministic ? "deterministic " : "concurrent ") + v.name;
+        if (!only.empty() && row != only) continue;
         std::vector<double> t;
         std::uint64_t cycles = 0;
         for (int r = 0; r < runs; ++r) {

@@ -289,6 +289,10 @@ Kernel soft_and_variants(__gm__ std::int32_t* ws, int used) {
   co_await SYNCALL<SyncCoreType::AICOnly>();  // on a vector core: only the pipe barrier
 }
 Kernel mixed() { co_await SYNCALL<SyncCoreType::Mix>(); }
+Kernel null_workspace() {
+  Workspace w(nullptr);
+  co_await SYNCALL<SyncAllMode::Soft>(w);
+}
 
 BOOST_AUTO_TEST_CASE(soft_hard_and_core_type_variants) {
   std::vector<std::int32_t> ws(8, 0);
@@ -306,6 +310,9 @@ BOOST_AUTO_TEST_CASE(soft_hard_and_core_type_variants) {
   BOOST_TEST(error_of([&] { launch({.blocks = 4}, soft_and_variants, ws, 3); }) ==
              "core 0: SYNCALL<SyncAllMode::Soft>: usedCores = 3, but the launch has 4 core(s); the runtime's barrier "
              "meets every core of the launch (usedCores 0 or 4); a barrier of fewer cores is not supported yet");
+  BOOST_TEST(error_of([] { launch({.blocks = 2}, null_workspace); }) ==
+             "core 0: SYNCALL<SyncAllMode::Soft>: operand gmWorkspace is a null GM pointer; soft mode needs a zeroed "
+             "int32 counter in GM");
   BOOST_TEST(error_of([] { launch({.blocks = 2}, mixed); }) ==
              "core 0: SYNCALL<SyncCoreType::Mix>: a mixed barrier meets cube (AIC) and vector (AIV) cores, and the "
              "runtime emulates vector cores only; use SyncCoreType::AIVOnly (all cores of the launch)");

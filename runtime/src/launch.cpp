@@ -3,7 +3,6 @@
 // threads (the LaunchScheduler: a core that waits at SYNCALL suspends and its thread runs other cores);
 // the first error (lowest block index) is rethrown after every core has stopped.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
