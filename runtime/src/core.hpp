@@ -275,7 +275,7 @@ private:
   std::vector<std::uint32_t> stream_strings_;  // the cost model's stream texts -> strings_ (timeline)
   std::vector<std::string> strings_;                         // the timeline's texts, interned ...
   // ... by a binary key of what they show (looked up by string_view: no allocation per instruction)
-  KeyCache<std::uint32_t, 8> interned_;
+  KeyCache<std::uint32_t, 16> interned_;  // a loop alternates a few buffers per instruction
   std::unordered_map<std::uint64_t, std::uint32_t> name_ids_;  // names by (instruction, kind, flag)
   char key_[512];  // the key being built
   std::size_t key_len_ = 0;

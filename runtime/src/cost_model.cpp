@@ -219,7 +219,10 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
     case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true, rec.desc->name);
     case PIPE_V: {
       VectorKey key{};  // zero-initialised: no padding, so the bytes are the key
-      key.scalar = rec.scalar.bits;  // the algorithm may reject a scalar (A2A3 TSUBS): checked for every value
+      // The algorithm may reject a scalar (A2A3 TSUBS): with the device path computing, every value is
+      // checked; a CPU-reference run plans a rejected form anyway, so the scalar is not part of its key
+      // (a loop filling with a new value each time would otherwise record a stream per value).
+      key.scalar = chip_errors_ ? rec.scalar.bits : 0;
       key.op = std::int32_t(rec.desc->op);
       key.variant = rec.variant;
       key.nops = rec.nops;
