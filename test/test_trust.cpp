@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_reduce.h>
+#include <oneapi/tbb/task_arena.h>
+
 #include <pto/pto-inst.hpp>
 
 using namespace pto;
@@ -118,6 +122,50 @@ BOOST_AUTO_TEST_CASE(host_threads_beyond_the_bound_is_an_error_and_a_launch_star
   launch({.blocks = 1, .policy = Policy::Concurrent, .host_threads = 1024, .check = SyncCheck::Off}, kernel, out.data(),
          in.data());
   BOOST_TEST(during <= before + 3, "threads before " << before << ", during " << during);  // 3 pipe lanes at most
+}
+
+// oneTBB work inside a launch (a CPU kernel's parallel_for over a large tile) runs in the launch's own
+// arena: at most host_threads threads (or the threads the launch itself starts, if more), and it
+// completes with no oneTBB worker at all (every slot held by the launch's own threads).
+BOOST_AUTO_TEST_CASE(onetbb_work_inside_a_launch_runs_in_an_arena_sized_by_host_threads) {
+  for (Policy p : {Policy::Deterministic, Policy::Concurrent})
+    for (int ht : {1, 2, 3}) {
+      int concurrency = 0;
+      long sum = 0;
+      auto kernel = [&] {
+        concurrency = tbb::this_task_arena::max_concurrency();
+        sum = tbb::parallel_reduce(tbb::blocked_range<int>(0, 100000), 0L,
+                                   [](const tbb::blocked_range<int>& r, long acc) {
+                                     for (int i = r.begin(); i != r.end(); ++i) acc += i;
+                                     return acc;
+                                   },
+                                   std::plus<long>());
+      };
+      launch({.blocks = 1, .policy = p, .host_threads = ht}, kernel);
+      // Concurrent: one kernel thread and at least one pipe thread.
+      const int expected = p == Policy::Concurrent ? std::max(ht, 2) : ht;
+      BOOST_TEST(concurrency == expected, "policy " << int(p) << ", host_threads " << ht);
+      BOOST_TEST(sum == 100000L * 99999L / 2);
+    }
+  // A big tile's CPU kernel (above the parallel threshold) under both policies and one host thread.
+  using Big = Tile<TileType::Vec, float, 128, 256>;
+  using BigG = GlobalTensor<float, Shape<1, 1, 1, 128, 256>, pto::Stride<1, 1, 1, 256, 1>>;
+  for (Policy p : {Policy::Deterministic, Policy::Concurrent}) {
+    std::vector<float> in(128 * 256), out(128 * 256, 0.0f);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = float(i % 97);
+    auto kernel = [](__gm__ float* o, __gm__ float* i) -> Kernel {
+      Big t;
+      TASSIGN(t, 0);
+      BigG gi(i), go(o);
+      RecordEvent loaded = co_await TLOAD(t, gi);
+      RecordEvent added = co_await TADDS(t, t, 1.5f, loaded);
+      co_await TSTORE(go, t, added);
+    };
+    launch({.blocks = 1, .policy = p, .host_threads = 1, .cpu_reference = true}, kernel, std::span(out), std::span(in));
+    std::size_t wrong = 0;
+    for (std::size_t k = 0; k < in.size(); ++k) wrong += out[k] != in[k] + 1.5f;
+    BOOST_TEST(wrong == 0u);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(tsync_is_awaitable_and_orders) {

@@ -49,8 +49,11 @@ struct PipeRef {
 // loop parks (returns, so the io_context sleeps) after a spin with nothing to do; wake() posts it again.
 struct HostThread {
   explicit HostThread(ConcurrentPolicy::Pool& pool) : pool(pool) {}
-  void start() {
-    thread = std::thread([this] { context.run(); });
+  void start(tbb::task_arena* arena) {
+    thread = std::thread([this, arena] {
+      if (arena) arena->execute([this] { context.run(); });
+      else context.run();
+    });
   }
   // Something a pipe of this thread may wait for has happened.
   void wake();
@@ -76,9 +79,9 @@ static int usable_cores() {
 }
 
 struct ConcurrentPolicy::Pool {
-  explicit Pool(int threads) : cores(usable_cores()) {
+  Pool(int threads, tbb::task_arena* arena) : cores(usable_cores()) {
     for (int i = 0; i < threads; ++i) host.push_back(std::make_unique<HostThread>(*this));
-    for (auto& h : host) h->start();
+    for (auto& h : host) h->start(arena);
   }
   ~Pool() {
     for (auto& h : host) h->work.reset();
@@ -568,7 +571,8 @@ void HostThread::loop() {
   }
 }
 
-ConcurrentPolicy::ConcurrentPolicy(int host_threads) : pool_(std::make_unique<Pool>(host_threads)) {}
+ConcurrentPolicy::ConcurrentPolicy(int host_threads, tbb::task_arena* arena)
+    : pool_(std::make_unique<Pool>(host_threads, arena)) {}
 ConcurrentPolicy::~ConcurrentPolicy() = default;
 
 std::unique_ptr<FunctionalExecutor> ConcurrentPolicy::make_executor(int core, Target target, int queue_depth) {

@@ -6,6 +6,8 @@
 #pragma once
 #include <memory>
 
+#include <oneapi/tbb/task_arena.h>
+
 #include <pto/isa/enums.hpp>
 
 #include "core.hpp"
@@ -14,7 +16,8 @@ namespace pto::detail {
 
 class ConcurrentPolicy {
 public:
-  explicit ConcurrentPolicy(int host_threads);
+  // `arena`: the launch's oneTBB arena; the pipe threads run their kernels inside it (may be null).
+  ConcurrentPolicy(int host_threads, tbb::task_arena* arena = nullptr);
   ~ConcurrentPolicy();
   ConcurrentPolicy(const ConcurrentPolicy&) = delete;
   ConcurrentPolicy& operator=(const ConcurrentPolicy&) = delete;

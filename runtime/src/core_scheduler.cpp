@@ -121,8 +121,8 @@ bctx::stack_context PooledStack::allocate() {
   return slot->stack;
 }
 
-LaunchScheduler::LaunchScheduler(int blocks, int threads, bool coroutines)
-    : blocks_(blocks), threads_(threads), coroutines_(coroutines), fibers_(!coroutines && blocks > threads),
+LaunchScheduler::LaunchScheduler(int blocks, int threads, bool coroutines, tbb::task_arena* arena)
+    : blocks_(blocks), threads_(threads), coroutines_(coroutines), fibers_(!coroutines && blocks > threads), arena_(arena),
       stacks_(std::make_unique<StackPool>()) {
   for (int b = 0; b < blocks; ++b) {
     slots_.push_back(std::make_unique<Slot>());
@@ -134,12 +134,16 @@ LaunchScheduler::LaunchScheduler(int blocks, int threads, bool coroutines)
 LaunchScheduler::~LaunchScheduler() = default;
 
 void LaunchScheduler::run(const std::function<std::unique_ptr<CoreTask>(int)>& make) {
+  auto work = [this, &make](int w) {
+    if (arena_) arena_->execute([&] { worker(w, make); });
+    else worker(w, make);
+  };
   if (threads_ == 1) {
-    worker(0, make);
+    work(0);
     return;
   }
   std::vector<std::thread> pool;
-  for (int w = 0; w < threads_; ++w) pool.emplace_back([this, w, &make] { worker(w, make); });
+  for (int w = 0; w < threads_; ++w) pool.emplace_back(work, w);
   for (auto& t : pool) t.join();
 }
 

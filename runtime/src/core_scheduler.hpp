@@ -18,6 +18,7 @@
 // every waiting core fails with one pto::Error naming the waiting cores, the cores that ended, and the
 // instruction.
 #pragma once
+#include <oneapi/tbb/task_arena.h>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -42,8 +43,9 @@ public:
 class LaunchScheduler {
 public:
   // `blocks` cores on `threads` host threads (the calling thread when 1); `coroutines`: the kernel is a
-  // coroutine (else plain kernels, on fibers when blocks > threads).
-  LaunchScheduler(int blocks, int threads, bool coroutines);
+  // coroutine (else plain kernels, on fibers when blocks > threads). Every thread runs its cores inside
+  // `arena` (the launch's oneTBB arena, so a CPU kernel's parallel_for honours host_threads) when given.
+  LaunchScheduler(int blocks, int threads, bool coroutines, tbb::task_arena* arena = nullptr);
   ~LaunchScheduler();
   LaunchScheduler(const LaunchScheduler&) = delete;
   LaunchScheduler& operator=(const LaunchScheduler&) = delete;
@@ -81,6 +83,7 @@ private:
 
   const int blocks_, threads_;
   const bool coroutines_, fibers_;
+  tbb::task_arena* arena_;
   mutable std::mutex m_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include <oneapi/tbb/task_arena.h>
+
 #include <pto/isa/error.hpp>
 #include <pto/runtime/launch.hpp>
 
@@ -186,13 +188,20 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   // core would sit idle, so a launch never starts them.
   const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cfg.blocks);
 
+  // oneTBB work inside an instruction (a CPU kernel's parallel_for over a large tile) runs in the
+  // launch's own arena, so the launch never runs more than host_threads threads at once. Every thread
+  // the launch starts holds a slot reserved for it (an external thread finding the arena full would hand
+  // its long-running loop to another thread); oneTBB workers fill the rest.
+  const bool concurrent_pipes = cfg.policy == Policy::Concurrent && !cfg.model_only;
+  const int own_threads = threads + (concurrent_pipes ? pipe_threads : 0);
+  tbb::task_arena arena(std::max(host_threads, own_threads), unsigned(own_threads));
   std::unique_ptr<ConcurrentPolicy> concurrent;
-  if (cfg.policy == Policy::Concurrent && !cfg.model_only) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads);
+  if (concurrent_pipes) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads, &arena);
 
   std::vector<CoreReport> reports(std::size_t(cfg.blocks));
   std::vector<GmLog> gm_logs(std::size_t(cfg.blocks));
   {
-    LaunchScheduler scheduler(cfg.blocks, threads, coroutine);
+    LaunchScheduler scheduler(cfg.blocks, threads, coroutine, &arena);
     scheduler.run([&](int b) {
       return std::make_unique<BlockTask>(cfg, b, start, state, concurrent.get(), gm, sized_only, &scheduler,
                                          reports[std::size_t(b)], gm_logs[std::size_t(b)]);
