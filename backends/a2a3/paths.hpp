@@ -72,14 +72,7 @@ inline void axpy(VectorUnit& vu, const ExecContext& ctx) {
 // ---- what a path covers ----------------------------------------------------------------------------
 // The A2/A3 algorithms address RowMajor tiles; the row family's expand operand, TROWEXPAND, TEXPANDS and
 // TMOV address ColMajor ones too (AnyLayout).
-template <DTypeSet D, bool AnyLayout = false>
-bool covers(const ExecContext& ctx) {
-  if (!device::operands_in_ub(ctx) || !D.has(ctx.ops[0].tile.dtype)) return false;
-  if constexpr (!AnyLayout)
-    for (int i = 0; i < ctx.nops && i < 3; ++i)
-      if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major) return false;
-  return true;
-}
+using device::covers;
 // TMOV: the algorithm needs both tiles of one shape and layout (its static rule).
 inline bool covers_tmov(const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;

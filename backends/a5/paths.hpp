@@ -105,14 +105,7 @@ inline void axpy(RegisterUnit& u, const ExecContext& ctx) {
 // ---- what a path covers ----------------------------------------------------------------------------
 // RowMajor full operands; the row family's expand operand and TROWEXPAND's source may be ColMajor
 // (AnyLayout).
-template <DTypeSet D, bool AnyLayout = false>
-bool covers(const ExecContext& ctx) {
-  if (!device::operands_in_ub(ctx) || !D.has(ctx.ops[0].tile.dtype)) return false;
-  if constexpr (!AnyLayout)
-    for (int i = 0; i < ctx.nops && i < 3; ++i)
-      if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major) return false;
-  return true;
-}
+using device::covers;
 
 // ---- the paths of each family ------------------------------------------------------------------------
 template <Fn F, bool ExpDif, DTypeSet D>

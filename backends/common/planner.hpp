@@ -316,13 +316,13 @@ public:
     return one_d ? ceil_div(std::uint64_t(d.count) * d.len, epr_) : iterations_2d(d);
   }
   // The ALU issues one element-wise op takes per iteration (64-bit integers work on register pairs).
-  void alu(I op, std::uint64_t n) {
-    if (op == I::vexp && es_ == 2) n *= 2;  // a 16-bit vexp issues as two f32 halves (the TEXP f16 fit)
-    if (es_ != 8 || op == I::vexp) {
-      add(op, n);
+  void alu(I in, std::uint64_t n) {
+    if (in == I::vexp && es_ == 2) n *= 2;  // a 16-bit vexp issues as two f32 halves (the TEXP f16 fit)
+    if (es_ != 8 || in == I::vexp) {
+      add(in, n);
       return;
     }
-    switch (op) {
+    switch (in) {
       case I::vadd: case I::vadds: add(I::vaddc, 2 * n); break;
       case I::vsub: add(I::vsubc, 2 * n); break;
       case I::vmul: case I::vmuls: add(I::vmull, 3 * n); break;
@@ -330,7 +330,7 @@ public:
         add(I::vcmp, 2 * n);
         add(I::vsel, 2 * n);
         break;
-      default: add(op, 2 * n);
+      default: add(in, 2 * n);
     }
   }
   // Loads (stores) of one operand per iteration: 64-bit elements use a de-interleaving pair.
