@@ -249,7 +249,7 @@ BOOST_AUTO_TEST_CASE(dma_cycles_have_a_setup_and_a_bandwidth_term) {
   LaunchReport r = launch({.blocks = 1, .model_only = true}, load);
   BOOST_TEST(r.cores[0].pipes[PIPE_MTE2].busy_cycles == 671u);
   const CostTable& t = default_cost_table(Target::A2A3);
-  BOOST_TEST(t.gm_to_ub.setup_cycles == 30643.0 / t.gm_to_ub.bytes_per_cycle);
+  BOOST_TEST(t.transfer(Memory::GM, Memory::UB).setup_cycles == 30643.0 / t.transfer(Memory::GM, Memory::UB).bytes_per_cycle);
 }
 
 BOOST_AUTO_TEST_CASE(cores_share_the_aggregate_gm_bandwidth) {
@@ -266,7 +266,7 @@ BOOST_AUTO_TEST_CASE(cores_share_the_aggregate_gm_bandwidth) {
   // A cap of two cores' bandwidth: 4 cores get half each; each 16 KiB TLOAD then costs
   // ceil(213.61 + 16384 / 71.726) = 443 instead of 328.
   CostTable narrow = default_cost_table(Target::A2A3);
-  narrow.gm_aggregate_bytes_per_cycle = 2 * narrow.gm_to_ub.bytes_per_cycle;
+  narrow.gm_aggregate_bytes_per_cycle = 2 * narrow.transfer(Memory::GM, Memory::UB).bytes_per_cycle;
   const LaunchReport two = cycles(2, &narrow), four = cycles(4, &narrow);
   BOOST_TEST(two.cycles == cycles(1, nullptr).cycles);
   BOOST_TEST(four.cycles > two.cycles);
@@ -285,7 +285,7 @@ BOOST_AUTO_TEST_CASE(a_what_if_table_changes_the_figures_and_is_checked) {
            "one; start from default_cost_table(target)";
   });
   CostTable broken = default_cost_table(Target::A2A3);
-  broken.gm_to_ub.bytes_per_cycle = 0;
+  broken.transfer(Memory::GM, Memory::UB).bytes_per_cycle = 0;
   broken.name = "broken";
   BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A2A3, &broken), Error, [](const Error& e) {
     return std::string(e.what()) ==
@@ -301,11 +301,11 @@ BOOST_AUTO_TEST_CASE(a_what_if_table_changes_the_figures_and_is_checked) {
   });
   CostTable early = default_cost_table(Target::A2A3);
   early.name = "early";
-  early.ub_to_gm.setup_cycles = -100;
+  early.transfer(Memory::UB, Memory::GM).setup_cycles = -100;
   BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A2A3, &early), Error, [](const Error& e) {
     return std::string(e.what()) ==
-           "pto::launch: cost table 'early': ub_to_gm setup_cycles -100 and bytes_per_cycle 109.382 must be finite, "
-           "setup_cycles >= 0";
+           "pto::launch: cost table 'early': transfer UB -> GM setup_cycles -100 and bytes_per_cycle 109.382 must "
+           "be finite and >= 0";
   });
   CostTable faster = default_cost_table(Target::A5);  // a what-if: vexp at 1 cycle per issue
   faster[Intrinsic::vexp].per_repeat = 1;
@@ -328,7 +328,7 @@ BOOST_AUTO_TEST_CASE(a_what_if_table_past_the_model_clock_is_an_error) {
   slow_a5[Intrinsic::vexp].per_repeat = 1e30;
   BOOST_CHECK_EXCEPTION(v_cycles(texp<float, 64, 64>, Target::A5, &slow_a5), Error, past_the_limit("pipeline model: TEXP costs"));
   CostTable slow_dma = default_cost_table(Target::A2A3);
-  slow_dma.gm_to_ub.bytes_per_cycle = 1e-20;
+  slow_dma.transfer(Memory::GM, Memory::UB).bytes_per_cycle = 1e-20;
   auto load = []() -> Kernel {
     VecTile<float, 64, 64> t;
     TASSIGN(t, 0);

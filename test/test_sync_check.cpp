@@ -243,7 +243,7 @@ BOOST_AUTO_TEST_CASE(missing_mte2_to_v_flag_is_a_raw_race) {
   BOOST_TEST(f.first.pipe == PIPE_MTE2);
   BOOST_TEST(f.second.name == "TEXP");
   BOOST_TEST(f.second.pipe == PIPE_V);
-  BOOST_TEST((f.lo == 0u && f.hi == kT && f.in_ub));
+  BOOST_TEST((f.lo == 0u && f.hi == kT && f.memory == Memory::UB));
   BOOST_TEST(f.message ==
              "RAW race on core 0: TLOAD #1 on PIPE_MTE2 writes UB [0x0, 0x4000) and TEXP #2 on PIPE_V reads it, with "
              "nothing ordering them (TEXP: dst Tile<Vec,float,64,64> valid 64x64 @UB+0x4000; src Tile<Vec,float,64,64> "
@@ -657,7 +657,7 @@ BOOST_AUTO_TEST_CASE(a_reload_of_stored_gm_without_a_flag_is_a_raw_race) {
   const std::vector<SyncFinding> fs = bad.findings();
   BOOST_TEST_REQUIRE(fs.size() == 1u);
   const SyncFinding& f = fs[0];
-  BOOST_TEST((f.kind == K::Race && f.hazard == H::RAW && f.in_gm && !f.in_ub));
+  BOOST_TEST((f.kind == K::Race && f.hazard == H::RAW && f.memory == Memory::GM));
   BOOST_TEST(f.first.name == "TSTORE");
   BOOST_TEST(f.second.name == "TLOAD");
   BOOST_TEST(f.message.find("on PIPE_MTE3 writes GM [0x") != std::string::npos, f.message);
@@ -683,7 +683,7 @@ BOOST_AUTO_TEST_CASE(two_cores_writing_the_same_gm_bytes_race) {
     const std::vector<SyncFinding> fs = rep.findings();
     BOOST_TEST_REQUIRE(fs.size() == 1u);
     const SyncFinding& f = fs[0];
-    BOOST_TEST((f.kind == K::Race && f.hazard == H::WAW && f.in_gm && f.first_core == 0 && f.core == 1));
+    BOOST_TEST((f.kind == K::Race && f.hazard == H::WAW && f.memory == Memory::GM && f.first_core == 0 && f.core == 1));
     BOOST_TEST(f.message ==
                    "cross-core race: core 0's TSTORE #4 writes GM [0x" + [&] {
                      std::ostringstream os;
@@ -922,5 +922,5 @@ BOOST_AUTO_TEST_CASE(a_gm_race_on_bytes_stored_thousands_of_instructions_earlier
   };
   const std::vector<SyncFinding> fs = launch({.blocks = 1, .check = SyncCheck::Report}, racy, out, in).findings();
   BOOST_TEST_REQUIRE(fs.size() == 1u);
-  BOOST_TEST((fs[0].hazard == H::RAW && fs[0].in_gm && fs[0].first.name == "TSTORE" && fs[0].second.name == "TLOAD"));
+  BOOST_TEST((fs[0].hazard == H::RAW && fs[0].memory == Memory::GM && fs[0].first.name == "TSTORE" && fs[0].second.name == "TLOAD"));
 }

@@ -1,4 +1,4 @@
-// TLOAD, TSTORE (Vec), TMOV (Vec -> Vec) and TEXPANDS: one entry per instruction. The DMA transfers have
+// TLOAD (to Vec or Mat), TSTORE (from Vec or Mat), TMOV (Vec -> Vec) and TEXPANDS: one entry per instruction. The DMA transfers have
 // only a CPU kernel (the pipeline model prices them by bytes); TMOV and TEXPANDS run on the vector
 // pipe and have device paths.
 #include "../a2a3/paths.hpp"
@@ -13,6 +13,7 @@ namespace {
 constexpr InstrImpl kTable[] = {
     {Op::TLOAD, cpu::move::kTLoad, {}},
     {Op::TSTORE_VEC, cpu::move::kTStore, {}},
+    {Op::TSTORE_MAT, cpu::move::kTStore, {}},
     {Op::TMOV_V2V, cpu::move::kTMov,
      {{a2a3::path<a2a3::tmov, a2a3::covers_tmov, a2a3::overrun_tmov>, plan::a2a3::tmov},
       {a5::path<a5::typed<a5::Mov, a5::kEvery, a5::Mov>, a5::covers<a5::kEvery>>, plan::a5::tmov}}},

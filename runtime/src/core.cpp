@@ -23,12 +23,6 @@ namespace pto::detail {
 namespace {
 std::atomic<std::uint64_t> g_next_run_id{1};
 
-
-std::byte* align_up(std::byte* p, std::size_t a) {
-  auto v = reinterpret_cast<std::uintptr_t>(p);
-  return reinterpret_cast<std::byte*>((v + a - 1) / a * a);
-}
-
 // Bounding boxes of what a record reads or writes: conservative, for overlap tests and auto mode.
 template <class Pred>
 int boxes_of(const InstrRecord& rec, bool write, Pred pred, ByteRange* out) {
@@ -72,16 +66,13 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 Core::Core(const CoreOptions& opt)
     : opt_(opt),
       cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, opt.target, !opt.cpu_reference),
-      run_id_(g_next_run_id.fetch_add(1)), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
-  ub_bytes_ = buffer_capacity(opt_.target, TileType::Vec);
-  ub_storage_.assign(ub_bytes_ + 64, std::byte{0});  // buffers start zeroed, as on the CPU simulator
-  ub_base_ = align_up(ub_storage_.data(), 64);
-  cost_.set_ub(ub_base_, ub_bytes_);
-  if (opt_.executor) opt_.executor->set_ub(ub_base_, ub_bytes_);
+      run_id_(g_next_run_id.fetch_add(1)), buffers_(opt.target), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
+  cost_.set_ub(buffers_.ub(), buffers_.ub_bytes());
+  if (opt_.executor) opt_.executor->set_ub(buffers_.ub(), buffers_.ub_bytes());
   for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
   if (opt_.check != SyncCheck::Off && !opt_.synchronous)
     checker_ = std::make_unique<SyncChecker>(
-        opt_.block_idx, ub_base_, ub_bytes_, [this](const InstrRecord& r) { return describe(r); },
+        opt_.block_idx, buffers_, [this](const InstrRecord& r) { return describe(r); },
         [this](const InstrRecord& r) { return operands_text(r); }, opt_.check == SyncCheck::Throw, opt_.gm);
 }
 
@@ -89,22 +80,35 @@ GmLog Core::take_gm_log() { return checker_ ? checker_->take_gm_log() : GmLog{};
 
 Core::~Core() = default;
 
-std::byte* Core::auto_place(std::size_t bytes, const TileView& tile, const char* instruction, const char* operand) {
-  if (!placer_) {
-    // On A2A3 the top 8 KiB are the scratch some instructions clobber: auto mode keeps out of it.
-    const std::size_t cap = opt_.target == Target::A2A3 ? std::min<std::size_t>(ub_bytes_, TMP_UB_OFFSET) : ub_bytes_;
+std::byte* Core::auto_place(TileType loc, std::size_t bytes, const TileView& tile, const char* instruction,
+                            const char* operand) {
+  auto& placer = placers_[std::size_t(loc)];
+  if (!placer) {
+    // On A2A3 the top 8 KiB of UB are the scratch some instructions clobber: auto mode keeps out of it.
+    std::size_t cap = buffers_.bytes(loc);
+    if (loc == TileType::Vec && opt_.target == Target::A2A3) cap = std::min<std::size_t>(cap, TMP_UB_OFFSET);
+    if (cap == 0)
+      fail(instruction, ": operand ", operand, ' ', tile, ": ", name_of(loc), " tiles have no buffer on ",
+           name_of(opt_.target));
     std::ostringstream where;
-    where << "the " << cap / 1024 << " KiB of UB auto mode may use on " << name_of(opt_.target);
-    placer_ = std::make_unique<AutoPlacer>(cap, where.str());
-    for (const auto& [lo, hi] : tassigned_) placer_->reserve(lo, hi - lo);
+    where << "the " << cap / 1024 << " KiB of " << memory_name(memory_of(loc)) << " auto mode may use on "
+          << name_of(opt_.target);
+    placer = std::make_unique<AutoPlacer>(cap, where.str());
+    for (const Assigned& a : tassigned_)
+      if (a.loc == loc) placer->reserve(a.lo, a.hi - a.lo);
   }
-  return ub_base_ + placer_->place(bytes, tile, instruction, operand);
+  return buffers_.base(loc) + placer->place(bytes, tile, instruction, operand);
 }
+// A placement's buffer, from its address (the hooks see only the address).
 void Core::auto_retain(const std::byte* addr) {
-  if (placer_) placer_->retain(std::size_t(addr - ub_base_));
+  const BufferSet::Place at = buffers_.locate(addr);
+  for (std::size_t i = 0; i < placers_.size(); ++i)
+    if (placers_[i] && memory_of(TileType(i)) == at.memory) placers_[i]->retain(at.offset);
 }
 void Core::auto_release(const std::byte* addr) {
-  if (placer_) placer_->release(std::size_t(addr - ub_base_));
+  const BufferSet::Place at = buffers_.locate(addr);
+  for (std::size_t i = 0; i < placers_.size(); ++i)
+    if (placers_[i] && memory_of(TileType(i)) == at.memory) placers_[i]->release(at.offset);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -112,12 +116,12 @@ void Core::auto_release(const std::byte* addr) {
 
 // The implicit core of direct calls has no kernel boundary, so it checks only the claiming
 // instruction's own operands (in broadcast.hpp), not tiles of earlier calls.
-void Core::note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
+void Core::note_tassign(TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
   if (opt_.mode == Mode::Auto) {  // auto placements keep out of bytes the kernel placed itself
-    if (placer_) placer_->reserve(offset, bytes);
-    else if (tassigned_.size() < 4096) tassigned_.emplace_back(offset, offset + bytes);
+    if (auto& placer = placers_[std::size_t(loc)]) placer->reserve(offset, bytes);
+    else if (tassigned_.size() < 4096) tassigned_.push_back({loc, offset, offset + bytes});
   }
-  if (opt_.synchronous || opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
+  if (loc != TileType::Vec || opt_.synchronous || opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
   if (scratch_user_)
     fail("TASSIGN: operand tile ", tile, " overlaps UB [184 KiB, 192 KiB), which ", scratch_user_,
          " (3-argument form, ColMajor expand operand) uses as scratch on A2A3 in this kernel; place the tile below "
@@ -167,7 +171,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
   // which would order a wait on an old event after everything and hide a race.
   if (checker_ && (seq & 0xfffff) == 0) checker_->drop_before(dropped_ + 1, pinned_);
   if (rec.kind == RecordKind::Compute && !opt_.cpu_reference) {
-    std::string w = declare_device_writes(rec, opt_.target, ub_base_, ub_bytes_);
+    std::string w = declare_device_writes(rec, opt_.target, buffers_.ub(), buffers_.ub_bytes());
     if (!w.empty()) warn(seq, std::move(w));
   }
   if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
@@ -182,7 +186,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
     const BackendKernel* kernel = nullptr;
     // Model-only runs compute nothing, so they need no kernel.
     if (rec.kind == RecordKind::Compute && !opt_.model_only)
-      kernel = &backend_kernel(rec, opt_.target, !opt_.cpu_reference, ub_base_, ub_bytes_);
+      kernel = &backend_kernel(rec, opt_.target, !opt_.cpu_reference, buffers_.ub(), buffers_.ub_bytes());
     PipeState& p = pipes_[rec.pipe];
     Slot& s = p.queue.push();
     copy_used(s.rec, rec);
@@ -452,7 +456,7 @@ void Core::stage(Slot& s) {
   if (staging_pool_.empty()) staging_pool_.push_back(std::make_unique<Staging>());
   s.staging = std::move(staging_pool_.back());
   staging_pool_.pop_back();
-  ExecContext ctx = make_context(s.rec, opt_.target, ub_base_, ub_bytes_, s.staging.get());
+  ExecContext ctx = make_context(s.rec, opt_.target, buffers_.ub(), buffers_.ub_bytes(), s.staging.get());
   s.kernel->start(ctx);
   s.snapshotted = true;
 }
@@ -507,7 +511,7 @@ void Core::snapshot_readers_of(const Slot& writer) {
 }
 
 void Core::run_finish(Slot& s) {
-  ExecContext ctx = make_context(s.rec, opt_.target, ub_base_, ub_bytes_, s.staging.get());
+  ExecContext ctx = make_context(s.rec, opt_.target, buffers_.ub(), buffers_.ub_bytes(), s.staging.get());
   if (s.kernel->start) {  // staged at start, or lazily on overwrite, or not needed at all
     if (s.staging) s.kernel->finish(ctx);
     else s.kernel->direct(ctx);

@@ -1,5 +1,5 @@
-// Core: one emulated AI core. It owns the UB bytes, the flag channels and the pipes' in-order queues,
-// and advances a discrete-event model of them in modeled cycles:
+// Core: one emulated AI core. It owns its buffers (UB, L1, L0A/B/C, ...: buffer_set.hpp), the flag
+// channels and the pipes' in-order queues, and advances a discrete-event model of them in modeled cycles:
 //  - the scalar pipe (the kernel) issues in program order, paying issue cycles;
 //  - each other pipe runs its queue in order, one instruction at a time; an instruction starts when
 //    its pipe is free, its waits have ended and (wait_flag) a token is there;
@@ -31,6 +31,7 @@
 #include "key_cache.hpp"
 #include "seq_table.hpp"
 #include "auto_placer.hpp"
+#include "buffer_set.hpp"
 #include "sync_checker.hpp"
 
 namespace pto::detail {
@@ -88,15 +89,16 @@ public:
   bool functional() const { return !opt_.executor && !opt_.model_only; }
   std::uint64_t run_id() const { return run_id_; }
   std::uint64_t issued() const { return issued_; }  // records issued so far
-  std::byte* ub() { return ub_base_; }
-  bool in_ub(const TileView& t) const { return t.base >= ub_base_ && t.base < ub_base_ + ub_bytes_; }
-  std::size_t ub_bytes() const { return ub_bytes_; }
-  std::byte* auto_place(std::size_t bytes, const TileView& tile, const char* instruction, const char* operand);
+  BufferSet& buffers() { return buffers_; }
+  const BufferSet& buffers() const { return buffers_; }
+  // Whether a tile lies in one of the core's buffers (not in storage of its own: a direct call's tile).
+  bool in_buffer(const TileView& t) const { return buffers_.locate(t.base).memory != Memory::None; }
+  std::byte* auto_place(TileType loc, std::size_t bytes, const TileView& tile, const char* instruction, const char* operand);
   void auto_retain(const std::byte* addr);   // TileHooks: a copy of an auto-placed tile
   void auto_release(const std::byte* addr);  // ... one of them died
 
-  // A2/A3 implicit scratch bookkeeping (core_api.hpp).
-  void note_tassign(std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
+  // A TASSIGN of `bytes` at `offset` of loc's buffer: auto mode keeps out of it; A2/A3 scratch rules.
+  void note_tassign(TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
   void claim_a2a3_scratch(const char* instruction);
 
   void validate(const InstrRecord& rec) const;  // waits name instructions of this core
@@ -244,11 +246,15 @@ private:
   std::vector<DeviceWarning> warnings_;    // distinct messages, first 64
   std::unordered_map<std::string, std::size_t> warning_index_;
   std::uint64_t run_id_;
-  std::vector<std::byte> ub_storage_;
-  std::byte* ub_base_ = nullptr;
-  std::size_t ub_bytes_ = 0;
-  std::unique_ptr<AutoPlacer> placer_;  // auto mode: tiles the kernel never TASSIGNed
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> tassigned_;  // auto mode, before the first placement
+  BufferSet buffers_;
+  // Auto mode: tiles the kernel never TASSIGNed, per buffer; and the TASSIGNed ranges of a buffer
+  // before its first placement (a placer is made when first needed).
+  std::array<std::unique_ptr<AutoPlacer>, std::size_t(TileType::Ctrl)> placers_;
+  struct Assigned {
+    TileType loc;
+    std::uint64_t lo, hi;
+  };
+  std::vector<Assigned> tassigned_;
   std::vector<std::unique_ptr<Staging>> staging_pool_;  // reused: a DMA instruction stages 16 KiB and more
   std::array<PipeState, kNumPipeIds> pipes_;
   std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)

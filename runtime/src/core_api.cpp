@@ -84,13 +84,11 @@ void kernel_fails() noexcept {
   if (t_current) t_current->abandon();
 }
 
-std::byte* buffer_base(Core& c, TileType loc) { return loc == TileType::Vec ? c.ub() : nullptr; }
-std::size_t buffer_bytes(const Core& c, TileType loc) { return loc == TileType::Vec ? c.ub_bytes() : 0; }
+std::byte* buffer_base(Core& c, TileType loc) { return c.buffers().base(loc); }
+std::size_t buffer_bytes(const Core& c, TileType loc) { return c.buffers().bytes(loc); }
 std::byte* auto_place(Core& c, TileType loc, std::size_t bytes, const TileView& tile, const char* instruction,
                       const char* operand) {
-  if (loc != TileType::Vec)
-    fail(instruction, ": operand ", operand, ' ', tile, ": auto mode places only Vec tiles (in UB) so far");
-  return c.auto_place(bytes, tile, instruction, operand);
+  return c.auto_place(loc, bytes, tile, instruction, operand);
 }
 
 namespace {
@@ -110,8 +108,8 @@ const bool hooks_installed = [] {
   return true;
 }();
 }  // namespace
-void note_tassign(Core& c, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
-  c.note_tassign(offset, bytes, tile);
+void note_tassign(Core& c, TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
+  c.note_tassign(loc, offset, bytes, tile);
 }
 void claim_a2a3_scratch(Core& c, const char* instruction) { c.claim_a2a3_scratch(instruction); }
 

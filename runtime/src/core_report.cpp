@@ -37,8 +37,11 @@ std::string Core::operands_text(const InstrRecord& rec) const {
     const Operand& o = rec.ops[i];
     if (i) ops << "; ";
     ops << (rec.desc ? rec.desc->operands[i].name : "op") << ' ';
-    if (o.kind == Operand::Kind::Tile && !in_ub(o.tile)) ops << o.tile << " @auto";  // auto mode placed it, outside UB
-    else if (o.kind == Operand::Kind::Tile) ops << o.tile << " @UB+0x" << std::hex << o.tile.offset << std::dec;
+    if (o.kind == Operand::Kind::Tile) {
+      const BufferSet::Place at = buffers_.locate(o.tile.base);
+      if (at.memory == Memory::None) ops << o.tile << " @own storage";  // not in a buffer of this core
+      else ops << o.tile << " @" << memory_name(at.memory) << "+0x" << std::hex << at.offset << std::dec;
+    }
     else if (o.kind == Operand::Kind::Gm) ops << o.gm;
   }
   return ops.str();
@@ -240,7 +243,7 @@ void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue
       const TileView& t = o.tile;
       for (int v : {int(t.loc), int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, int(t.row_major)}) put(v);
       put(t.offset);
-      put(in_ub(t));
+      put(in_buffer(t));
     } else if (o.kind == Operand::Kind::Gm) {
       put(o.gm.dtype);
       put(o.gm.layout);

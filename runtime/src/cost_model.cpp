@@ -22,9 +22,18 @@ CostTable make_a2a3() {
   CostTable t;
   t.name = "A2A3";
   t.clock_ghz = kClock;
-  t.gm_to_ub = {30643.0 / per_cycle(247.16), per_cycle(247.16)};  // Hill fit: K = 30643 B, peak 247.16 GiB/s
-  t.ub_to_gm = {0.0, per_cycle(188.46)};                          // flat table (the Hill fit's 28 GiB/s is implausible)
-  t.ub_to_ub = {0.0, per_cycle(1024.0)};
+  using M = Memory;
+  t.transfer(M::GM, M::UB) = {30643.0 / per_cycle(247.16), per_cycle(247.16)};  // Hill fit: K = 30643 B, peak 247.16 GiB/s
+  t.transfer(M::UB, M::GM) = {0.0, per_cycle(188.46)};  // flat table (the Hill fit's 28 GiB/s is implausible)
+  t.transfer(M::UB, M::UB) = {0.0, per_cycle(1024.0)};
+  // The cube's paths: the reference's flat table (no setup term; not checked against hardware yet).
+  t.transfer(M::GM, M::L1) = {0.0, per_cycle(135.0)};
+  t.transfer(M::L1, M::GM) = {0.0, per_cycle(32.0)};
+  t.transfer(M::L0C, M::GM) = {0.0, per_cycle(70.0)};
+  t.transfer(M::L0C, M::L1) = {0.0, per_cycle(128.0)};
+  t.transfer(M::L1, M::L0A) = {0.0, per_cycle(441.0)};
+  t.transfer(M::L1, M::L0B) = {0.0, per_cycle(220.5)};
+  for (M m : {M::BT, M::FB}) t.transfer(M::L1, m) = {0.0, per_cycle(32.0)};
   t.gm_aggregate_bytes_per_cycle = 1.6e12 / (kClock * 1e9);       // assumed: 1.6 TB/s HBM
   t.scalar_issue_cycles = 1;
   t.machine = VectorMachine::Repeat;
@@ -45,7 +54,7 @@ CostTable make_a2a3() {
   set({I::vsel}, {13, 2, 14});
   set({I::vaxpy, I::vcmp}, {6, 2, 0});         // the reference's uncalibrated default
   set({I::vlds, I::vsts}, {0, 1, 0});          // A5 intrinsics; unused by A2/A3 streams
-  set({I::copy_ubuf_to_ubuf}, {0, 0, 0});      // bytes / ub_to_ub
+  set({I::copy_ubuf_to_ubuf}, {0, 0, 0});      // bytes / transfer(UB, UB)
   set({I::sync_roundtrip}, {0, 13, 0});        // assumed: fitted to TROWEXPAND 64x64 = 933 cycles
   set({I::scalar_elem}, {0, 4, 0});            // assumed: load, divide, store on the scalar unit
   set({I::plt, I::vbr, I::vloop}, {0, 0, 0});  // A5 intrinsics; unused by A2/A3 streams
@@ -57,10 +66,16 @@ CostTable make_a5() {
   CostTable t;
   t.name = "A5";
   t.clock_ghz = kClock;
-  // Assumed: the reference has no A5 transfer model; twice the A2/A3 bandwidths, the same setup.
-  t.gm_to_ub = {30643.0 / per_cycle(247.16), 2 * per_cycle(247.16)};
-  t.ub_to_gm = {0.0, 2 * per_cycle(188.46)};
-  t.ub_to_ub = {0.0, 2 * per_cycle(1024.0)};
+  // Assumed: the reference has no A5 transfer model; twice the A2/A3 bandwidths, the same setup. A5's
+  // MX scale buffers are fed from L1 like BT and FB. L1 -> GM is not a path on A5 (TSTORE takes no Mat).
+  const CostTable a2a3 = make_a2a3();
+  for (int s = 0; s < kNumMemories; ++s)
+    for (int d = 0; d < kNumMemories; ++d) {
+      const DmaCost& c = a2a3.transfers[std::size_t(s)][std::size_t(d)];
+      t.transfers[std::size_t(s)][std::size_t(d)] = {c.setup_cycles, 2 * c.bytes_per_cycle};
+    }
+  t.transfer(Memory::L1, Memory::GM) = {};
+  for (Memory m : {Memory::L0A_SCALE, Memory::L0B_SCALE}) t.transfer(Memory::L1, m) = t.transfer(Memory::L1, Memory::BT);
   t.gm_aggregate_bytes_per_cycle = 2 * 1.6e12 / (kClock * 1e9);
   t.scalar_issue_cycles = 1;
   t.machine = VectorMachine::Register;
@@ -195,7 +210,8 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s, const char* ins
     const IntrinsicCost& k = t[c.op];
     if (!prev || c.barrier_before) cyc += double((prev ? t[prev->op].tail : 0) + k.head);
     cyc += k.per_repeat * double(c.repeats) * double(c.calls);
-    if (c.op == I::copy_ubuf_to_ubuf) cyc += double(dma_cycles(t.ub_to_ub, c.bytes, false, instruction)) * double(c.calls);
+    if (c.op == I::copy_ubuf_to_ubuf)
+      cyc += double(dma_cycles(t.transfer(Memory::UB, Memory::UB), c.bytes, false, instruction)) * double(c.calls);
     count_mode |= c.count_mode;
     prev = &c;
   }
@@ -214,10 +230,10 @@ std::uint32_t CostModel::text_of(const IntrinsicStream& s) {
 std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
   if (text) *text = kNoText;
   if (rec.kind != RecordKind::Compute) return 0;
-  switch (rec.pipe) {
-    case PIPE_MTE2: return dma_cycles(table_.gm_to_ub, valid_bytes(rec.ops[0].tile), true, rec.desc->name);
-    case PIPE_MTE3: return dma_cycles(table_.ub_to_gm, valid_bytes(rec.ops[1].tile), true, rec.desc->name);
-    case PIPE_V: {
+  switch (rec.desc->cost) {
+    case CostClass::None: return 0;
+    case CostClass::Transfer: return transfer_cycles(rec);
+    case CostClass::Stream: {
       VectorKey key{};  // zero-initialised: no padding, so the bytes are the key
       // The algorithm may reject a scalar (A2A3 TSUBS): with the device path computing, every value is
       // checked; a CPU-reference run plans a rejected form anyway, so the scalar is not part of its key
@@ -248,8 +264,21 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
       if (text) *text = m->text;
       return m->cycles;
     }
-    default: fail("pipeline model: no cost for ", rec.desc ? rec.desc->name : "an instruction", " on ", pipe_name(rec.pipe));
   }
+  fail("pipeline model: no cost class for ", rec.desc->name);
+}
+
+std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
+  // dst is operand 0, src operand 1; the bytes are the valid bytes of the tile side (a load's dst, a
+  // store's src; a move between buffers: its dst).
+  auto memory = [](const Operand& o) { return o.kind == Operand::Kind::Gm ? Memory::GM : memory_of(o.tile.loc); };
+  const Memory dst = memory(rec.ops[0]), src = memory(rec.ops[1]);
+  const TileView& tile = rec.ops[0].kind == Operand::Kind::Tile ? rec.ops[0].tile : rec.ops[1].tile;
+  const DmaCost& path = table_.transfer(src, dst);
+  if (!(path.bytes_per_cycle > 0))
+    fail("pipeline model: ", rec.desc->name, " moves ", memory_name(src), " -> ", memory_name(dst), ", a path cost table '",
+         table_.name, "' does not have (its bytes_per_cycle is 0)");
+  return dma_cycles(path, valid_bytes(tile), src == Memory::GM || dst == Memory::GM, rec.desc->name);
 }
 
 }  // namespace detail

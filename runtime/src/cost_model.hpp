@@ -1,6 +1,7 @@
-// Modeled cycles of one instruction: DMA from the target's transfer lines (with the launch's share of
-// the aggregate GM bandwidth), vector instructions from their intrinsic stream (recorded by the
-// backend registry) priced by the target's CostTable.
+// Modeled cycles of one instruction, by its descriptor's CostClass: a transfer from the target's line
+// for its (source, destination) memories (with the launch's share of the aggregate GM bandwidth), a
+// stream instruction from the intrinsic stream its device algorithm records (through the backend
+// registry) priced by the target's CostTable.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -44,6 +45,7 @@ public:
   std::uint64_t stream_cycles(const IntrinsicStream& s, const char* instruction = "an intrinsic stream") const;
 
 private:
+  std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer instruction
   // gm: shares the aggregate cap. `instruction` names it in an error.
   std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction) const;
   const CostTable& table_;

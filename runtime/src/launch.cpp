@@ -146,6 +146,32 @@ std::exception_ptr with_core(int block, std::exception_ptr e) {
     return e;
   }
 }
+// A what-if table must price every instruction with a finite, non-negative number of cycles; the paths
+// the target's default table has must keep a positive bandwidth (0 means "no such path").
+void check_cost_table(const CostTable& t, Target target) {
+  const CostTable& base = default_cost_table(target);
+  bool positive = t.clock_ghz > 0 && t.gm_aggregate_bytes_per_cycle >= 0 && t.load_ports > 0 && t.store_ports > 0;
+  for (int s = 0; s < kNumMemories; ++s)
+    for (int d = 0; d < kNumMemories; ++d)
+      if (base.transfer(Memory(s), Memory(d)).bytes_per_cycle > 0 && !(t.transfer(Memory(s), Memory(d)).bytes_per_cycle > 0))
+        positive = false;
+  if (!positive)
+    fail("pto::launch: cost table '", t.name, "': clock, bandwidths and port counts must be positive "
+         "(gm_aggregate_bytes_per_cycle may be 0 = unlimited)");
+  for (int s = 0; s < kNumMemories; ++s)
+    for (int d = 0; d < kNumMemories; ++d) {
+      const DmaCost& path = t.transfer(Memory(s), Memory(d));
+      if (!(path.setup_cycles >= 0) || !std::isfinite(path.setup_cycles) || !std::isfinite(path.bytes_per_cycle) ||
+          path.bytes_per_cycle < 0)
+        fail("pto::launch: cost table '", t.name, "': transfer ", memory_name(Memory(s)), " -> ", memory_name(Memory(d)),
+             " setup_cycles ", path.setup_cycles, " and bytes_per_cycle ", path.bytes_per_cycle,
+             " must be finite and >= 0");
+    }
+  for (int i = 0; i < kNumIntrinsics; ++i)
+    if (!(t.intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(t.intrinsic[std::size_t(i)].per_repeat))
+      fail("pto::launch: cost table '", t.name, "': ", intrinsic_name(Intrinsic(i)), " per_repeat ",
+           t.intrinsic[std::size_t(i)].per_repeat, " must be a finite number >= 0");
+}
 }  // namespace
 
 LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state, std::vector<GmAllocation> allocations,
@@ -159,22 +185,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
     fail("pto::launch: cost table '", cfg.costs->name, "' describes the ",
          cfg.costs->machine == VectorMachine::Register ? "A5 register" : "A2A3 repeat", " vector machine, but target ",
          name_of(cfg.target), " has the other one; start from default_cost_table(target)");
-  if (cfg.costs && (cfg.costs->clock_ghz <= 0 || cfg.costs->gm_to_ub.bytes_per_cycle <= 0 ||
-                    cfg.costs->ub_to_gm.bytes_per_cycle <= 0 || cfg.costs->ub_to_ub.bytes_per_cycle <= 0 ||
-                    cfg.costs->gm_aggregate_bytes_per_cycle < 0 || cfg.costs->load_ports == 0 || cfg.costs->store_ports == 0))
-    fail("pto::launch: cost table '", cfg.costs->name, "': clock, bandwidths and port counts must be positive "
-         "(gm_aggregate_bytes_per_cycle may be 0 = unlimited)");
-  if (cfg.costs)
-    for (const auto& [name, path] : {std::pair{"gm_to_ub", &cfg.costs->gm_to_ub}, std::pair{"ub_to_gm", &cfg.costs->ub_to_gm},
-                                     std::pair{"ub_to_ub", &cfg.costs->ub_to_ub}})
-      if (!(path->setup_cycles >= 0) || !std::isfinite(path->setup_cycles) || !std::isfinite(path->bytes_per_cycle))
-        fail("pto::launch: cost table '", cfg.costs->name, "': ", name, " setup_cycles ", path->setup_cycles,
-             " and bytes_per_cycle ", path->bytes_per_cycle, " must be finite, setup_cycles >= 0");
-  if (cfg.costs)
-    for (int i = 0; i < kNumIntrinsics; ++i)
-      if (!(cfg.costs->intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(cfg.costs->intrinsic[std::size_t(i)].per_repeat))
-        fail("pto::launch: cost table '", cfg.costs->name, "': ", intrinsic_name(Intrinsic(i)), " per_repeat ",
-             cfg.costs->intrinsic[std::size_t(i)].per_repeat, " must be a finite number >= 0");
+  if (cfg.costs) check_cost_table(*cfg.costs, cfg.target);
   if (cfg.host_threads < 0 || cfg.host_threads > kMaxHostThreads)
     fail("pto::launch: host_threads = ", cfg.host_threads, " must be in [0, ", kMaxHostThreads, "] (0 = all hardware threads)");
   const auto t0 = std::chrono::steady_clock::now();

@@ -49,13 +49,12 @@ std::string call_site(const InstrRecord& rec) {
   return " at " + file + ':' + std::to_string(rec.where.line());
 }
 
-SyncChecker::SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes,
+SyncChecker::SyncChecker(int block, const BufferSet& buffers,
                          std::function<std::string(const InstrRecord&)> describe,
                          std::function<std::string(const InstrRecord&)> operands, bool throw_first,
                          const GmAllocations* gm)
     : block_(block),
-      ub_(ub),
-      ub_bytes_(ub_bytes),
+      buffers_(buffers),
       describe_(std::move(describe)),
       operands_(std::move(operands)),
       throw_first_(throw_first),
@@ -250,8 +249,7 @@ void SyncChecker::race(const Epoch& e, bool e_writes, const InstrRecord& rec, st
   if (reported_.count(key)) {  // the same pair over the next bytes: widen the finding
     for (auto it = findings_.rbegin(); it != findings_.rend(); ++it)
       if (it->first.seq == key[0] && it->second.seq == key[1] && it->hazard == hazard) {
-        const bool in_ub = it->in_ub;
-        const std::uintptr_t base = in_ub ? reinterpret_cast<std::uintptr_t>(ub_) : 0;
+        const std::uintptr_t base = it->memory == Memory::GM ? 0 : reinterpret_cast<std::uintptr_t>(buffers_.base_of(it->memory));
         if (it->hi == lo - base) it->hi = hi - base;
         break;
       }
@@ -265,11 +263,10 @@ void SyncChecker::race(const Epoch& e, bool e_writes, const InstrRecord& rec, st
   const SyncFinding::Instr mine{seq, rec.pipe, describe_(rec), operands_(rec)};
   f.first = e_first ? other : mine;
   f.second = e_first ? mine : other;
-  const auto ub = reinterpret_cast<std::uintptr_t>(ub_);
-  f.in_ub = !gm && lo >= ub && hi <= ub + ub_bytes_;
-  f.in_gm = gm;
-  f.lo = f.in_ub ? lo - ub : lo;
-  f.hi = f.in_ub ? hi - ub : hi;
+  const BufferSet::Place at = gm ? BufferSet::Place{Memory::GM, lo} : buffers_.locate(reinterpret_cast<const void*>(lo), hi - lo);
+  f.memory = at.memory;
+  f.lo = at.memory == Memory::None ? lo : at.offset;
+  f.hi = f.lo + (hi - lo);
   f.flag_src = f.first.pipe;
   f.flag_dst = f.second.pipe;
   RaceText t{0, first_writes, second_writes, e_first ? f.second.name : f.first.name, e_first ? f.second.operands : f.first.operands};
@@ -311,8 +308,8 @@ std::string SyncChecker::race_message(const SyncFinding& f, const RaceText& t) c
   std::ostringstream os;
   os << hazard_name(f.hazard) << " race on core " << block_ << ": " << f.first.name << " #" << f.first.seq << " on "
      << pipe_name(f.first.pipe) << ' ' << verb(t.first_writes) << ' '
-     << (f.in_ub ? "UB [0x" : f.in_gm ? "GM [0x" : "tile storage [0x") << std::hex << f.lo << ", 0x" << f.hi << std::dec << ')'
-     << (f.in_gm && gm_ ? gm_->where(f.lo, f.hi) : std::string()) << " and " << f.second.name << " #" << f.second.seq
+     << (f.memory == Memory::None ? "tile storage" : memory_name(f.memory)) << " [0x" << std::hex << f.lo << ", 0x" << f.hi
+     << std::dec << ')' << (f.memory == Memory::GM && gm_ ? gm_->where(f.lo, f.hi) : std::string()) << " and " << f.second.name << " #" << f.second.seq
      << " on " << pipe_name(f.second.pipe) << ' ' << verb(t.second_writes) << " it, with nothing ordering them";
   if (!t.operands.empty()) os << " (" << t.owner << ": " << t.operands << ')';
   os << "; fix: " << flag_text("set_flag", f.flag_src, f.flag_dst, f.flag_id) << " after " << f.first.name << " #"
@@ -375,8 +372,7 @@ void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, s
     f.first_core = a.core;
     f.first = {a.a->seq, 0, a.a->name, ""};
     f.second = {b.a->seq, 0, b.a->name, ""};
-    f.in_ub = false;
-    f.in_gm = true;
+    f.memory = Memory::GM;
     f.lo = lo;
     f.hi = hi;
     std::ostringstream os;

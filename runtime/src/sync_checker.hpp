@@ -22,6 +22,7 @@
 #include <pto/runtime/record.hpp>
 #include <pto/runtime/sync_check.hpp>
 
+#include "buffer_set.hpp"
 #include "gm_allocations.hpp"
 #include "seq_table.hpp"
 
@@ -58,9 +59,9 @@ void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, s
 
 class SyncChecker {
 public:
-  // `describe` names an instruction record for messages; `ub` is the core's UB (offsets in messages);
-  // `gm` names GM bytes inside the launch's sized arguments.
-  SyncChecker(int block, const std::byte* ub, std::size_t ub_bytes, std::function<std::string(const InstrRecord&)> describe,
+  // `describe` names an instruction record for messages; `buffers` are the core's (messages give
+  // offsets inside them); `gm` names GM bytes inside the launch's sized arguments.
+  SyncChecker(int block, const BufferSet& buffers, std::function<std::string(const InstrRecord&)> describe,
               std::function<std::string(const InstrRecord&)> operands, bool throw_first, const GmAllocations* gm);
 
   const VectorClock& scalar_vc() const { return vc_[PIPE_S]; }
@@ -135,8 +136,7 @@ private:
   const Channel& channel(int src, int dst, int id) const { return channels_[std::size_t((src * kNumPipeIds + dst) * kNumEventIds + id)]; }
 
   int block_;
-  const std::byte* ub_;
-  std::size_t ub_bytes_;
+  const BufferSet& buffers_;
   std::function<std::string(const InstrRecord&)> describe_, operands_;
   bool throw_first_;
   const GmAllocations* gm_;

@@ -25,7 +25,23 @@ constexpr std::size_t buffer_capacity(Target t, TileType loc) {
   return 0;
 }
 
-// Only Vec tiles (UB) are modelled by the foundation; the other buffers arrive with the cube pipes.
-constexpr bool buffer_modelled(TileType loc) { return loc == TileType::Vec; }
+// Where bytes live: GM or one of a core's on-chip buffers. A TileType names the buffer its tiles live
+// in (Vec: UB, Mat: L1, Left: L0A, Right: L0B, Acc: L0C, Bias: BT, Scaling: FB); A5's MX scale tiles
+// (ScaleLeft, ScaleRight) are modelled as their own 4 KiB buffers beside L0A and L0B (pto-isa gives
+// their capacity apart from L0A's and L0B's). Ctrl tiles have no buffer. Transfers are priced by
+// (source, destination) Memory (CostTable::transfer).
+enum class Memory : std::uint8_t { GM, UB, L1, L0A, L0B, L0C, BT, FB, L0A_SCALE, L0B_SCALE, None };
+inline constexpr int kNumMemories = static_cast<int>(Memory::None);  // GM and the buffers
+
+constexpr Memory memory_of(TileType loc) {
+  constexpr Memory table[] = {Memory::UB, Memory::L1, Memory::L0A, Memory::L0B, Memory::L0C, Memory::BT,
+                              Memory::FB, Memory::L0A_SCALE, Memory::L0B_SCALE, Memory::None};
+  return table[static_cast<int>(loc)];
+}
+
+constexpr const char* memory_name(Memory m) {
+  constexpr const char* names[] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB", "L0A scale", "L0B scale", "no buffer"};
+  return names[static_cast<int>(m)];
+}
 
 }  // namespace pto

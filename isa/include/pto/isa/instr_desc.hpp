@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <iterator>
+#include <optional>
 #include <cstdint>
 
 #include <pto/isa/dtype.hpp>
@@ -30,6 +31,19 @@ struct DTypeRule {
   constexpr bool empty() const { return a2a3.empty() && a5.empty(); }
 };
 
+// How the pipeline model prices an instruction: Transfer by the bytes it moves along its (source,
+// destination) memories (CostTable::transfer); Stream by the intrinsic stream its target's device
+// algorithm records (on whatever pipe it runs); None costs nothing beyond issue (sync, bookkeeping).
+enum class CostClass : std::uint8_t { None, Transfer, Stream };
+
+// The class an instruction has unless its descriptor says otherwise: the DMA pipes move bytes, the
+// vector pipe runs intrinsic streams.
+constexpr CostClass default_cost_class(pipe_t p) {
+  return p == PIPE_V ? CostClass::Stream
+         : p == PIPE_MTE1 || p == PIPE_MTE2 || p == PIPE_MTE3 || p == PIPE_FIX ? CostClass::Transfer
+                                                                              : CostClass::None;
+}
+
 struct InstrDesc {
   Op op;
   const char* name;  // PTO spelling, as users write it
@@ -38,12 +52,13 @@ struct InstrDesc {
   int operand_count = 0;  // operands the public function adds (a record never holds more)
   bool has_scalar = false;  // a scalar operand (ScalarValue), shown in traces
   DTypeRule dtypes{};
+  CostClass cost = CostClass::None;
 };
 
-// A descriptor; its pipe comes from the op list.
+// A descriptor; its pipe comes from the op list, its cost class from the pipe unless given.
 constexpr InstrDesc instr(Op op, const char* name, std::array<OperandDesc, kMaxOperands> operands, int count,
-                          bool scalar = false, DTypeRule dtypes = {}) {
-  return InstrDesc{op, name, pipe_of(op), operands, count, scalar, dtypes};
+                          bool scalar = false, DTypeRule dtypes = {}, std::optional<CostClass> cost = std::nullopt) {
+  return InstrDesc{op, name, pipe_of(op), operands, count, scalar, dtypes, cost.value_or(default_cost_class(pipe_of(op)))};
 }
 
 namespace dtypes {
@@ -73,6 +88,7 @@ inline constexpr DTypeRule kExpandS{kUpTo32, kUpTo32 | DTypeSet{D::I64, D::U64}}
 inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TLOAD, "TLOAD", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TSTORE_VEC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TSTORE_MAT, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),  // from L1 (A2A3)
     instr(Op::TMOV_V2V, "TMOV", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TEXPANDS, "TEXPANDS", {{PTO_D_W}}, 1, true, dtypes::kExpandS),
     // column broadcast

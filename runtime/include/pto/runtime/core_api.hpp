@@ -43,7 +43,8 @@ void kernel_fails() noexcept;
 // Sync checker: `rec` waits on an Event<Src, Dst> (`event` names its type) that was never assigned.
 void note_unrecorded_event(Core&, const InstrRecord& rec, const char* event);
 
-// Base of the buffer behind a TileType on this core and its capacity (UB for Vec).
+// Base of the buffer behind a TileType on this core (allocated on first use; null when the target has
+// none) and its capacity (0: none). Vec: UB, Mat: L1, Left: L0A, Right: L0B, Acc: L0C, Bias: BT, ...
 std::byte* buffer_base(Core&, TileType);
 std::size_t buffer_bytes(const Core&, TileType);
 // Auto mode: a place in the tile's buffer for a tile the kernel never TASSIGNed, first used as operand
@@ -55,9 +56,10 @@ std::byte* auto_place(Core&, TileType loc, std::size_t bytes, const TileView& ti
 }  // namespace pto::detail
 
 namespace pto::detail {
-// The A2/A3 implicit scratch UB [TMP_UB_OFFSET, +8 KiB): the 3-argument mode-1 TROWEXPAND* clobber it
-// on the chip. Each core remembers the first tile TASSIGNed over it and the first instruction that
-// used it; having both in one kernel is an error (the chip would corrupt that tile silently).
-void note_tassign(Core&, std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
+// A TASSIGN of `bytes` at `offset` of loc's buffer. Auto mode never places a tile over it. The A2/A3
+// implicit scratch UB [TMP_UB_OFFSET, +8 KiB): the 3-argument mode-1 TROWEXPAND* clobber it on the
+// chip. Each core remembers the first tile TASSIGNed over it and the first instruction that used it;
+// having both in one kernel is an error (the chip would corrupt that tile silently).
+void note_tassign(Core&, TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
 void claim_a2a3_scratch(Core&, const char* instruction);
 }  // namespace pto::detail

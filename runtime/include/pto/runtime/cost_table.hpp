@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <pto/isa/buffers.hpp>
 #include <pto/isa/enums.hpp>
 #include <pto/isa/intrinsics.hpp>
 
@@ -28,15 +29,21 @@ struct IntrinsicCost {
 
 // A transfer of B bytes costs setup_cycles + B / bytes_per_cycle (a fixed-plus-bandwidth line is the
 // reference's saturating "Hill" fit rewritten: B / (peak * B / (K + B)) = K / peak + B / peak).
+// bytes_per_cycle 0: the target has no such path (an instruction moving bytes along it is an error).
 struct DmaCost {
   double setup_cycles = 0;
-  double bytes_per_cycle = 1;
+  double bytes_per_cycle = 0;
 };
 
 struct CostTable {
   const char* name = "";
   double clock_ghz = 1.85;
-  DmaCost gm_to_ub, ub_to_gm, ub_to_ub;
+  // Transfers by (source, destination) memory: GM and the core's buffers (pto/isa/buffers.hpp). The
+  // DMA instructions (TLOAD, TSTORE, and the cube's moves) are priced by the path their operands name;
+  // a vector copy inside UB (copy_ubuf_to_ubuf) by UB -> UB.
+  std::array<std::array<DmaCost, kNumMemories>, kNumMemories> transfers{};
+  DmaCost& transfer(Memory src, Memory dst) { return transfers[std::size_t(src)][std::size_t(dst)]; }
+  const DmaCost& transfer(Memory src, Memory dst) const { return transfers[std::size_t(src)][std::size_t(dst)]; }
   // Aggregate GM bandwidth all cores of a launch share; 0 = unlimited. A launch of N cores gives each
   // core's transfers at most gm_aggregate_bytes_per_cycle / N (exact when every core streams at once,
   // the SPMD case; pessimistic for cores that move data at different times).

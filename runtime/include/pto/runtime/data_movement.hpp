@@ -1,4 +1,4 @@
-// TLOAD, TSTORE, TMOV (Vec -> Vec) and TEXPANDS: the instructions the foundation implements.
+// TLOAD and TSTORE (Vec and Mat tiles), TMOV (Vec -> Vec) and TEXPANDS.
 // Each: compile-time rules as static_asserts, runtime rules as pto::Error, then one record issued.
 #pragma once
 #include <algorithm>
@@ -21,15 +21,15 @@ inline void check_gm_tile(const InstrDesc& d, const char* gm_name, const GmView&
          " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal (",
          dn ? "DN tensor <-> ColMajor tile" : "ND tensor <-> RowMajor tile", " rule)");
   if (target == Target::A2A3 && t.rows >= 4096)
-    fail(d.name, ": operand ", tile_name, " ", t, ": A2A3 DMA needs a Vec tile with Rows < 4096");
+    fail(d.name, ": operand ", tile_name, " ", t, ": A2A3 DMA needs a tile with Rows < 4096");
   if (target == Target::A2A3 && g.shape[3] >= 4096)
     fail(d.name, ": operand ", gm_name, " ", g, ": A2A3 DMA needs shape dimension 3 < 4096 (one burst per row)");
 }
 
 template <class TileT, class G>
 constexpr void static_check_gm_tile() {
-  static_assert(TileT::Loc == TileType::Vec,
-                "TLOAD/TSTORE: only Vec tiles (UB) are modelled so far; Mat/L1 tiles arrive with the cube pipes");
+  static_assert(TileT::Loc == TileType::Vec || TileT::Loc == TileType::Mat,
+                "TLOAD/TSTORE: a Vec (UB) or Mat (L1) tile; Acc (L0C) stores arrive with the cube pipes");
   static_assert(sizeof(typename TileT::DType) == sizeof(typename G::DType),
                 "TLOAD/TSTORE: the tile's and the tensor's element types must have the same size");
   static_assert(G::layout == Layout::ND || G::layout == Layout::DN,
@@ -70,9 +70,12 @@ detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
   using namespace detail;
   static_check_gm_tile<TileData, GlobalData>();
   Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TSTORE_VEC>());
+  constexpr Op op = TileData::Loc == TileType::Mat ? Op::TSTORE_MAT : Op::TSTORE_VEC;
+  InstrRecord rec = compute_record(desc_of<op>());
   add_gm(rec, dst);
   add_tile(core, rec, src);
+  if (op == Op::TSTORE_MAT && core_target(core) == Target::A5)
+    fail("TSTORE: operand src ", rec.ops[1].tile, ": a Mat (L1) source is an A2A3 form; on A5 TSTORE takes Vec and Acc tiles");
   check_gm_tile(*rec.desc, "dst", rec.ops[0].gm, "src", rec.ops[1].tile, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);

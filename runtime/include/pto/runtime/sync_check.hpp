@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <pto/isa/buffers.hpp>
 #include <pto/isa/error.hpp>
 
 namespace pto {
@@ -41,9 +42,10 @@ struct SyncFinding {
   int core = 0;
   Hazard hazard = Hazard::None;
   Instr first, second;  // Race: in program order; LostSignal: the two set_flags; waits: the stuck wait
-  std::uint64_t lo = 0, hi = 0;  // Race: the bytes, as UB offsets [lo, hi) (or host addresses off UB)
-  bool in_ub = true;
-  bool in_gm = false;   // Race: the bytes are GM (host addresses)
+  // Race: where the bytes are, and [lo, hi): offsets inside that buffer of the core (UB, L1, L0C, ...),
+  // host addresses for GM, and host addresses for Memory::None (a tile with storage of its own).
+  Memory memory = Memory::UB;
+  std::uint64_t lo = 0, hi = 0;
   int first_core = -1;  // a race between two cores: the core of `first` (`core` is the second's)
   int flag_src = -1, flag_dst = -1, flag_id = -1;  // the flag concerned (waits, LostSignal, FlagLeftSet)
   std::string message;  // what a person reads, with the fix when there is one

@@ -1,4 +1,4 @@
-// TASSIGN: bind a Tile to a byte offset of its buffer (UB for Vec), or a GlobalTensor to a GM pointer
+// TASSIGN: bind a Tile to a byte offset of its buffer (UB for Vec, L1 for Mat, L0C for Acc, ...), or a GlobalTensor to a GM pointer
 // (spec §1.5). Only the address moves; the layout stays in the type.
 #pragma once
 #include <cstddef>
@@ -20,20 +20,19 @@ void tassign_tile(T& tile, std::uint64_t addr) {
   Core& core = current_core();
   const Target target = core_target(core);
   const std::size_t capacity = buffer_bytes(core, T::Loc);
-  if (!buffer_modelled(T::Loc))
-    fail("TASSIGN: operand tile ", tile.view(), ": ", name_of(T::Loc),
-         " buffers are not modelled yet (only Vec tiles in UB are)");
+  if (capacity == 0)
+    fail("TASSIGN: operand tile ", tile.view(), ": ", name_of(T::Loc), " tiles have no buffer on ", name_of(target));
   if (addr % kBlockBytes != 0)
     fail("TASSIGN: operand tile ", tile.view(), ": address 0x", std::hex, addr, std::dec,
          " is not 32-byte aligned (every on-chip address must be a multiple of 32)");
   if (addr + T::GetSizeInBytes() > capacity)
     fail("TASSIGN: operand tile ", tile.view(), ": bytes [0x", std::hex, addr, ", 0x", addr + T::GetSizeInBytes(),
-         ") exceed the ", std::dec, capacity / 1024, " KiB UB of ", name_of(target), " (tile size ",
-         T::GetSizeInBytes(), " bytes at offset ", addr, ")");
+         ") exceed the ", std::dec, capacity / 1024, " KiB ", memory_name(memory_of(T::Loc)), " of ", name_of(target),
+         " (tile size ", T::GetSizeInBytes(), " bytes at offset ", addr, ")");
   {
     std::ostringstream what;
     what << tile.view() << " at 0x" << std::hex << addr;
-    note_tassign(core, addr, T::GetSizeInBytes(), what.str());
+    note_tassign(core, T::Loc, addr, T::GetSizeInBytes(), what.str());
   }
   tile.drop_placement();
   tile.addr_ = buffer_base(core, T::Loc) + addr;

@@ -1,4 +1,0 @@
-// expect: only Vec tiles (UB) are modelled so far
-#include <pto/pto-inst.hpp>
-using namespace pto;
-void f(half* p) { Tile<TileType::Mat, half, 16, 16> t; GlobalTensor<half, Shape<1,1,1,16,16>, pto::Stride<1,1,1,16,1>> g(p); TLOAD(t, g); }
