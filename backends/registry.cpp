@@ -16,7 +16,8 @@ struct Table {
   std::array<const InstrImpl*, kNumOps> by_op{};
   std::vector<const InstrImpl*> in_order;
   Table() {
-    for (auto family : {data_movement_instructions(), broadcast_instructions(), tile_scalar_instructions()})
+    for (auto family : {data_movement_instructions(), broadcast_instructions(), tile_scalar_instructions(),
+                        binary_instructions()})
       for (const InstrImpl& i : family) {
         const int k = int(i.op);
         if (k < 0 || k >= kNumOps) detail::fail("backend registry: an entry has no valid Op");

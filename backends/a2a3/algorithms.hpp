@@ -546,4 +546,107 @@ void rowexpand_op(VectorUnit& vu, const ExecContext& ctx, std::byte* ub) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// TBinOp (include/pto/npu/a2a3/TBinOp.hpp): TADD TSUB TMUL TDIV TMAX TMIN, one v<op> per call. With the
+// three row strides equal, BinaryInstr chooses by dst's static shape (small tile, static or runtime
+// contiguity, then the two-level forms); with different strides, the per-operand row-repeat form.
+template <Fn F, class T>
+void binary(VectorUnit& vu, const ExecContext& ctx) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>, kMax = 255;
+  const TileView &d = ctx.ops[0].tile, &a = ctx.ops[1].tile, &b = ctx.ops[2].tile;
+  const unsigned R = unsigned(d.valid_rows), C = unsigned(d.valid_cols);
+  const unsigned ds = unsigned(d.row_stride), as = unsigned(a.row_stride), bs = unsigned(b.row_stride);
+  T* dp = at<T>(d, 0, 0);
+  const T *ap = at<T>(a, 0, 0), *bp = at<T>(b, 0, 0);
+  // One v<op> at row r, column c of every operand.
+  auto op = [&](unsigned r, unsigned c, unsigned repeat, Strides st) {
+    vbin<F, T>(vu, dp + std::size_t(r) * ds + c, ap + std::size_t(r) * as + c, bp + std::size_t(r) * bs + c, repeat, st);
+  };
+  const Strides flat{1, 1, 1, 8, 8, 8};
+  const Strides rows_apart{1, 1, 1, ds / BE, as / BE, bs / BE};
+  auto count_mode = [&](std::uint64_t n, unsigned rows) {  // Bin1LCountMode (rows 1) / Bin2LCountMode
+    vu.set_mask_count();
+    vu.set_vector_count(n);
+    for (unsigned i = 0; i < rows; ++i) op(i, 0, 0u, flat);
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  };
+  auto one_level = [&](bool count) {  // Bin1LCountMode / Bin1LNormMode over R * C packed elements
+    const std::uint64_t n = std::uint64_t(R) * C;
+    if (count) return count_mode(n, 1);
+    op(0, 0, unsigned(n / EPR), flat);  // the chip issues it even with 0 repeats
+    if (n % EPR) {
+      vu.set_cont_mask(unsigned(n % EPR));
+      vbin<F, T>(vu, dp + n / EPR * EPR, ap + n / EPR * EPR, bp + n / EPR * EPR, 1u, flat);
+      vu.set_full_mask();
+    }
+  };
+  // Bin2LNormModeTail: the columns from `c` on, `width` of them, in runs of at most 255 rows
+  // (`batched`: the static row count exceeds 255), one row per call when a stride overflows 8 bits.
+  auto tail = [&](unsigned c, unsigned width, bool batched) {
+    const bool overflow = ds / BE > kMax || as / BE > kMax || bs / BE > kMax;
+    vu.set_cont_mask(width);
+    auto run = [&](unsigned r0, unsigned rows) {
+      if (overflow)
+        for (unsigned j = 0; j < rows; ++j) op(r0 + j, c, 1u, Strides{1, 1, 1, 1, 1, 1});
+      else
+        op(r0, c, rows, rows_apart);
+    };
+    unsigned r0 = 0;
+    if (batched)
+      for (; r0 + kMax <= R; r0 += kMax) run(r0, kMax);
+    if (r0 < R) run(r0, R - r0);
+    vu.set_full_mask();
+  };
+  auto head = [&]() {  // Bin2LNormModeHead: whole EPR chunks of each row, runs of <= 255 repeats
+    for (unsigned i = 0; i < R; ++i)
+      for (unsigned done = 0; done < C / EPR; done += kMax) op(i, done * EPR, std::min(kMax, C / EPR - done), flat);
+  };
+  if (!(ds == as && ds == bs)) {  // different row strides: Bin2LNormModeRowRpt over each operand's stride
+    head();
+    if (C % EPR) tail(C / EPR * EPR, C % EPR, true);
+    return;
+  }
+  const unsigned rows = unsigned(d.rows), cols = unsigned(d.cols);
+  if (rows <= kMax && cols < EPR) {  // Bin1LNormModeSmall: one call, a row per repeat
+    vu.set_cont_mask(C);
+    op(0, 0, R, rows_apart);
+    vu.set_full_mask();
+    return;
+  }
+  if (d.static_full_cols() || rows == 1) {  // compile-time contiguous
+    const bool non_aligned = cols % EPR != 0 && cols > EPR;
+    return one_level(non_aligned || (std::uint64_t(rows) * cols + EPR - 1) / EPR > kMax);
+  }
+  if (cols == C || R == 1) {  // contiguous at run time
+    const bool non_aligned = C > EPR && C % EPR != 0;
+    return one_level(non_aligned || (std::uint64_t(R) * C + EPR - 1) / EPR > kMax);
+  }
+  const unsigned ncr = cols / EPR;
+  if (ncr > 1 && rows * ncr < 4) return count_mode(C, R);  // Bin2LCountMode
+  if (rows < ncr + 1) {
+    if (C % EPR) return count_mode(C, R);
+    for (unsigned i = 0; i < R; ++i) op(i, 0, C / EPR, flat);  // Bin2LNormModeColVLAlign
+    return;
+  }
+  // Bin2LNormModeRowRpt.
+  if (rows <= kMax && ds / BE <= kMax) {  // per EPR-column chunk one call with a repeat per row
+    for (unsigned c = 0; c + EPR <= C; c += EPR) op(0, c, R, rows_apart);
+    if (C % EPR) {
+      vu.set_cont_mask(C % EPR);
+      op(0, C / EPR * EPR, R, rows_apart);
+      vu.set_full_mask();
+    }
+    return;
+  }
+  // The head pass runs only when the static Rows (not Cols) exceed EPR; otherwise the tail pass gets
+  // the whole valid width, as the NPU code does (a width past 128 lanes is an error there too).
+  unsigned from = 0;
+  if (rows > EPR) {
+    head();
+    from = C / EPR * EPR;
+  }
+  if (from < C) tail(from, C - from, rows > kMax);
+}
+
 }  // namespace pto::a2a3

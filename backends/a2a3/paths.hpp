@@ -58,6 +58,9 @@ template <Fn F> struct TileScalar {
 struct Divs {
   template <class T> static void run(VectorUnit& vu, const ExecContext& c) { divs<T>(vu, c); }
 };
+template <Fn F> struct Binary {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { binary<F, T>(vu, c); }
+};
 struct Exp {
   template <class T> static void run(VectorUnit& vu, const ExecContext& c) { texp<T>(vu, c); }
 };
@@ -158,6 +161,8 @@ inline constexpr backend::DevicePath colexpand_path = path<typed<ColExpandOp<F, 
 template <Fn F, bool ExpDif, DTypeSet D>
 inline constexpr backend::DevicePath rowexpand_path =
     path<typed<RowExpandOp<F, ExpDif>, D>, covers<D, true>, overrun_rowexpand_op>;
+template <Fn F, DTypeSet D>
+inline constexpr backend::DevicePath binary_path = path<typed<Binary<F>, D>, covers<D>>;
 template <Fn F>
 inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kNumbers>, covers<kNumbers>>;
 

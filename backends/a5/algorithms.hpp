@@ -285,4 +285,50 @@ inline void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
+// TBinOp (include/pto/npu/a5/TBinOp.hpp): TADD TSUB TMUL TDIV TMAX TMIN. Per chunk vlds src0, vlds src1,
+// v<op>, vsts: 1-D over R * C packed elements when all three types fix the valid width to Cols (or all
+// three have one row), else row by row.
+template <Fn F, class T>
+void binary(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &a = ctx.ops[1].tile, &b = ctx.ops[2].tile;
+  if constexpr (F == Fn::Div && std::is_integral_v<T>)
+    if (u.executes()) lanes::check_divisor_tile<T>(ctx.op, "src1", b);
+  constexpr unsigned epr = Reg<T>::kLanes;
+  auto chunk = [&](int r, std::size_t off, const Mask& p) {
+    const Reg<T> x = u.vlds(row<T>(a, r), off), y = u.vlds(row<T>(b, r), off);
+    u.vsts(combine<F, false, T>(u, x, y, p), row<T>(d, r), off, p);
+  };
+  const bool one_d = (d.static_full_cols() && a.static_full_cols() && b.static_full_cols()) ||
+                     (d.rows == 1 && a.rows == 1 && b.rows == 1);
+  if (one_d) {
+    std::uint32_t left = std::uint32_t(d.valid_rows) * std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += epr) chunk(0, off, u.plt<T>(left));
+    return;
+  }
+  for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += epr) chunk(i, off, u.plt<T>(left));
+  }
+}
+
+// 64-bit TADD TSUB TMUL TMAX TMIN (Int64Binary, include/pto/npu/a5/Int64Binary.hpp): row by row,
+// 32-element chunks of both sources as de-interleaved register pairs, re-interleaved on store.
+template <Fn F, class T>
+void binary64(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &a = ctx.ops[1].tile, &b = ctx.ops[2].tile;
+  for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += 32) {
+      Reg<std::uint32_t> xlo, xhi, ylo, yhi;
+      u.vlds_dintlv(row<T>(a, i), off, xlo, xhi);
+      u.vlds_dintlv(row<T>(b, i), off, ylo, yhi);
+      const Mask p = u.plt64(left);
+      u.op64<T, F>(xlo, xhi, ylo, yhi, p);
+      u.vsts_intlv(xlo, xhi, row<T>(d, i), off, p);
+    }
+  }
+}
+
 }  // namespace pto::a5

@@ -79,6 +79,12 @@ template <Fn F> struct TileScalar {
 template <Fn F> struct TileScalar64 {
   template <class T> static void run(RegisterUnit& u, const ExecContext& c) { tile_scalar64<F, T>(u, c); }
 };
+template <Fn F> struct Binary {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { binary<F, T>(u, c); }
+};
+template <Fn F> struct Binary64 {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { binary64<F, T>(u, c); }
+};
 struct Exp {
   template <class T> static void run(RegisterUnit& u, const ExecContext& c) { texp<T>(u, c); }
 };
@@ -113,6 +119,10 @@ inline constexpr backend::DevicePath colexpand_path = path<typed<ColExpandOp<F, 
 template <Fn F, bool ExpDif, DTypeSet D>
 inline constexpr backend::DevicePath rowexpand_path = path<typed<RowExpandOp<F, ExpDif>, D>, covers<D, true>>;
 // Every dtype, 64-bit ones as register pairs.
+// TADD TSUB TMUL TMAX TMIN (64-bit as register pairs); TDIV: no 64-bit path (Int64Div is planned).
+template <Fn F>
+inline constexpr backend::DevicePath binary_path = path<typed<Binary<F>, kEvery, Binary64<F>>, covers<kEvery>>;
+inline constexpr backend::DevicePath div_path = path<typed<Binary<Fn::Div>, kFloatsInts>, covers<kFloatsInts>>;
 template <Fn F>
 inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kEvery, TileScalar64<F>>, covers<kEvery>>;
 

@@ -450,6 +450,9 @@ void elementwise(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).ele
 inline void axpy(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).axpy(dst_of(c), src_of(c)); }
 inline void expands(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).stores_only(dst_of(c), 0, true); }
 inline void tmov(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).copy(dst_of(c)); }
+// 64-bit TDIV (Int64Div: a float reciprocal estimate, Newton steps and two corrections per chunk) is
+// not modelled intrinsic by intrinsic: priced as the binary loop with one vdiv per chunk, an underestimate.
+inline void div64(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).elementwise(I::vdiv, dst_of(c), src_of(c), true); }
 }  // namespace a5
 
 }  // namespace pto::plan

@@ -11,5 +11,6 @@ namespace pto::backend {
 std::span<const InstrImpl> data_movement_instructions();
 std::span<const InstrImpl> broadcast_instructions();
 std::span<const InstrImpl> tile_scalar_instructions();
+std::span<const InstrImpl> binary_instructions();
 
 }  // namespace pto::backend

@@ -4,6 +4,7 @@
 #include <pto/common/constants.hpp>
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/tile.hpp>
+#include <pto/runtime/binary.hpp>
 #include <pto/runtime/block.hpp>
 #include <pto/runtime/broadcast.hpp>
 #include <pto/runtime/data_movement.hpp>

@@ -77,6 +77,9 @@ inline constexpr DTypeRule kBcastDiv{kFloats, kBcastA5};
 inline constexpr DTypeRule kExpDif{kFloats, kFloats};
 inline constexpr DTypeSet kUpTo32{D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::F16, D::BF16, D::F32};
 inline constexpr DTypeRule kExpandS{kUpTo32, kUpTo32 | DTypeSet{D::I64, D::U64}};
+inline constexpr DTypeRule kBinary{kVecA2A3, kAddsA5};  // TADD TSUB TMAX TMIN (a2a3/TAdd.hpp, a5/TAdd.hpp, ...)
+inline constexpr DTypeRule kMul{kVecA2A3, kMulsA5};     // TMUL: no 8-bit on A5
+inline constexpr DTypeRule kDiv{kFloats, kDivsA5};      // TDIV: floats on A2A3; no bf16 or 8-bit on A5
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -91,6 +94,13 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TSTORE_MAT, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),  // from L1 (A2A3)
     instr(Op::TMOV_V2V, "TMOV", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TEXPANDS, "TEXPANDS", {{PTO_D_W}}, 1, true, dtypes::kExpandS),
+    // element-wise tile-tile
+    instr(Op::TADD, "TADD", PTO_BIN, false, dtypes::kBinary),
+    instr(Op::TSUB, "TSUB", PTO_BIN, false, dtypes::kBinary),
+    instr(Op::TMUL, "TMUL", PTO_BIN, false, dtypes::kMul),
+    instr(Op::TDIV, "TDIV", PTO_BIN, false, dtypes::kDiv),
+    instr(Op::TMAX, "TMAX", PTO_BIN, false, dtypes::kBinary),
+    instr(Op::TMIN, "TMIN", PTO_BIN, false, dtypes::kBinary),
     // column broadcast
     instr(Op::TCOLEXPAND, "TCOLEXPAND", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TCOLEXPANDADD, "TCOLEXPANDADD", PTO_BIN, false, {dtypes::kVecA2A3, dtypes::kBcastA5Add}),

@@ -1,0 +1,66 @@
+// Element-wise tile-tile arithmetic: TADD, TSUB, TMUL, TDIV, TMAX, TMIN (dst = src0 op src1 over dst's
+// valid region; pto-isa docs/isa/TADD.md and the others). The NPU implementations are the law on
+// dtypes (the descriptors' sets) and layouts: RowMajor tiles of one DType, valid shapes equal.
+#pragma once
+#include <type_traits>
+
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+template <Op O, class Dst, class Src0, class Src1, class... W>
+Issue binary(Dst& dst, Src0& src0, Src1& src1, W&... events) {
+  static_assert(Dst::Loc == TileType::Vec && Src0::Loc == TileType::Vec && Src1::Loc == TileType::Vec,
+                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN: dst, src0 and src1 must be Vec tiles");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src0::DType> &&
+                    std::is_same_v<typename Dst::DType, typename Src1::DType>,
+                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN: dst, src0 and src1 must have the same DType");
+  static_assert(Dst::isRowMajor && Src0::isRowMajor && Src1::isRowMajor && !Dst::isBoxedLayout &&
+                    !Src0::isBoxedLayout && !Src1::isBoxedLayout,
+                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN: dst, src0 and src1 must be RowMajor NoneBox tiles (the NPU "
+                "implementations take no ColMajor operand)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  const Target target = core_target(core);
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src0", rec.ops[1].tile);
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src1", rec.ops[2].tile);
+  if (O == Op::TDIV && target == Target::A5 && sizeof(typename Dst::DType) == 8 && rec.ops[0].tile.valid_cols > 64)
+    fail("TDIV: operand dst ", rec.ops[0].tile, ": A5 divides 64-bit integers with one 64-lane predicate per row "
+         "(pto-isa a5 Int64Div has no column loop), so columns past 64 would be left unwritten on the chip; split the "
+         "tile into at most 64 valid columns");
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+}  // namespace detail
+
+#define PTO_BINARY(NAME)                                                                          \
+  template <class Dst, class Src0, class Src1, class... W>                                         \
+    requires TileLike<Dst> && TileLike<Src0> && TileLike<Src1>                                     \
+  detail::Issue NAME(Dst& dst, Src0& src0, Src1& src1, W&... events) {                             \
+    return detail::binary<Op::NAME>(dst, src0, src1, events...);                                   \
+  }
+PTO_BINARY(TADD)
+PTO_BINARY(TSUB)
+PTO_BINARY(TMUL)
+PTO_BINARY(TMAX)
+PTO_BINARY(TMIN)
+#undef PTO_BINARY
+
+// TDIV(dst, src0, src1) = src0 / src1. Integers truncate toward zero (A5 only); an integer divisor of 0
+// is an error. DivAlgorithm::HIGH_PRECISION selects A5's compensated algorithm on the chip; both compute
+// the IEEE quotient here (A2A3 ignores it, as the NPU does).
+template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class Src0, class Src1, class... W>
+  requires TileLike<Dst> && TileLike<Src0> && TileLike<Src1>
+detail::Issue TDIV(Dst& dst, Src0& src0, Src1& src1, W&... events) {
+  return detail::binary<Op::TDIV>(dst, src0, src1, events...);
+}
+
+}  // namespace pto
