@@ -649,4 +649,36 @@ void binary(VectorUnit& vu, const ExecContext& ctx) {
   if (from < C) tail(from, C - from, rows > kMax);
 }
 
+// TABS TRELU TSQRT TRSQRT TLOG (TUnaryOp, include/pto/npu/a2a3/TUnaryOp.hpp): one v<op> per call over
+// the unary driver. TNOT runs on 16-bit lanes whatever the width (a 32-bit tile as twice the int16
+// elements; an 8-bit one as half as many, rounded up: one byte past an odd valid width is written).
+constexpr Intrinsic intrinsic_of(lanes::UnOp u) {
+  constexpr Intrinsic t[] = {I::vabs, I::vrelu, I::vnot, I::vsqrt, I::vrsqrt, I::vln};
+  return t[int(u)];
+}
+template <lanes::UnOp U, class T>
+void unary_op(VectorUnit& vu, const ExecContext& ctx) {
+  if constexpr (lanes::valid<U, T>)  // the dtype sets keep the other pairs out
+    unary<T>(vu, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, unsigned repeat, Strides st) {
+      vu.unary<T>(intrinsic_of(U), dst, src, repeat, st, [](auto x) { return lanes::apply<U, decltype(x)>(x); });
+    });
+}
+// A tile seen as int16 lanes (TNOT): columns scaled by the element width over 2 bytes.
+inline TileView as_int16(const TileView& t) {
+  TileView v = t;
+  v.dtype = DType::I16;
+  if (t.elem_bytes() == 4) {
+    v.cols *= 2, v.valid_cols *= 2, v.row_stride *= 2;
+  } else if (t.elem_bytes() == 1) {
+    v.cols /= 2, v.valid_cols = (t.valid_cols + 1) / 2, v.row_stride /= 2;
+  }
+  return v;
+}
+inline void tnot(VectorUnit& vu, const ExecContext& ctx) {
+  unary<std::int16_t>(vu, as_int16(ctx.ops[0].tile), as_int16(ctx.ops[1].tile),
+                      [&](std::int16_t* dst, const std::int16_t* src, unsigned repeat, Strides st) {
+                        vu.unary<std::int16_t>(I::vnot, dst, src, repeat, st, [](auto x) { return decltype(x)(~x); });
+                      });
+}
+
 }  // namespace pto::a2a3

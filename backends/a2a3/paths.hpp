@@ -61,6 +61,9 @@ struct Divs {
 template <Fn F> struct Binary {
   template <class T> static void run(VectorUnit& vu, const ExecContext& c) { binary<F, T>(vu, c); }
 };
+template <lanes::UnOp U> struct Unary {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { unary_op<U, T>(vu, c); }
+};
 struct Exp {
   template <class T> static void run(VectorUnit& vu, const ExecContext& c) { texp<T>(vu, c); }
 };
@@ -161,6 +164,21 @@ inline constexpr backend::DevicePath colexpand_path = path<typed<ColExpandOp<F, 
 template <Fn F, bool ExpDif, DTypeSet D>
 inline constexpr backend::DevicePath rowexpand_path =
     path<typed<RowExpandOp<F, ExpDif>, D>, covers<D, true>, overrun_rowexpand_op>;
+template <lanes::UnOp U, DTypeSet D>
+inline constexpr backend::DevicePath unary_path = path<typed<Unary<U>, D>, covers<D>>;
+// TNOT: 8-bit tiles run as int16 lanes over half the bytes rounded up.
+inline backend::Overrun overrun_tnot(const ExecContext& ctx) {
+  backend::Overrun o;
+  const TileView& d = ctx.ops[0].tile;
+  if (d.elem_bytes() == 1 && d.valid_cols % 2 && d.valid_rows > 0) {
+    o.tail_bytes = 1;
+    o.warning = detail::cat("TNOT: the A2A3 algorithm works on 16-bit lanes, so each of dst's ", d.valid_rows,
+                            " valid rows is also written 1 element past its ", d.valid_cols, " valid columns (inside the tile)");
+  }
+  return o;
+}
+inline constexpr DTypeSet kNotTypes{DType::I8, DType::U8, DType::I16, DType::U16, DType::I32, DType::U32};
+inline constexpr backend::DevicePath not_path = path<tnot, covers<kNotTypes>, overrun_tnot>;
 template <Fn F, DTypeSet D>
 inline constexpr backend::DevicePath binary_path = path<typed<Binary<F>, D>, covers<D>>;
 template <Fn F>

@@ -331,4 +331,25 @@ void binary64(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 
+// TABS TRELU TNOT TSQRT TLOG (TUnaryOp, include/pto/npu/a5/TUnaryOp.hpp): per chunk vlds, v<op>, vsts,
+// 1-D or per row as TEXP. TRSQRT (a5/TRsqrt.hpp): a register of ones once, then vsqrt and vdiv.
+template <lanes::UnOp U, class T>
+void unary_op(RegisterUnit& u, const ExecContext& ctx) {
+  using U_ = lanes::UnOp;
+  constexpr Intrinsic id = U == U_::Abs ? I::vabs : U == U_::Relu ? I::vrelu : U == U_::Not ? I::vnot : U == U_::Log ? I::vln : I::vsqrt;
+  if constexpr (lanes::valid<U, T>) {  // the dtype sets keep the other pairs out
+    Reg<T> ones{};
+    if constexpr (U == U_::Rsqrt) ones = u.vbr<T>(T(1.0f));
+    each_chunk<T>(u, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, std::size_t off, const Mask& p) {
+      const Reg<T> x = u.vlds(src, off);
+      if constexpr (U == U_::Rsqrt) {
+        const Reg<T> r = u.unary<T>(I::vsqrt, x, p, [](auto a) { return lanes::apply<U_::Sqrt, decltype(a)>(a); });
+        u.vsts(u.binary<T>(I::vdiv, ones, r, p, [](auto a, auto b) { return a / b; }), dst, off, p);
+      } else {
+        u.vsts(u.unary<T>(id, x, p, [](auto a) { return lanes::apply<U, decltype(a)>(a); }), dst, off, p);
+      }
+    });
+  }
+}
+
 }  // namespace pto::a5

@@ -85,6 +85,9 @@ template <Fn F> struct Binary {
 template <Fn F> struct Binary64 {
   template <class T> static void run(RegisterUnit& u, const ExecContext& c) { binary64<F, T>(u, c); }
 };
+template <lanes::UnOp U> struct Unary {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { unary_op<U, T>(u, c); }
+};
 struct Exp {
   template <class T> static void run(RegisterUnit& u, const ExecContext& c) { texp<T>(u, c); }
 };
@@ -119,6 +122,8 @@ inline constexpr backend::DevicePath colexpand_path = path<typed<ColExpandOp<F, 
 template <Fn F, bool ExpDif, DTypeSet D>
 inline constexpr backend::DevicePath rowexpand_path = path<typed<RowExpandOp<F, ExpDif>, D>, covers<D, true>>;
 // Every dtype, 64-bit ones as register pairs.
+template <lanes::UnOp U, DTypeSet D>
+inline constexpr backend::DevicePath unary_path = path<typed<Unary<U>, D>, covers<D>>;
 // TADD TSUB TMUL TMAX TMIN (64-bit as register pairs); TDIV: no 64-bit path (Int64Div is planned).
 template <Fn F>
 inline constexpr backend::DevicePath binary_path = path<typed<Binary<F>, kEvery, Binary64<F>>, covers<kEvery>>;

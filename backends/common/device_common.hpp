@@ -37,7 +37,7 @@ void check_int_division(const ExecContext& ctx) {
   if constexpr (std::is_integral_v<T>) {
     const Op op = ctx.op;
     const bool swap = ctx.variant & kVariantSwap;
-    if (op == Op::TDIVS) {
+    if (op == Op::TDIVS || op == Op::TRECIP) {
       if (ctx.variant & kVariantScalarFirst) lanes::check_divisor_tile<T>(op, "src0", ctx.ops[1].tile);
       else if (ctx.scalar.as<T>() == T(0))
         detail::fail(op_name(op), ": integer division by zero: the scalar divisor is 0 (dtype ", name_of(dtype_v<T>), ")");

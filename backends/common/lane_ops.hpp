@@ -6,6 +6,7 @@
 // add/sub/mul/div). Integer division by zero has no result on any target: the divisor checks below
 // name where it is, instead of trapping.
 #pragma once
+#include <cmath>
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -89,6 +90,33 @@ inline T apply(T a, T b) {
     }
     if constexpr (O == BinOp::Max) return a < b ? b : a;
     if constexpr (O == BinOp::Min) return b < a ? b : a;
+  }
+}
+
+// Unary lane operations (TABS, TRELU, TNOT, TSQRT, TRSQRT, TLOG), in the compute type. Integers: |min|
+// wraps to min (two's complement). TRSQRT rounds twice (the square root, then the reciprocal), as A5's
+// vsqrt + vdiv does. Only the pairs a valid<U, T> admits are instantiated.
+enum class UnOp { Abs, Relu, Not, Sqrt, Rsqrt, Log };
+template <UnOp U, class T>
+inline constexpr bool valid = U == UnOp::Not ? std::is_integral_v<T>
+                              : (U == UnOp::Abs || U == UnOp::Relu) ? true
+                                                                    : !std::is_integral_v<T>;
+template <UnOp U, class T>
+inline T apply(T x) {
+  if constexpr (U == UnOp::Abs) {
+    if constexpr (std::is_unsigned_v<T>) return x;
+    else if constexpr (std::is_integral_v<T>) return x < T(0) ? T(Unsigned<T>(0) - Unsigned<T>(x)) : x;
+    else return std::fabs(x);
+  } else if constexpr (U == UnOp::Relu) {
+    return x > T(0) ? x : T(0);
+  } else if constexpr (U == UnOp::Not) {
+    return T(~x);
+  } else if constexpr (U == UnOp::Sqrt) {
+    return std::sqrt(x);
+  } else if constexpr (U == UnOp::Rsqrt) {
+    return T(1) / std::sqrt(x);
+  } else {
+    return std::log(x);
   }
 }
 

@@ -12,5 +12,6 @@ std::span<const InstrImpl> data_movement_instructions();
 std::span<const InstrImpl> broadcast_instructions();
 std::span<const InstrImpl> tile_scalar_instructions();
 std::span<const InstrImpl> binary_instructions();
+std::span<const InstrImpl> unary_instructions();
 
 }  // namespace pto::backend

@@ -31,6 +31,12 @@ constexpr InstrImpl kTable[] = {
      {{a2a3::path<a2a3::typed<a2a3::Divs, a2a3::kNumbers>, a2a3::covers_divs>, plan::a2a3::divs},
       {a5::path<a5::typed<a5::TileScalar<Fn::Div>, a5::kFloatsInts>, a5::covers<a5::kFloatsInts>>,
        plan::a5::elementwise<I::vdiv>}}},
+    // TNEG is TMULS by -1 and TRECIP is TDIVS(dst, 1, src) on both NPUs (pto-isa pto_instr.hpp)
+    tile_scalar<Op::TNEG, BinOp::Mul, Fn::Mul, I::vmuls>(),
+    {Op::TRECIP, cpu::scalar::kTileScalar<BinOp::Div, Op::TRECIP>,
+     {{a2a3::path<a2a3::typed<a2a3::Divs, a2a3::kNumbers>, a2a3::covers_divs>, plan::a2a3::divs},
+      {a5::path<a5::typed<a5::TileScalar<Fn::Div>, a5::kFloatsInts>, a5::covers<a5::kFloatsInts>>,
+       plan::a5::elementwise<I::vdiv>}}},
     {Op::TEXP, cpu::scalar::kTEXP,
      {{a2a3::path<a2a3::typed<a2a3::Exp, a2a3::kFloats>, a2a3::covers<a2a3::kFloats>>, plan::a2a3::exp},
       {a5::path<a5::typed<a5::Exp, a5::kFloats>, a5::covers<a5::kFloats>>, plan::a5::elementwise<I::vexp>}}},

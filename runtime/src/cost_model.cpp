@@ -51,6 +51,12 @@ CostTable make_a2a3() {
   set({I::vector_dup}, {11, 1, 13});
   set({I::vbrcb}, {0, 0, 18});
   set({I::vconv, I::vcvt}, {14, 2, 18});
+  set({I::vabs}, {13, 1, 16});
+  set({I::vrelu}, {10, 1, 13});
+  set({I::vnot}, {8, 2, 12});
+  set({I::vsqrt}, {14, 2, 25});
+  set({I::vrsqrt}, {10, 1, 14});
+  set({I::vln}, {13, 2, 20});
   set({I::vsel}, {13, 2, 14});
   set({I::vaxpy, I::vcmp}, {6, 2, 0});         // the reference's uncalibrated default
   set({I::vlds, I::vsts}, {0, 1, 0});          // A5 intrinsics; unused by A2/A3 streams
@@ -92,6 +98,12 @@ CostTable make_a5() {
   set({I::vmuls}, {8, 1.19, 0});
   set({I::vexp, I::vexpdif}, {16, 1.97, 0});
   set({I::vdiv}, {17, 1.91, 0});
+  // Assumed (no A5 fit): vabs, vrelu, vnot as vadd; vln as vexp. vsqrt: ref's TSQRT fit (1x64 65 cycles,
+  // 1x1280 103: 2.0 per loop, the latency of vexp).
+  set({I::vabs, I::vrelu, I::vnot}, {7, 1.25, 0});
+  set({I::vsqrt}, {16, 2.0, 0});
+  set({I::vln}, {16, 1.97, 0});
+  set({I::vrsqrt}, {16, 2.0, 0});  // unused: A5 TRSQRT is vsqrt + vdiv
   set({I::vlds, I::vsts}, {9, 1, 0});
   set({I::vector_dup, I::vbrcb, I::copy_ubuf_to_ubuf}, {4, 1, 0});
   set({I::vsel}, {6, 2, 0});

@@ -17,3 +17,4 @@
 #include <pto/runtime/tassign.hpp>
 #include <pto/runtime/tile_scalar.hpp>
 #include <pto/runtime/trace.hpp>
+#include <pto/runtime/unary.hpp>

@@ -21,6 +21,10 @@ enum class GlobalTensorDim : int { DIM_0 = 0, DIM_1 = 1, DIM_2 = 2, DIM_3 = 3, D
 
 enum class DivAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class ExpAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class SqrtAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class RsqrtAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class RecipAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class LogAlgorithm : int { DEFAULT, HIGH_PRECISION };
 
 inline constexpr int DYNAMIC = -1;
 

@@ -80,6 +80,13 @@ inline constexpr DTypeRule kExpandS{kUpTo32, kUpTo32 | DTypeSet{D::I64, D::U64}}
 inline constexpr DTypeRule kBinary{kVecA2A3, kAddsA5};  // TADD TSUB TMAX TMIN (a2a3/TAdd.hpp, a5/TAdd.hpp, ...)
 inline constexpr DTypeRule kMul{kVecA2A3, kMulsA5};     // TMUL: no 8-bit on A5
 inline constexpr DTypeRule kDiv{kFloats, kDivsA5};      // TDIV: floats on A2A3; no bf16 or 8-bit on A5
+inline constexpr DTypeRule kFloatOnly{kFloats, kFloats};  // TSQRT TRSQRT TLOG (TUnaryOp's float check)
+inline constexpr DTypeRule kAbs{kFloats, kFloats | DTypeSet{D::I8, D::I16, D::I32}};
+inline constexpr DTypeRule kRelu{kFloats | DTypeSet{D::I32}, kFloats | DTypeSet{D::I32}};
+inline constexpr DTypeSet kInts8to32{D::I8, D::U8, D::I16, D::U16, D::I32, D::U32};
+inline constexpr DTypeRule kNot{kInts8to32, kInts8to32};
+inline constexpr DTypeRule kNeg{kVecA2A3, kMulsA5};     // TNEG = TMULS by -1
+inline constexpr DTypeRule kRecip{kVecA2A3, kDivsA5};   // TRECIP = TDIVS(dst, 1, src)
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -87,6 +94,7 @@ inline constexpr DTypeRule kDiv{kFloats, kDivsA5};      // TDIV: floats on A2A3;
 #define PTO_D_W {"dst", Role::Write}
 #define PTO_D_R(n) {n, Role::Read}
 #define PTO_BIN {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3
+#define PTO_UN {{PTO_D_W, PTO_D_R("src")}}, 2
 #define PTO_ROW {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4
 inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TLOAD, "TLOAD", {{PTO_D_W, PTO_D_R("src")}}, 2),
@@ -94,6 +102,15 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TSTORE_MAT, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),  // from L1 (A2A3)
     instr(Op::TMOV_V2V, "TMOV", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TEXPANDS, "TEXPANDS", {{PTO_D_W}}, 1, true, dtypes::kExpandS),
+    // element-wise unary
+    instr(Op::TABS, "TABS", PTO_UN, false, dtypes::kAbs),
+    instr(Op::TRELU, "TRELU", PTO_UN, false, dtypes::kRelu),
+    instr(Op::TNOT, "TNOT", PTO_UN, false, dtypes::kNot),
+    instr(Op::TSQRT, "TSQRT", PTO_UN, false, dtypes::kFloatOnly),
+    instr(Op::TRSQRT, "TRSQRT", PTO_UN, false, dtypes::kFloatOnly),
+    instr(Op::TLOG, "TLOG", PTO_UN, false, dtypes::kFloatOnly),
+    instr(Op::TNEG, "TNEG", PTO_UN, true, dtypes::kNeg),
+    instr(Op::TRECIP, "TRECIP", PTO_UN, true, dtypes::kRecip),
     // element-wise tile-tile
     instr(Op::TADD, "TADD", PTO_BIN, false, dtypes::kBinary),
     instr(Op::TSUB, "TSUB", PTO_BIN, false, dtypes::kBinary),
@@ -138,6 +155,7 @@ inline constexpr InstrDesc kInstrTable[] = {
 #undef PTO_D_W
 #undef PTO_D_R
 #undef PTO_BIN
+#undef PTO_UN
 #undef PTO_ROW
 
 // Index of op's descriptor in kInstrTable, or -1 (an index, not a pointer, so it is a constant
