@@ -22,9 +22,19 @@
 #ifndef __global__
 #define __global__
 #endif
+#ifndef PTO_INLINE
+#define PTO_INLINE inline __attribute__((always_inline))
+#endif
 #ifndef PTO_INST
 #define PTO_INST inline
+#endif
+#ifndef PTO_INTERNAL
+#define PTO_INTERNAL PTO_INLINE
 #endif
 #ifndef GM_ADDR
 #define GM_ADDR std::uint8_t*
 #endif
+
+// The ACL runtime's stream handle, which host launch wrappers of kernels take (and ignore here). The
+// same typedef as CANN's acl headers, so including both is fine.
+typedef void* aclrtStream;
