@@ -166,3 +166,12 @@ BOOST_AUTO_TEST_CASE(op_to_pipe_table) {
   BOOST_TEST(std::string(desc_of<Op::TLOAD>().operands[0].name) == "dst");
   BOOST_TEST(int(desc_of<Op::TLOAD>().operands[1].role) == int(Role::Read));
 }
+
+// Kernels write pto::Shape(1, 1, 1, rows, cols) (class template argument deduction): all dynamic.
+BOOST_AUTO_TEST_CASE(shape_and_stride_deduce_dynamic_dimensions) {
+  const auto s = pto::Shape(1, 1, 1, 4, 8);
+  const auto t = pto::Stride(32, 32, 32, 8, 1);
+  static_assert(std::is_same_v<std::remove_const_t<decltype(s)>, Shape<>>);
+  static_assert(std::is_same_v<std::remove_const_t<decltype(t)>, pto::Stride<>>);
+  BOOST_TEST((s[3] == 4 && s[4] == 8 && t[3] == 8 && t[4] == 1));
+}

@@ -54,6 +54,13 @@ template <int S0 = -1, int S1 = -1, int S2 = -1, int S3 = -1, int S4 = -1>
 struct Stride : detail::Dims5<detail::StrideTag, S0, S1, S2, S3, S4> {
   using detail::Dims5<detail::StrideTag, S0, S1, S2, S3, S4>::Dims5;
 };
+// pto::Shape(1, 1, 1, rows, cols) / pto::Stride(...): five run-time values, every dimension dynamic.
+template <class... V>
+  requires(sizeof...(V) == 5 && (std::is_integral_v<V> && ...))
+Shape(V...) -> Shape<>;
+template <class... V>
+  requires(sizeof...(V) == 5 && (std::is_integral_v<V> && ...))
+Stride(V...) -> Stride<>;
 
 namespace detail {
 // Installed by the runtime (isa/ only calls it): a GlobalTensor goes away. If its bytes belong to
