@@ -23,6 +23,8 @@
 
 #include <pto/pto-inst.hpp>
 
+#include "element_ref.hpp"
+
 #include "scalar_ops.hpp"
 #include "test_util.hpp"
 
@@ -33,7 +35,10 @@ using pto_test::ScalarOp;
 namespace {
 
 // ---- element types -----------------------------------------------------------------------------------
-template <class T> constexpr bool kFloat = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float>;
+using pto_test::bits_of;
+using pto_test::kFloat;
+using pto_test::round_to;
+using pto_test::to_double;
 
 template <class... Ts, class F>
 void for_types(F&& f) {
@@ -46,21 +51,6 @@ void for_all_types(F&& f) {
             std::uint64_t, half, bfloat16_t, float>(f);
 }
 
-template <class T> double to_double(T x) {
-  if constexpr (kFloat<T>) return double(float(x));
-  else return double(x);
-}
-// x rounded once to T: libgcc's double -> half conversion rounds once; for bf16 the detour through float
-// is innocuous for the result of one operation on bf16 values (24 >= 2 * 8 + 2 bits).
-template <class T> T round_to(double x) {
-  if constexpr (std::is_same_v<T, bfloat16_t>) return bfloat16_t(float(x));
-  else return T(x);
-}
-template <class T> std::uint64_t bits_of(T v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
 template <class T> std::string show(T v) {
   std::ostringstream os;
   os.precision(9);

@@ -19,6 +19,8 @@
 
 #include <pto/pto-inst.hpp>
 
+#include "element_ref.hpp"
+
 using namespace pto;
 
 namespace {
@@ -50,20 +52,10 @@ bool allowed(Bin op, DType t, Target target) {
   return in({D::U8, D::I8, D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16});
 }
 
-template <class T> constexpr bool kFloat = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float>;
-template <class T> double to_double(T x) {
-  if constexpr (kFloat<T>) return double(float(x));
-  else return double(x);
-}
-template <class T> T round_to(double x) {
-  if constexpr (std::is_same_v<T, bfloat16_t>) return bfloat16_t(float(x));  // exact for one op on bf16 values
-  else return T(x);
-}
-template <class T> std::uint64_t bits_of(T v) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &v, sizeof(T));
-  return b;
-}
+using pto_test::bits_of;
+using pto_test::kFloat;
+using pto_test::round_to;
+using pto_test::to_double;
 
 template <class T> T reference(Bin op, T x, T y) {
   if constexpr (kFloat<T>) {
