@@ -681,4 +681,307 @@ inline void tnot(VectorUnit& vu, const ExecContext& ctx) {
                       });
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Reductions. Rows: include/pto/npu/a2a3/TRowReduceOps.hpp with TRowSum / TRowMax / TRowMin.hpp;
+// columns: TColReduceOps.hpp with TColMax / TColMin.hpp, and TColSum.hpp.
+using lanes::BinOp;
+template <BinOp O> constexpr Intrinsic kReduceId = O == BinOp::Add ? I::vcadd : O == BinOp::Max ? I::vcmax : I::vcmin;
+template <BinOp O> constexpr Intrinsic kGroupId = O == BinOp::Add ? I::vcgadd : O == BinOp::Max ? I::vcgmax : I::vcgmin;
+template <BinOp O> constexpr Fn kFnOf = O == BinOp::Add ? Fn::Add : O == BinOp::Max ? Fn::Max : Fn::Min;
+
+// The chip writes its tmp tile wherever the strides say: a tmp too small for what the algorithm puts
+// there is an error, not a silent overwrite of the bytes after it.
+inline void need_tmp(const VectorUnit& vu, const TileView& t, int rows, int cols, const char* what) {
+  if (t.rows < rows || t.cols < cols)
+    detail::fail(vu.instruction(), ": operand tmp ", t, " is too small: the A2A3 algorithm writes ", what, " there (", rows,
+                 " rows of ", cols, " elements); give tmp at least that shape");
+}
+
+// v<op>(dst, a, b) of BinInstrByMode: counter mode over `rows` repeats of EPR lanes (a row each), or
+// one row per call when a repeat stride does not fit its 8-bit field (dst / a / b step their rows).
+template <BinOp O, class T>
+void bin_by_rows(VectorUnit& vu, T* dst, const T* a, const T* b, unsigned rows, unsigned ds, unsigned as, unsigned bs, bool count) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  if (ds / BE > 255 || as / BE > 255 || bs / BE > 255) {
+    for (unsigned i = 0; i < rows; ++i) vbin<kFnOf<O>, T>(vu, dst + i * ds, a + i * as, b + i * bs, 1, Strides{1, 1, 1, 0, 0, 0});
+  } else if (count) {
+    vu.set_mask_count();
+    vu.set_vector_count(std::uint64_t(rows) * EPR);
+    vbin<kFnOf<O>, T>(vu, dst, a, b, 0, Strides{1, 1, 1, ds / BE, as / BE, bs / BE});
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  } else {
+    vbin<kFnOf<O>, T>(vu, dst, a, b, rows, Strides{1, 1, 1, ds / BE, as / BE, bs / BE});
+  }
+}
+
+// vcadd / vcmax / vcmin of ReduceInstrByMode: one result per row at dst + i * dstride.
+template <BinOp O, class T>
+void reduce_by_rows(VectorUnit& vu, T* dst, const T* src, unsigned rows, unsigned dstride, unsigned sstride, bool count) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  if (dstride > 65535) {
+    for (unsigned i = 0; i < rows; ++i) vu.reduce<O, T>(kReduceId<O>, dst + std::size_t(i) * dstride, src + std::size_t(i) * sstride, 1, 0, 1, 0);
+  } else if (count) {
+    vu.set_mask_count();
+    vu.set_vector_count(std::uint64_t(rows) * EPR);
+    vu.reduce<O, T>(kReduceId<O>, dst, src, 0, dstride, 1, sstride / BE);
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  } else {
+    vu.reduce<O, T>(kReduceId<O>, dst, src, rows, dstride, 1, sstride / BE);
+  }
+}
+
+// The fp32 shortcuts of TryOptimizeFP32Reduce (a DN [R,1] dst of static valid width 1, a static full
+// source of exactly 64x128, 32x256, 16x512 or 8x1024): group reductions to 8 per row, then one.
+template <BinOp O>
+bool row_reduce_fp32_shortcut(VectorUnit& vu, const TileView& d, const TileView& s, const TileView& t) {
+  if (d.row_major || !(d.static_valid_cols && d.valid_cols == 1) || !s.static_full_rows() || !s.static_full_cols()) return false;
+  const int R = s.rows, C = s.cols;
+  if (!((R == 64 && C == 128) || (R == 32 && C == 256) || (R == 16 && C == 512) || (R == 8 && C == 1024))) return false;
+  if (std::size_t(t.rows) * std::size_t(t.cols) < std::size_t(R) * C / 8)
+    detail::fail(vu.instruction(), ": operand tmp ", t, " is too small: the A2A3 algorithm writes the group reductions' ",
+                 R * C / 8, " partial results there; give tmp at least that many elements");
+  float* tmp = reinterpret_cast<float*>(t.base);
+  const float* src = reinterpret_cast<const float*>(s.base);
+  float* dst = reinterpret_cast<float*>(d.base);
+  auto group = [&](float* to, const float* from, unsigned repeats) {
+    vu.reduce<O, float>(kGroupId<O>, to, from, repeats, 1, 1, 8, true);
+    vu.barrier();
+  };
+  auto halve = [&](unsigned repeats) {  // [n, 16] -> [n, 8]: each row's two blocks combined
+    vbin<kFnOf<O>, float>(vu, tmp, tmp, tmp + 8, repeats, Strides{1, 2, 2, 8, 16, 16});
+    vu.barrier();
+  };
+  group(tmp, src, unsigned(R * C / 64));  // -> [R, C / 8]
+  if (C == 128) halve(unsigned(R / 8));
+  if (C == 256) halve(unsigned(R / 4)), halve(unsigned(R / 8));
+  if (C >= 512) group(tmp, tmp, unsigned(R * C / 512));  // -> [R, C / 64]
+  if (C == 1024) halve(unsigned(R / 8));
+  group(dst, tmp, unsigned(R / 8));
+  return true;
+}
+
+// Floats (TRowReduceInstr): a row within one repeat is one vcadd/vcmax/vcmin; a longer row is
+// folded repeat by repeat into tmp first (sums pairwise, max/min in order), then reduced.
+template <BinOp O, class T>
+void row_reduce_float(VectorUnit& vu, const TileView& d, const TileView& s, const TileView& t) {
+  if constexpr (std::is_same_v<T, float>)
+    if (row_reduce_fp32_shortcut<O>(vu, d, s, t)) return;
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  const unsigned rows = unsigned(s.valid_rows), cols = unsigned(s.valid_cols);
+  const unsigned dstride = unsigned(d.cols), sstride = unsigned(s.cols), tstride = unsigned(t.cols);
+  const unsigned k = cols / EPR, remain = cols % EPR;
+  int row_runs = int(rows / 255);  // runs of at most 255 rows (an 8-bit repeat field)
+  T* dst = reinterpret_cast<T*>(d.base);
+  const T* src = reinterpret_cast<const T*>(s.base);
+  T* tmp = reinterpret_cast<T*>(t.base);
+  if (cols <= EPR) {  // OneRepeatProc
+    if (cols == EPR) {
+      reduce_by_rows<O, T>(vu, dst, src, rows, dstride, sstride, true);
+      vu.barrier();
+      return;
+    }
+    vu.set_cont_mask(remain);
+    T* dp = dst;
+    const T* sp = src;
+    do {
+      const unsigned n = row_runs == 0 ? rows % 255 : 255;
+      reduce_by_rows<O, T>(vu, dp, sp, n, dstride, sstride, false);
+      vu.barrier();
+      --row_runs;
+      dp += std::size_t(n) * dstride;
+      sp += std::size_t(n) * sstride;
+    } while (row_runs >= 0);
+    vu.set_full_mask();
+    return;
+  }
+  need_tmp(vu, t, int(rows), int(std::max(1u, O == BinOp::Add ? k / 2 : 1u) * EPR), "the row's partial results");
+  if (cols < 2 * EPR) {  // the first repeat of every row copied into tmp
+    vu.copy_ubuf_to_ubuf(tmp, src, rows, 8, sstride / BE - 8, tstride / BE - 8);
+    vu.barrier();
+  }
+  if constexpr (O == BinOp::Add) {  // FillTmp: repeat pairs
+    for (unsigned i = 0; i < k / 2; ++i) {
+      bin_by_rows<O, T>(vu, tmp + i * EPR, src + 2 * i * EPR, src + (2 * i + 1) * EPR, rows, tstride, sstride, sstride, true);
+      vu.barrier();
+    }
+    if (k != 1 && k % 2 == 1) {
+      bin_by_rows<O, T>(vu, tmp, tmp, src + (k - 1) * EPR, rows, tstride, tstride, sstride, true);
+      vu.barrier();
+    }
+  } else if (cols >= 2 * EPR) {
+    bin_by_rows<O, T>(vu, tmp, src, src + EPR, rows, tstride, sstride, sstride, true);
+    vu.barrier();
+  }
+  if (remain > 0) {  // the partial last repeat, under a mask, in runs of at most 255 rows
+    T* tp = tmp;
+    const T* sp = src;
+    vu.set_cont_mask(remain);
+    do {
+      const unsigned n = row_runs == 0 ? rows % 255 : 255;
+      bin_by_rows<O, T>(vu, tp, tp, sp + k * EPR, n, tstride, tstride, sstride, false);
+      --row_runs;
+      sp += std::size_t(n) * sstride;
+      tp += std::size_t(n) * tstride;
+    } while (row_runs >= 0);
+    vu.set_full_mask();
+    vu.barrier();
+  }
+  if constexpr (O == BinOp::Add) {  // TmpProc: a pairwise tree over tmp's repeats
+    for (unsigned cur = k / 2; cur > 1;) {
+      for (unsigned i = 0; i < cur / 2; ++i) {
+        bin_by_rows<O, T>(vu, tmp + i * EPR, tmp + 2 * i * EPR, tmp + (2 * i + 1) * EPR, rows, tstride, tstride, tstride, true);
+        vu.barrier();
+      }
+      const bool odd = cur % 2;
+      cur /= 2;
+      if (odd) {
+        bin_by_rows<O, T>(vu, tmp + (cur - 1) * EPR, tmp + (cur - 1) * EPR, tmp + 2 * cur * EPR, rows, tstride, tstride, tstride, true);
+        vu.barrier();
+      }
+    }
+  } else {
+    for (unsigned i = 2; i < k; ++i) {
+      bin_by_rows<O, T>(vu, tmp, tmp, src + i * EPR, rows, tstride, tstride, sstride, true);
+      vu.barrier();
+    }
+  }
+  reduce_by_rows<O, T>(vu, dst, tmp, rows, dstride, tstride, true);
+  vu.barrier();
+}
+
+// int16 / int32: per row, one 32-byte accumulator block in tmp (0, or the type's min / max), the
+// row's blocks folded into it in counter mode, then the scalar unit folds the block.
+template <BinOp O, class T>
+void row_reduce_int(VectorUnit& vu, const TileView& d, const TileView& s, const TileView& t) {
+  constexpr unsigned BE = kBE<T>;
+  need_tmp(vu, t, 1, int(BE), "one 32-byte accumulator block");
+  const T init = O == BinOp::Add ? T(0) : O == BinOp::Max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+  const unsigned blocks = unsigned(s.valid_cols) / BE, less = unsigned(s.valid_cols) % BE;
+  T* tmp = reinterpret_cast<T*>(t.base);
+  const Strides acc{0, 0, 1, 0, 0, 1};
+  vu.set_mask_count();
+  for (int i = 0; i < s.valid_rows; ++i) {
+    const T* src = s.ptr<T>(i, 0);
+    vu.set_vector_count(BE);
+    vu.vector_dup<T>(tmp, init, 1, Strides{1, 1, 1, 0, 0, 0});
+    vu.barrier();
+    for (unsigned b = 0; b < blocks; ++b) {
+      vbin<kFnOf<O>, T>(vu, tmp, tmp, src + b * BE, 1, acc);
+      vu.barrier();
+    }
+    if (less) {
+      vu.set_vector_count(less);
+      vbin<kFnOf<O>, T>(vu, tmp, tmp, src + blocks * BE, 1, acc);
+      vu.barrier();
+    }
+    vu.scalar_round_trip();
+    vu.scalar_fold<T>(d.ptr<T>(i, 0), tmp, BE, [](T a, T b) { return lanes::combine<O, T>(a, b); });
+  }
+  vu.set_mask_norm();
+  vu.set_full_mask();
+}
+
+template <BinOp O, class T>
+void row_reduce(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile, &t = ctx.ops[2].tile;
+  if constexpr (std::is_integral_v<T>) row_reduce_int<O, T>(vu, d, s, t);
+  else row_reduce_float<O, T>(vu, d, s, t);
+}
+
+// dst row 0 = src row 0, whole 32-byte blocks (TCOL*'s first step; the last block is copied whole).
+template <class T>
+void copy_first_row(VectorUnit& vu, T* dst, const T* src, int cols) {
+  vu.copy_ubuf_to_ubuf(dst, src, 1, unsigned((std::size_t(cols) * sizeof(T) + 31) / 32), 0, 0);
+  vu.barrier();
+}
+
+// TCOLMAX / TCOLMIN (ColReduceInstr): dst = row 0, then each next row folded in: the whole repeats
+// in counter mode, the partial one under a mask. Rows step in whole 32-byte blocks.
+template <BinOp O, class T>
+void col_reduce(VectorUnit& vu, const ExecContext& ctx) {
+  constexpr unsigned BE = kBE<T>, EPR = kEPR<T>;
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  const unsigned R = unsigned(s.valid_rows), C = unsigned(s.valid_cols);
+  T* dst = reinterpret_cast<T*>(d.base);
+  const T* src = reinterpret_cast<const T*>(s.base);
+  copy_first_row<T>(vu, dst, src, int(C));
+  if (R == 1) return;
+  const std::size_t step = (std::size_t(s.row_stride) * sizeof(T) + 31) / 32 * BE;
+  const unsigned whole = C / EPR * EPR, remain = C % EPR;
+  const Strides flat{1, 1, 1, 8, 8, 8};
+  if (whole) {
+    vu.set_mask_count();
+    vu.set_vector_count(whole);
+    for (unsigned i = 1; i < R; ++i) {
+      vbin<kFnOf<O>, T>(vu, dst, dst, src + i * step, 0, flat);
+      vu.barrier();
+    }
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  }
+  if (remain) {
+    vu.set_cont_mask(remain);
+    for (unsigned i = 1; i < R; ++i) {
+      vbin<kFnOf<O>, T>(vu, dst + whole, dst + whole, src + whole + i * step, 1, flat);
+      vu.barrier();
+    }
+    vu.set_full_mask();
+  }
+  vu.barrier();
+}
+
+// TCOLSUM (TColSum.hpp): dst = row 0 then each next row added (counter mode over the valid width),
+// or with isBinary a pairwise tree over rows in tmp (an odd row into tmp row 0), copied to dst.
+template <class T>
+void col_sum(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  const bool binary = ctx.variant & kVariantBinary;
+  const unsigned R = unsigned(s.valid_rows), C = unsigned(s.valid_cols);
+  T* dst = reinterpret_cast<T*>(d.base);
+  const T* src = reinterpret_cast<const T*>(s.base);
+  const Strides flat{1, 1, 1, 8, 8, 8};
+  auto add = [&](T* to, const T* a, const T* b) { vbin<Fn::Add, T>(vu, to, a, b, 0, flat); };
+  auto counted = [&](auto body) {
+    vu.set_mask_count();
+    vu.set_vector_count(C);
+    body();
+    vu.set_mask_norm();
+    vu.set_full_mask();
+  };
+  if (!binary || R == 1) {
+    copy_first_row<T>(vu, dst, src, int(C));
+    if (R > 1)
+      counted([&] {
+        for (unsigned i = 1; i < R; ++i) {
+          add(dst, dst, src + std::size_t(i) * s.row_stride);
+          vu.barrier();
+        }
+      });
+    return;
+  }
+  const TileView& t = ctx.ops[2].tile;
+  need_tmp(vu, t, int(R / 2), int(C), "the pairwise sums of the rows");
+  T* tmp = reinterpret_cast<T*>(t.base);
+  // BinarySum(to, from, n): to[i] = from[2i] + from[2i+1], an odd last row into to[0].
+  auto pairs = [&](const T* from, std::size_t from_stride, unsigned n) {
+    counted([&] {
+      for (unsigned i = 0; i < n / 2; ++i)
+        add(tmp + std::size_t(i) * t.row_stride, from + 2 * i * from_stride, from + (2 * i + 1) * from_stride);
+      vu.barrier();
+      if (n % 2) {
+        add(tmp, tmp, from + (n - 1) * from_stride);
+        vu.barrier();
+      }
+    });
+  };
+  pairs(src, std::size_t(s.row_stride), R);
+  for (unsigned cnt = R / 2; cnt > 1; cnt /= 2) {
+    pairs(tmp, std::size_t(t.row_stride), cnt);
+    vu.barrier();
+  }
+  copy_first_row<T>(vu, dst, tmp, int(C));
+}
+
 }  // namespace pto::a2a3

@@ -184,4 +184,32 @@ inline constexpr backend::DevicePath binary_path = path<typed<Binary<F>, D>, cov
 template <Fn F>
 inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kNumbers>, covers<kNumbers>>;
 
+
+// Reductions: rows on every dtype of the family (dst may be a DN [R,1] tile); columns RowMajor.
+template <lanes::BinOp O> struct RowReduce {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { row_reduce<O, T>(vu, c); }
+};
+template <lanes::BinOp O> struct ColReduce {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { col_reduce<O, T>(vu, c); }
+};
+struct ColSum {
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { col_sum<T>(vu, c); }
+};
+// What TCOL*'s row copy writes past dst's valid width: the rest of its last 32-byte block.
+inline backend::Overrun overrun_col_reduce(const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const std::size_t bytes = std::size_t(ctx.ops[1].tile.valid_cols) * d.elem_bytes();
+  backend::Overrun o;
+  o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
+  if (o.tail_bytes)
+    o.warning = detail::cat(op_name(ctx.op), ": the A2A3 algorithm copies src row 0 into dst in whole 32-byte blocks, so dst's "
+                            "row is also written ", o.tail_bytes, " bytes past its ", d.valid_cols, " valid columns (inside the tile)");
+  return o;
+}
+template <lanes::BinOp O>
+inline constexpr backend::DevicePath row_reduce_path = path<typed<RowReduce<O>, kNumbers>, covers<kNumbers, true>>;
+template <lanes::BinOp O>
+inline constexpr backend::DevicePath col_reduce_path = path<typed<ColReduce<O>, kNumbers>, covers<kNumbers>, overrun_col_reduce>;
+inline constexpr backend::DevicePath col_sum_path = path<typed<ColSum, kNumbers>, covers<kNumbers>, overrun_col_reduce>;
+
 }  // namespace pto::a2a3

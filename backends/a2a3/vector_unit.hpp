@@ -161,6 +161,20 @@ public:
       for (int j = 0; j < cols; ++j) dst[std::size_t(i) * dst_stride + j] = f(src[std::size_t(i) * src_stride + j]);
   }
 
+  // The scalar unit folding n UB elements into one (the integer row reductions' last block): reads
+  // src[0, n), writes *dst; f(acc, x) in T, starting from src[0].
+  template <class T, class F>
+  void scalar_fold(T* dst, const T* src, unsigned n, F f) {
+    if (trace_) trace_->add({.op = Intrinsic::scalar_elem, .repeats = n});
+    const auto s0 = reinterpret_cast<std::uintptr_t>(src), d0 = reinterpret_cast<std::uintptr_t>(dst);
+    in_ub("the scalar unit", "reads", s0, s0 + n * sizeof(T));
+    in_ub("the scalar unit", "writes", d0, d0 + sizeof(T));
+    if (!execute_ || n == 0) return;
+    T acc = src[0];
+    for (unsigned i = 1; i < n; ++i) acc = f(acc, src[i]);
+    *dst = acc;
+  }
+
   // vconv_s322f32 / vconv_s162f16 (integer to float, round to nearest even) and vconv_f322s32z /
   // vconv_f162s16z (float to integer toward zero, saturating, NaN to 0): (dst, src, repeat, dbs, sbs,
   // drs, srs) with the source strides in Strides::abs / ars.
@@ -171,6 +185,47 @@ public:
                 [](C<D>& d, C<S> x, C<S>) { d = convert<D>(x); }, false);
   }
 
+  // vcadd / vcmax / vcmin (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride; vcmax/vcmin
+  // ONLY_VALUE): each repeat's active lanes reduced to one element (lanes::reduce_tree), written at
+  // dst + r * dstRepStride elements. `group`: vcgadd / vcgmax / vcgmin, one result per 32-byte block,
+  // the repeat's 8 written contiguously at dst + r * dstRepStride blocks. Strides are 16-bit fields.
+  template <lanes::BinOp O, class T>
+  void reduce(Intrinsic id, T* dst, const T* src, unsigned repeat, unsigned drs, unsigned sbs, unsigned srs, bool group = false) {
+    constexpr unsigned epr = 256 / sizeof(T), be = 32 / sizeof(T);
+    const char* name = intrinsic_name(id);
+    const RepeatShape sh = shape_of(name, epr, repeat);
+    for (unsigned v : {drs, sbs, srs})
+      if (v > 65535) detail::fail(instruction_, ": ", name, " stride ", v, " does not fit its 16-bit field (at most 65535)");
+    if (trace_)
+      trace_->add({.op = id, .count_mode = counter_, .lanes = std::uint16_t((counter_ ? sh.last : sh.top) % epr),
+                   .repeats = sh.reps, .strides = {0, std::uint16_t(sbs), 0, std::uint16_t(drs), std::uint16_t(srs), 0}});
+    if (sh.reps == 0 || sh.top == 0) return;
+    auto lane = [&](unsigned r, unsigned k) {
+      return reinterpret_cast<std::uintptr_t>(src) + (std::uintptr_t(r) * srs + std::uintptr_t(k / be) * sbs) * 32 + (k % be) * sizeof(T);
+    };
+    const unsigned top_last = counter_ ? sh.last : sh.top;
+    std::uintptr_t s_hi = lane(sh.reps - 1, top_last - 1) + sizeof(T);
+    if (counter_ && sh.reps > 1) s_hi = std::max(s_hi, lane(sh.reps - 2, epr - 1) + sizeof(T));
+    in_ub(name, "reads", reinterpret_cast<std::uintptr_t>(src), s_hi);
+    const auto d0 = reinterpret_cast<std::uintptr_t>(dst);
+    const std::uintptr_t d_hi = group ? d0 + (std::uintptr_t(sh.reps - 1) * drs) * 32 + 8 * sizeof(T)
+                                      : d0 + (std::uintptr_t(sh.reps - 1) * drs + 1) * sizeof(T);
+    in_ub(name, "writes", d0, d_hi);
+    if (!execute_) return;
+    T x[epr], out[8];
+    for (unsigned r = 0; r < sh.reps; ++r) {
+      const unsigned n = (counter_ && r + 1 == sh.reps) ? sh.last : epr;
+      unsigned got = 0, outs = 0;
+      for (unsigned blk = 0; blk * be < n; ++blk) {
+        for (unsigned k = blk * be; k < std::min(n, (blk + 1) * be); ++k)
+          if (sh.active[k]) std::memcpy(&x[got++], reinterpret_cast<const void*>(lane(r, k)), sizeof(T));
+        if (group && got) out[outs++] = lanes::reduce_tree<O, T>(x, int(got)), got = 0;
+      }
+      if (group) std::memcpy(reinterpret_cast<std::byte*>(dst) + std::size_t(r) * drs * 32, out, outs * sizeof(T));
+      else if (got) dst[std::size_t(r) * drs] = lanes::reduce_tree<O, T>(x, int(got));
+    }
+  }
+
   // An 8-bit intrinsic field: a value beyond 255 would be truncated by the chip.
   void field(const char* intrinsic, const char* what, std::uint64_t v) const {
     if (v > 255)
@@ -179,6 +234,43 @@ public:
   }
 
 private:
+  // The repeats an intrinsic runs and the lanes active in them: counter mode takes the repeat count
+  // from the element count (the last repeat partial), norm mode from `repeat` under the mask.
+  struct RepeatShape {
+    unsigned reps = 0, last = 0, top = 0;  // repeats; active lanes of the last one (counter); highest active lane + 1
+    bool all_active = false;
+    bool active[128];
+  };
+  RepeatShape shape_of(const char* name, unsigned epr, unsigned repeat) const {
+    RepeatShape sh;
+    if (counter_) {
+      const std::uint64_t n = mask_[0];
+      sh.reps = unsigned((n + epr - 1) / epr);
+      sh.last = unsigned(n - std::uint64_t(sh.reps ? sh.reps - 1 : 0) * epr);
+    } else {
+      field(name, "repeat", repeat);
+      sh.reps = repeat;
+      sh.last = epr;
+    }
+    // 32-bit lanes use only MASK[0]: a mask with lanes beyond 64 (TBinSInstr's tail pass with more
+    // than 64 columns, spec §6 item 8) silently drops those columns on the chip.
+    if (!counter_ && epr <= 64 && cont_lanes_ > 64)
+      detail::fail(instruction_, ": ", name, " runs with a mask of more than 64 lanes for a 32-bit type; the chip reads only "
+                   "the low mask word and would silently skip lanes 64 and up");
+    // Active lanes of a full repeat (norm: the mask; 32-bit types use only its low word).
+    sh.all_active = counter_ || (mask_[0] == ~0ull && (epr <= 64 || mask_[1] == ~0ull));
+    if (sh.all_active) {
+      std::fill(sh.active, sh.active + epr, true);
+      sh.top = epr;
+    } else {
+      for (unsigned k = 0; k < epr; ++k) {
+        sh.active[k] = k < 64 ? (mask_[0] >> k) & 1 : (epr > 64 && ((mask_[1] >> (k - 64)) & 1));
+        if (sh.active[k]) sh.top = k + 1;
+      }
+    }
+    return sh;
+  }
+
   // Lane k of repeat r of an operand with element size sz: base + (r*rs + (k/BE)*bs)*32 + (k%BE)*sz.
   // D: dst element type; S: source element type (the widening vaxpy reads half sources under float
   // lanes: 64 lanes per repeat, 16 source elements per block).
@@ -186,37 +278,13 @@ private:
   void lanes(Intrinsic id, D* dst, const S* a, const S* b, unsigned repeat, Strides s, F f, bool reads_dst) {
     constexpr unsigned epr = 256 / sizeof(D), be_d = 32 / sizeof(D), be_s = 32 / sizeof(S);
     const char* name = intrinsic_name(id);
-    unsigned reps, last;  // repeats, and active lanes of the last one (counter mode)
-    if (counter_) {
-      const std::uint64_t n = mask_[0];
-      reps = unsigned((n + epr - 1) / epr);
-      last = unsigned(n - std::uint64_t(reps ? reps - 1 : 0) * epr);
-    } else {
-      field(name, "repeat", repeat);
-      reps = repeat;
-      last = epr;
-    }
+    const RepeatShape sh = shape_of(name, epr, repeat);
+    const unsigned reps = sh.reps, last = sh.last, top = sh.top;
+    const bool all_active = sh.all_active;
+    const bool* active = sh.active;
     // Strides are 8-bit fields too; they matter only when a second block or repeat uses them.
     if (reps > 1)
       for (unsigned v : {s.drs, a ? s.ars : 0u, b ? s.brs : 0u}) field(name, "repeat stride", v);
-    // 32-bit lanes use only MASK[0]: a mask with lanes beyond 64 (TBinSInstr's tail pass with more
-    // than 64 columns, spec §6 item 8) silently drops those columns on the chip.
-    if (!counter_ && epr <= 64 && cont_lanes_ > 64)
-      detail::fail(instruction_, ": ", name, " runs with a mask of more than 64 lanes for a 32-bit type; the chip reads only "
-                   "the low mask word and would silently skip lanes 64 and up");
-    // Active lanes of a full repeat (norm: the mask; 32-bit types use only its low word).
-    bool active[epr];
-    unsigned top = 0;  // highest active lane + 1
-    const bool all_active = counter_ || (mask_[0] == ~0ull && (epr <= 64 || mask_[1] == ~0ull));
-    if (all_active) {
-      std::fill(std::begin(active), std::end(active), true);
-      top = epr;
-    } else {
-      for (unsigned k = 0; k < epr; ++k) {
-        active[k] = k < 64 ? (mask_[0] >> k) & 1 : (epr > 64 && ((mask_[1] >> (k - 64)) & 1));
-        if (active[k]) top = k + 1;
-      }
-    }
     if ((counter_ ? (reps > 1 ? epr : last) : top) > be_d)
       for (unsigned v : {s.dbs, a ? s.abs : 0u, b ? s.bbs : 0u}) field(name, "block stride", v);
     const unsigned lanes_last = counter_ ? last : top;

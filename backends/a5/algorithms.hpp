@@ -2,6 +2,8 @@
 // chunk, load, compute under a plt predicate (MODE_ZEROING), store the active lanes. Stores are
 // predicated, so nothing outside the valid region is written.
 #pragma once
+#include <bit>
+#include <limits>
 #include <type_traits>
 
 #include "../common/path_choice.hpp"
@@ -350,6 +352,118 @@ void unary_op(RegisterUnit& u, const ExecContext& ctx) {
       }
     });
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reductions (include/pto/npu/a5/TRowReduce.hpp, TColReduceOps.hpp, TColSum.hpp).
+using lanes::BinOp;
+template <BinOp O> constexpr Intrinsic kReduceId = O == BinOp::Add ? I::vcadd : O == BinOp::Max ? I::vcmax : I::vcmin;
+template <BinOp O> constexpr Fn kFnOf = O == BinOp::Add ? Fn::Add : O == BinOp::Max ? Fn::Max : Fn::Min;
+template <BinOp O, class T>
+Reg<T> fold(RegisterUnit& u, const Reg<T>& a, const Reg<T>& b, const Mask& p) {
+  return u.binary<T>(intrinsic_of(kFnOf<O>), a, b, p, [](auto x, auto y) { return apply<kFnOf<O>, decltype(x)>(x, y); });
+}
+
+// TROWSUM / TROWMAX / TROWMIN: per row an accumulator (0, or the type's min / max), per 256-byte
+// chunk a load, an in-register reduction and one add into lane 0; one single-lane store per row.
+// int16 sums reduce into int32 and convert back (wrapping: the same value); 8-bit max / min reduce
+// their even and odd halves as 16-bit lanes (two vcvt, two reductions, a vmax, a vcvt).
+template <BinOp O, class T>
+void row_reduce(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  constexpr unsigned epr = Reg<T>::kLanes;
+  constexpr float kInf = std::numeric_limits<float>::infinity();  // (numeric_limits has no _Float16 here)
+  T init = T(0);
+  if constexpr (O != BinOp::Add) {
+    if constexpr (std::is_integral_v<T>) init = O == BinOp::Max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+    else init = T(O == BinOp::Max ? -kInf : kInf);
+  }
+  const Mask one{1};
+  for (int i = 0; i < s.valid_rows; ++i) {
+    u.vloop();
+    Reg<T> acc = u.vbr(init);
+    std::uint32_t left = std::uint32_t(s.valid_cols);
+    for (unsigned j = 0; j * epr < unsigned(s.valid_cols); ++j) {
+      const Mask p = u.plt<T>(left);
+      const Reg<T> x = u.vlds(row<T>(s, i), j * epr);
+      if constexpr (sizeof(T) == 1) {
+        u.also(I::vcvt, 3);
+        u.also(kReduceId<O>);
+        u.also(intrinsic_of(kFnOf<O>));
+      }
+      acc = fold<O, T>(u, acc, u.reduce<O, T>(kReduceId<O>, x, p), one);
+    }
+    if constexpr (O == BinOp::Add && std::is_same_v<T, std::int16_t>) u.also(I::vcvt);
+    u.vsts(acc, reinterpret_cast<T*>(d.base), std::size_t(d.elem_offset(i, 0)), one);
+  }
+}
+
+// TCOLMAX / TCOLMIN / TCOLSUM (TColReduceInstr_PostUpdate): per 256-byte column chunk, row 0 loaded,
+// then each next pair of rows combined and folded in, an odd last row folded alone.
+template <BinOp O, class T>
+void col_reduce(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  constexpr unsigned epr = Reg<T>::kLanes;
+  const int R = s.valid_rows;
+  std::uint32_t left = std::uint32_t(s.valid_cols);
+  for (unsigned c = 0; c < unsigned(s.valid_cols); c += epr) {
+    u.vloop();
+    const Mask p = u.plt<T>(left);
+    Reg<T> acc = u.vlds(row<T>(s, 0), c);
+    int i = 1;
+    for (; i + 1 < R; i += 2) acc = fold<O, T>(u, acc, fold<O, T>(u, u.vlds(row<T>(s, i), c), u.vlds(row<T>(s, i + 1), c), p), p);
+    if (i < R) acc = fold<O, T>(u, acc, u.vlds(row<T>(s, i), c), p);
+    u.vsts(acc, row<T>(d, 0), c, p);
+  }
+}
+
+// TCOLSUM isBinary (TColSum_Binary): per chunk, pairs of rows summed into tmp rows (an odd last row
+// into the last pair), then tmp halved level by level (an odd partial sum into the last new one); the
+// register holding the last sum is stored to dst. tmp is reused by every chunk (its first columns).
+template <class T>
+void col_sum_binary(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile, &t = ctx.ops[2].tile;
+  constexpr unsigned epr = Reg<T>::kLanes;
+  const int R = s.valid_rows, pairs = R / 2;
+  if (t.rows < std::max(1, pairs) || t.row_stride < s.valid_cols)
+    detail::fail(find_desc(ctx.op)->name, ": operand tmp ", t, " is too small: the A5 algorithm stores ", std::max(1, pairs),
+                 " rows of partial sums there, each as wide as src's ", s.valid_cols, " valid columns");
+  T* tmp = reinterpret_cast<T*>(t.base);
+  auto trow = [&](int k) { return std::size_t(k) * std::size_t(t.row_stride); };
+  std::uint32_t left = std::uint32_t(s.valid_cols);
+  for (unsigned c = 0; c < unsigned(s.valid_cols); c += epr) {
+    u.vloop();
+    const Mask p = u.plt<T>(left);
+    Reg<T> acc = u.vbr(T(0));
+    for (int j = 0; j < pairs; ++j) {
+      acc = fold<BinOp::Add, T>(u, u.vlds(row<T>(s, 2 * j), c), u.vlds(row<T>(s, 2 * j + 1), c), p);
+      u.vsts(acc, tmp, trow(j), p);
+    }
+    if (R % 2) {
+      acc = fold<BinOp::Add, T>(u, u.vlds(row<T>(s, R - 1), c), acc, p);
+      u.vsts(acc, tmp, trow(pairs > 0 ? pairs - 1 : 0), p);
+    }
+    int n = pairs;
+    for (int level = n > 0 ? std::bit_width(unsigned(n)) - 1 : 0; level > 0; --level) {
+      const bool odd = n % 2;
+      n /= 2;
+      for (int j = 0; j < n; ++j) {
+        acc = fold<BinOp::Add, T>(u, u.vlds(tmp, trow(2 * j)), u.vlds(tmp, trow(2 * j + 1)), p);
+        u.vsts(acc, tmp, trow(j), p);
+      }
+      if (odd) {
+        acc = fold<BinOp::Add, T>(u, u.vlds(tmp, trow(2 * n)), acc, p);
+        u.vsts(acc, tmp, trow(n - 1), p);
+      }
+    }
+    u.vsts(acc, row<T>(d, 0), c, p);
+  }
+}
+
+template <class T>
+void col_sum(RegisterUnit& u, const ExecContext& ctx) {
+  if (ctx.variant & kVariantBinary) col_sum_binary<T>(u, ctx);
+  else col_reduce<BinOp::Add, T>(u, ctx);
 }
 
 }  // namespace pto::a5

@@ -131,4 +131,23 @@ inline constexpr backend::DevicePath div_path = path<typed<Binary<Fn::Div>, kFlo
 template <Fn F>
 inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kEvery, TileScalar64<F>>, covers<kEvery>>;
 
+
+// Reductions: rows (dst may be a DN [R,1] tile) and columns, every width but 64 bits (planned).
+inline constexpr DTypeSet kRowReduce{DType::F32, DType::F16, DType::I32, DType::I16};
+inline constexpr DTypeSet kRowMinMax = kRowReduce | DTypeSet{DType::I8, DType::U8};
+template <lanes::BinOp O> struct RowReduce {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { row_reduce<O, T>(u, c); }
+};
+template <lanes::BinOp O> struct ColReduce {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { col_reduce<O, T>(u, c); }
+};
+struct ColSum {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { col_sum<T>(u, c); }
+};
+template <lanes::BinOp O, DTypeSet D>
+inline constexpr backend::DevicePath row_reduce_path = path<typed<RowReduce<O>, D>, covers<D, true>>;
+template <lanes::BinOp O>
+inline constexpr backend::DevicePath col_reduce_path = path<typed<ColReduce<O>, kUpTo32>, covers<kUpTo32>>;
+inline constexpr backend::DevicePath col_sum_path = path<typed<ColSum, kUpTo32>, covers<kUpTo32>>;
+
 }  // namespace pto::a5

@@ -180,6 +180,19 @@ public:
       for (unsigned k = 0; k < m.count; ++k) d.v[k] = T(f(C<T>(a.v[k])));
     return d;
   }
+  // vcadd / vcmax / vcmin, MODE_ZEROING: the active lanes reduced into lane 0 (lanes::reduce_tree),
+  // the others 0. `issues`: intrinsics counted (8-bit max/min issue two vcvt, two reductions, a vmax
+  // and a vcvt on the 16-bit halves; the value is the same).
+  template <lanes::BinOp O, class T>
+  Reg<T> reduce(Intrinsic id, const Reg<T>& a, const Mask& m) {
+    count(id);
+    Reg<T> d{};
+    if (execute_ && m.count) {
+      Reg<T> x = a;
+      d.v[0] = lanes::reduce_tree<O, T>(x.v.data(), int(m.count));
+    }
+    return d;
+  }
   // vaxpy(acc, x, scalar, mask): acc = f(acc, x) on active lanes, others unchanged.
   template <class T, class F>
   void axpy(Reg<T>& acc, const Reg<T>& x, const Mask& m, F f) {
@@ -238,7 +251,10 @@ public:
     hi = vbr(std::uint32_t(value >> 32));
   }
   void vbr() { count(Intrinsic::vbr); }  // a scalar splat (its value travels in the lane function)
-  void vloop() { count(Intrinsic::vloop); }  // one iteration of a 2-D vector function's outer loop
+  void vloop() { count(Intrinsic::vloop); }
+  // An intrinsic whose effect a neighbouring lane function already carries (a conversion a reduction
+  // needs on the chip but not on exact values): counted only.
+  void also(Intrinsic i, std::uint64_t n = 1) { count(i, n); }  // one iteration of a 2-D vector function's outer loop
 
 private:
   void count(Intrinsic i, std::uint64_t n = 1) { counts_[std::size_t(i)] += n; }

@@ -93,6 +93,28 @@ inline T apply(T a, T b) {
   }
 }
 
+// One binary operation in T, as a lane computes it: 16-bit floats in float, rounded once to T.
+template <BinOp O, class T>
+inline T combine(T a, T b) {
+  if constexpr (kWidened<T>) return T(apply<O, float>(float(a), float(b)));
+  else return apply<O, T>(a, b);
+}
+
+// The in-register reductions (A2/A3 vcadd / vcmax / vcmin, A5 vcadd / vcmax / vcmin) over the n active
+// lanes of v (clobbered): a pairwise tree over adjacent lanes, each step rounded to T, an odd lane
+// carried up a level. Assumed order: the ISA does not document it; adjacent pairs first means the
+// first three levels are the per-block group reductions (vcgadd), which is how the chips expose the
+// tree. Adding an inactive lane's 0 is exact, so a masked repeat reduces its active lanes only.
+template <BinOp O, class T>
+inline T reduce_tree(T* v, int n) {
+  while (n > 1) {
+    for (int i = 0; i < n / 2; ++i) v[i] = combine<O, T>(v[2 * i], v[2 * i + 1]);
+    if (n % 2) v[n / 2] = v[n - 1];
+    n = (n + 1) / 2;
+  }
+  return v[0];
+}
+
 // Unary lane operations (TABS, TRELU, TNOT, TSQRT, TRSQRT, TLOG), in the compute type. Integers: |min|
 // wraps to min (two's complement). TRSQRT rounds twice (the square root, then the reciprocal), as A5's
 // vsqrt + vdiv does. Only the pairs a valid<U, T> admits are instantiated.

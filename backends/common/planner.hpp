@@ -453,6 +453,32 @@ inline void tmov(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).cop
 // 64-bit TDIV (Int64Div: a float reciprocal estimate, Newton steps and two corrections per chunk) is
 // not modelled intrinsic by intrinsic: priced as the binary loop with one vdiv per chunk, an underestimate.
 inline void div64(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).elementwise(I::vdiv, dst_of(c), src_of(c), true); }
+// 64-bit reductions (Int64RowSum / Int64RowMinMax / Int64ColReduce: one register pair per row, at most
+// 64 columns) are not modelled lane by lane. Rows: per row the de-interleaving load pair, three
+// in-register reductions, and the sum's nine word operations (priced as vadd) or max/min's two
+// compares and splats, a store pair. Columns: the load pair per row, the pair operation per row after
+// the first, one store pair.
+inline void row_reduce64(const ExecContext& c, IntrinsicStream& s) {
+  A5 a(s, 8);
+  const std::uint64_t R = std::uint64_t(src_of(c).valid_rows);
+  a.add(I::vloop, R);
+  a.add(I::vlds, 2 * R);
+  a.add(c.op == Op::TROWSUM ? I::vcadd : c.op == Op::TROWMAX ? I::vcmax : I::vcmin, 3 * R);
+  if (c.op == Op::TROWSUM) {
+    a.add(I::vadd, 9 * R);
+  } else {
+    a.add(I::vcmp, 2 * R);
+    a.add(I::vbr, 2 * R);
+  }
+  a.add(I::vsts, 2 * R);
+}
+inline void col_reduce64(const ExecContext& c, IntrinsicStream& s) {
+  A5 a(s, 8);
+  const std::uint64_t R = std::uint64_t(src_of(c).valid_rows);
+  a.add(I::vlds, 2 * R);
+  a.alu(c.op == Op::TCOLSUM ? I::vadd : I::vmax, R - 1);
+  a.add(I::vsts, 2);
+}
 }  // namespace a5
 
 }  // namespace pto::plan

@@ -13,5 +13,6 @@ std::span<const InstrImpl> broadcast_instructions();
 std::span<const InstrImpl> tile_scalar_instructions();
 std::span<const InstrImpl> binary_instructions();
 std::span<const InstrImpl> unary_instructions();
+std::span<const InstrImpl> reduce_instructions();
 
 }  // namespace pto::backend

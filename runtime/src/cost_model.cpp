@@ -58,6 +58,12 @@ CostTable make_a2a3() {
   set({I::vrsqrt}, {10, 1, 14});
   set({I::vln}, {13, 2, 20});
   set({I::vsel}, {13, 2, 14});
+  // In-register reductions: vcadd, vcgadd, vcgmax from the reference's table; vcmax / vcmin assumed as
+  // vcadd (its default 6 + 2 per repeat is uncalibrated; hardware TROWMAX f32 64x64 = 480 cycles is
+  // TROWSUM's 492 within 3%), vcgmin as vcgmax.
+  set({I::vcadd, I::vcmax, I::vcmin}, {14, 7, 32});
+  set({I::vcgadd}, {14, 1, 24});
+  set({I::vcgmax, I::vcgmin}, {14, 1, 17});
   set({I::vaxpy, I::vcmp}, {6, 2, 0});         // the reference's uncalibrated default
   set({I::vlds, I::vsts}, {0, 1, 0});          // A5 intrinsics; unused by A2/A3 streams
   set({I::copy_ubuf_to_ubuf}, {0, 0, 0});      // bytes / transfer(UB, UB)
@@ -108,6 +114,8 @@ CostTable make_a5() {
   set({I::vector_dup, I::vbrcb, I::copy_ubuf_to_ubuf}, {4, 1, 0});
   set({I::vsel}, {6, 2, 0});
   set({I::vconv, I::vcvt, I::vcmp}, {10, 2, 0});
+  // Reductions: VfSim's VCADD (latency 22, one per cycle); the max / min and group forms assumed alike.
+  set({I::vcadd, I::vcmax, I::vcmin, I::vcgadd, I::vcgmax, I::vcgmin}, {22, 1, 0});
   set({I::sync_roundtrip}, {0, 13, 0});
   set({I::scalar_elem}, {0, 4, 0});
   // Assumed: predicate generation (plt) and the scalar splat (vbr) overlap with the vector pipeline.

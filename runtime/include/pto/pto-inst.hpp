@@ -18,3 +18,4 @@
 #include <pto/runtime/tile_scalar.hpp>
 #include <pto/runtime/trace.hpp>
 #include <pto/runtime/unary.hpp>
+#include <pto/runtime/reduce.hpp>

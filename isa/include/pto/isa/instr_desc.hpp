@@ -87,6 +87,12 @@ inline constexpr DTypeSet kInts8to32{D::I8, D::U8, D::I16, D::U16, D::I32, D::U3
 inline constexpr DTypeRule kNot{kInts8to32, kInts8to32};
 inline constexpr DTypeRule kNeg{kVecA2A3, kMulsA5};     // TNEG = TMULS by -1
 inline constexpr DTypeRule kRecip{kVecA2A3, kDivsA5};   // TRECIP = TDIVS(dst, 1, src)
+// Reductions (a2a3/TRowReduceOps.hpp TRowReduceCheck, a5/TRowReduce.hpp and Int64Reduce.hpp,
+// a2a3 and a5 TColReduceOps.hpp TColReduceCheck).
+inline constexpr DTypeSet kWide{D::I64, D::U64};
+inline constexpr DTypeRule kRowSum{kVecA2A3, kVecA2A3 | kWide};
+inline constexpr DTypeRule kRowMinMax{kVecA2A3, kVecA2A3 | kWide | DTypeSet{D::I8, D::U8}};
+inline constexpr DTypeRule kColReduce{kVecA2A3, kUpTo32 | kWide};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -96,6 +102,7 @@ inline constexpr DTypeRule kRecip{kVecA2A3, kDivsA5};   // TRECIP = TDIVS(dst, 1
 #define PTO_BIN {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3
 #define PTO_UN {{PTO_D_W, PTO_D_R("src")}}, 2
 #define PTO_ROW {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4
+#define PTO_RED {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3
 inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TLOAD, "TLOAD", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TSTORE_VEC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
@@ -136,6 +143,13 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TROWEXPANDMAX, "TROWEXPANDMAX", PTO_ROW, false, dtypes::kBcast),
     instr(Op::TROWEXPANDMIN, "TROWEXPANDMIN", PTO_ROW, false, dtypes::kBcast),
     instr(Op::TROWEXPANDEXPDIF, "TROWEXPANDEXPDIF", PTO_ROW, false, dtypes::kExpDif),
+    // reductions: the row family's tmp is the A2A3 algorithms' scratch (A5 ignores it)
+    instr(Op::TROWSUM, "TROWSUM", PTO_RED, false, dtypes::kRowSum),
+    instr(Op::TROWMAX, "TROWMAX", PTO_RED, false, dtypes::kRowMinMax),
+    instr(Op::TROWMIN, "TROWMIN", PTO_RED, false, dtypes::kRowMinMax),
+    instr(Op::TCOLSUM, "TCOLSUM", PTO_RED, false, dtypes::kColReduce),  // tmp only in the isBinary form
+    instr(Op::TCOLMAX, "TCOLMAX", PTO_UN, false, dtypes::kColReduce),
+    instr(Op::TCOLMIN, "TCOLMIN", PTO_UN, false, dtypes::kColReduce),
     // tile-scalar, TEXP, TAXPY
     instr(Op::TADDS, "TADDS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
     instr(Op::TSUBS, "TSUBS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
@@ -157,6 +171,7 @@ inline constexpr InstrDesc kInstrTable[] = {
 #undef PTO_BIN
 #undef PTO_UN
 #undef PTO_ROW
+#undef PTO_RED
 
 // Index of op's descriptor in kInstrTable, or -1 (an index, not a pointer, so it is a constant
 // expression under the sanitizers too).

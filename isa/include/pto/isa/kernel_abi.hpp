@@ -86,6 +86,7 @@ private:
 inline constexpr std::uint8_t kVariantSwap = 1;         // the broadcast / expand operand is src0, not src1
 inline constexpr std::uint8_t kVariantMode2 = 2;        // row expansion by one 32-byte block per row
 inline constexpr std::uint8_t kVariantScalarFirst = 4;  // scalar op tile (TDIVS(dst, scalar, src))
+inline constexpr std::uint8_t kVariantBinary = 8;       // TCOLSUM(dst, src, tmp, isBinary = true): a tree over rows
 
 struct ExecContext {
   const Operand* ops = nullptr;
