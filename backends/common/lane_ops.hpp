@@ -105,12 +105,32 @@ inline T combine(T a, T b) {
 // carried up a level. Assumed order: the ISA does not document it; adjacent pairs first means the
 // first three levels are the per-block group reductions (vcgadd), which is how the chips expose the
 // tree. Adding an inactive lane's 0 is exact, so a masked repeat reduces its active lanes only.
+// One level: out[i] = in[2i] O in[2i+1], an odd last lane carried; returns the new lane count.
+template <BinOp O, class T>
+inline int tree_level(T* __restrict out, const T* __restrict in, int n) {
+  for (int i = 0; i < n / 2; ++i) out[i] = combine<O, T>(in[2 * i], in[2 * i + 1]);  // vectorises (no aliasing)
+  if (n % 2) out[n / 2] = in[n - 1];
+  return (n + 1) / 2;
+}
 template <BinOp O, class T>
 inline T reduce_tree(T* v, int n) {
+  if constexpr (kWidened<T>) {  // 16-bit floats: each level in float, rounded to T (F16C, eight lanes at a time)
+    float f[128], g[64];  // 16-bit lanes: at most 128
+    to_float(v, f, n);
+    while (n > 1) {
+      n = tree_level<O, float>(g, f, n);
+      round_trip<T>(g, n);
+      if (n == 1) return T(g[0]);
+      n = tree_level<O, float>(f, g, n);
+      round_trip<T>(f, n);
+    }
+    return T(f[0]);
+  }
+  T w[128];  // at most 256 lanes: the first level halves them
   while (n > 1) {
-    for (int i = 0; i < n / 2; ++i) v[i] = combine<O, T>(v[2 * i], v[2 * i + 1]);
-    if (n % 2) v[n / 2] = v[n - 1];
-    n = (n + 1) / 2;
+    n = tree_level<O, T>(w, v, n);
+    if (n == 1) return w[0];
+    n = tree_level<O, T>(v, w, n);
   }
   return v[0];
 }

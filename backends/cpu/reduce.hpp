@@ -34,6 +34,17 @@ void lanewise(T* d, const T* a, const T* b, int n) {
 // An order-free reduction of n >= 1 values: 64 lane accumulators (the loop vectorises), then a tree.
 template <BinOp O, class T>
 T any_order(const T* x, int n) {
+  if constexpr (kWidened<T>) {  // max / min of 16-bit floats: exact in float, converted eight at a time
+    float f[kChunk];
+    float acc = 0;
+    for (int j0 = 0; j0 < n; j0 += kChunk) {
+      const int m = std::min(kChunk, n - j0);
+      to_float(x + j0, f, m);
+      const float part = any_order<O, float>(f, m);
+      acc = j0 == 0 ? part : apply<O>(acc, part);
+    }
+    return T(acc);  // one of the inputs: exact
+  }
   constexpr int kLanes = 64;
   T acc[kLanes];
   const int m = std::min(n, kLanes);
