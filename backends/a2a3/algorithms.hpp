@@ -984,4 +984,43 @@ void col_sum(VectorUnit& vu, const ExecContext& ctx) {
   copy_first_row<T>(vu, dst, tmp, int(C));
 }
 
+// ---------------------------------------------------------------------------------------------------
+// TSEL (include/pto/npu/a2a3/TSel.hpp): per row, the mask row's UB address duplicated into tmp (two
+// 32-bit lanes for 32-bit elements, four for 16-bit), loaded into CMPMASK, then one counter-mode vsel
+// (tensor-tensor) over the valid width. TSELS (TSels.hpp): the scalar stored into tmp by the scalar
+// unit and loaded into CMPMASK once, then one vsel (tensor-scalar) per row. U: the lanes (the chip
+// selects half or float lanes; either way a bit-exact copy).
+template <class U>
+void tsel(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &m = ctx.ops[1].tile, &a = ctx.ops[2].tile;
+  auto row = [](const TileView& t, int i) { return reinterpret_cast<U*>(t.base + t.elem_offset(i, 0) * std::ptrdiff_t(t.elem_bytes())); };
+  const std::byte* mask0 = m.base;
+  vu.set_mask_count();
+  if (ctx.op == Op::TSEL) {
+    const TileView &b = ctx.ops[3].tile, &t = ctx.ops[4].tile;
+    auto* tmp = reinterpret_cast<std::uint32_t*>(t.base);
+    for (int i = 0; i < d.valid_rows; ++i) {
+      vu.set_vector_count(sizeof(U) == 2 ? 4 : 2);
+      const auto at = std::uint32_t((mask0 + m.elem_offset(i, 0) * std::ptrdiff_t(m.elem_bytes())) - vu.ub_base());
+      vu.vector_dup<std::uint32_t>(tmp, at, 1, Strides{1, 1, 1, 8, 0, 0});
+      vu.barrier();
+      vu.set_cmpmask(tmp);
+      vu.barrier();
+      vu.set_vector_count(std::uint64_t(d.valid_cols));
+      vu.vsel<U>(row(d, i), row(a, i), row(b, i), 2);
+    }
+  } else {
+    const TileView& t = ctx.ops[3].tile;
+    U* tmp = reinterpret_cast<U*>(t.base);
+    vu.scalar_write<U>(tmp, ctx.scalar.as<U>());
+    vu.set_vector_count(std::uint64_t(d.valid_cols));
+    vu.scalar_round_trip();
+    vu.set_cmpmask(tmp);
+    vu.barrier();
+    for (int i = 0; i < d.valid_rows; ++i) vu.vsel<U>(row(d, i), row(a, i), mask0 + m.elem_offset(i, 0) * std::ptrdiff_t(m.elem_bytes()), 1);
+  }
+  vu.set_mask_norm();
+  vu.set_full_mask();
+}
+
 }  // namespace pto::a2a3

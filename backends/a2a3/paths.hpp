@@ -212,4 +212,15 @@ template <lanes::BinOp O>
 inline constexpr backend::DevicePath col_reduce_path = path<typed<ColReduce<O>, kNumbers>, covers<kNumbers>, overrun_col_reduce>;
 inline constexpr backend::DevicePath col_sum_path = path<typed<ColSum, kNumbers>, covers<kNumbers>, overrun_col_reduce>;
 
+// TSEL / TSELS: 16- and 32-bit elements as bit copies; the mask and every tile in UB.
+inline void tsel_run(VectorUnit& vu, const ExecContext& ctx) {
+  if (ctx.ops[0].tile.elem_bytes() == 2) tsel<std::uint16_t>(vu, ctx);
+  else tsel<std::uint32_t>(vu, ctx);
+}
+inline bool covers_select(const ExecContext& ctx) {
+  const std::size_t es = ctx.ops[0].tile.elem_bytes();
+  return device::operands_in_ub(ctx) && (es == 2 || es == 4);
+}
+inline constexpr backend::DevicePath select_path = path<tsel_run, covers_select>;
+
 }  // namespace pto::a2a3

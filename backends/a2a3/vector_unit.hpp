@@ -226,6 +226,52 @@ public:
     }
   }
 
+  // set_cmpmask(src): the 128-bit CMPMASK register loaded from UB (TSEL puts the mask tensor's UB
+  // address there, TSELS the scalar).
+  void set_cmpmask(const void* src) {
+    const auto a = reinterpret_cast<std::uintptr_t>(src);
+    in_ub("set_cmpmask", "reads", a, a + 16);
+    if (execute_) std::memcpy(cmpmask_, src, 16);
+  }
+  // vsel(dst, src0, src1, repeat, ..., mode) in counter mode over the counted elements, contiguous
+  // operands. Mode 2 (tensor-tensor): bit k of the mask tensor at the UB address in CMPMASK picks src0
+  // (1) or src1 (0); mode 1 (tensor-scalar): the bits are read from `src1`, and 0 picks CMPMASK's low
+  // sizeof(T) bytes. Bits are least significant first in each byte.
+  template <class T>
+  void vsel(T* dst, const T* src0, const void* src1, int mode) {
+    constexpr unsigned epr = 256 / sizeof(T);
+    if (!counter_) detail::fail(instruction_, ": vsel is modelled in counter mode only (the mode PTO's TSEL and TSELS use)");
+    const std::uint64_t n = mask_[0];
+    if (trace_)
+      trace_->add({.op = Intrinsic::vsel, .count_mode = true, .lanes = std::uint16_t(n % epr), .repeats = std::uint32_t((n + epr - 1) / epr),
+                   .strides = {1, 1, 1, 8, 8, 8}});
+    if (n == 0) return;
+    const auto d0 = reinterpret_cast<std::uintptr_t>(dst), a0 = reinterpret_cast<std::uintptr_t>(src0);
+    std::uint32_t mask_at = 0;
+    std::memcpy(&mask_at, cmpmask_, 4);
+    const auto m0 = mode == 2 ? reinterpret_cast<std::uintptr_t>(ub_) + mask_at : reinterpret_cast<std::uintptr_t>(src1);
+    in_ub("vsel", "writes", d0, d0 + n * sizeof(T));
+    in_ub("vsel", "reads", a0, a0 + n * sizeof(T));
+    if (execute_ || mode == 1) in_ub("vsel", "reads the mask at", m0, m0 + (n + 7) / 8);
+    if (mode == 2) in_ub("vsel", "reads", reinterpret_cast<std::uintptr_t>(src1), reinterpret_cast<std::uintptr_t>(src1) + n * sizeof(T));
+    if (!execute_) return;
+    const auto* bits = reinterpret_cast<const std::uint8_t*>(m0);
+    const T* b = static_cast<const T*>(src1);
+    T scalar;
+    std::memcpy(&scalar, cmpmask_, sizeof(T));
+    std::vector<T> out(n);
+    for (std::uint64_t k = 0; k < n; ++k) out[k] = (bits[k / 8] >> (k % 8)) & 1u ? src0[k] : mode == 2 ? b[k] : scalar;
+    std::memcpy(dst, out.data(), n * sizeof(T));
+  }
+  // The scalar unit's store of one element (TSELS puts its scalar into tmp for set_cmpmask).
+  template <class T>
+  void scalar_write(T* p, T v) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    in_ub("the scalar unit", "writes", a, a + sizeof(T));
+    if (execute_) std::memcpy(p, &v, sizeof(T));
+  }
+  std::byte* ub_base() const { return ub_; }
+
   // An 8-bit intrinsic field: a value beyond 255 would be truncated by the chip.
   void field(const char* intrinsic, const char* what, std::uint64_t v) const {
     if (v > 255)
@@ -416,6 +462,7 @@ private:
   bool counter_ = false;
   std::uint64_t mask_[2] = {~0ull, ~0ull};
   unsigned cont_lanes_ = 0;  // lanes the last SetContMaskByDType asked for (0: another mask)
+  std::byte cmpmask_[16] = {};  // CMPMASK (set_cmpmask)
 };
 
 }  // namespace pto::a2a3

@@ -434,6 +434,24 @@ inline void divs(const ExecContext& c, IntrinsicStream& s) {
 inline void exp(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).unary(I::vexp, dst_of(c), src_of(c)); }
 inline void expands(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).expands(dst_of(c)); }
 inline void tmov(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).tmov(dst_of(c), src_of(c)); }
+// TCMP / TCMPS (TCmp.hpp, TCmps.hpp): per source row, vcmpv / vcmpvs over the row's repeats in calls
+// of at most 240, full mask; NE then inverts the mask bytes with one counter-mode vnot (16-bit lanes
+// over dst's rows).
+inline void compare(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& a = src_of(c);
+  A2A3 p(s, a.elem_bytes());
+  const std::uint64_t reps = ceil_div(std::uint64_t(a.valid_cols), 256 / a.elem_bytes());
+  for (int i = 0; i < a.valid_rows; ++i) {
+    p.norm(I::vcmp, 240, 0, std::uint32_t(reps / 240));
+    p.norm(I::vcmp, std::uint32_t(reps % 240));
+  }
+  if (cmp_mode_of(c.variant) == CmpMode::NE) {
+    s.barrier();
+    const TileView& d = dst_of(c);
+    A2A3(s, 2).count(I::vnot, std::uint64_t(a.valid_rows) * std::uint64_t(d.row_stride) * d.elem_bytes() / 2);
+  }
+}
+
 }  // namespace a2a3
 
 namespace a5 {
@@ -450,6 +468,31 @@ void elementwise(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).ele
 inline void axpy(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).axpy(dst_of(c), src_of(c)); }
 inline void expands(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).stores_only(dst_of(c), 0, true); }
 inline void tmov(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).copy(dst_of(c)); }
+// TCMP / TCMPS (a5/TCmp.hpp, TCmps.hpp): per row and 256-byte chunk, the loads, a vcmp into a
+// predicate register and its store (32-bit sources pair two chunks per store).
+inline void compare(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& a = src_of(c);
+  A5 p(s, a.elem_bytes());
+  const std::uint64_t chunks = std::uint64_t(a.valid_rows) * ceil_div(std::uint64_t(a.valid_cols), 256 / a.elem_bytes());
+  p.add(I::vloop, std::uint64_t(a.valid_rows));
+  p.add(I::plt, chunks);
+  p.add(I::vlds, (c.op == Op::TCMP ? 2 : 1) * chunks);
+  p.add(I::vcmp, chunks);
+  p.add(I::vsts, a.elem_bytes() == 4 ? (chunks + 1) / 2 : chunks);
+}
+// TSEL / TSELS (a5/TSel.hpp, TSels.hpp): per row and chunk, the mask's predicate load, the sources'
+// loads, one vsel and the store.
+inline void select(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  A5 p(s, d.elem_bytes());
+  const std::uint64_t chunks = std::uint64_t(d.valid_rows) * ceil_div(std::uint64_t(d.valid_cols), 256 / d.elem_bytes());
+  p.add(I::vloop, std::uint64_t(d.valid_rows));
+  p.add(I::plt, chunks);
+  p.add(I::vlds, (c.op == Op::TSEL ? 3 : 2) * chunks);
+  p.add(I::vsel, chunks);
+  p.add(I::vsts, chunks);
+}
+
 // 64-bit TDIV (Int64Div: a float reciprocal estimate, Newton steps and two corrections per chunk) is
 // not modelled intrinsic by intrinsic: priced as the binary loop with one vdiv per chunk, an underestimate.
 inline void div64(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).elementwise(I::vdiv, dst_of(c), src_of(c), true); }

@@ -14,5 +14,6 @@ std::span<const InstrImpl> tile_scalar_instructions();
 std::span<const InstrImpl> binary_instructions();
 std::span<const InstrImpl> unary_instructions();
 std::span<const InstrImpl> reduce_instructions();
+std::span<const InstrImpl> select_instructions();
 
 }  // namespace pto::backend

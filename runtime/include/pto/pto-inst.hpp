@@ -19,3 +19,4 @@
 #include <pto/runtime/trace.hpp>
 #include <pto/runtime/unary.hpp>
 #include <pto/runtime/reduce.hpp>
+#include <pto/runtime/select.hpp>

@@ -25,6 +25,8 @@ enum class SqrtAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class RsqrtAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class RecipAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class LogAlgorithm : int { DEFAULT, HIGH_PRECISION };
+// TCMP / TCMPS comparison (pto-isa include/pto/common/type.hpp spells the same values).
+enum class CmpMode : std::uint8_t { EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5 };
 
 inline constexpr int DYNAMIC = -1;
 

@@ -93,6 +93,10 @@ inline constexpr DTypeSet kWide{D::I64, D::U64};
 inline constexpr DTypeRule kRowSum{kVecA2A3, kVecA2A3 | kWide};
 inline constexpr DTypeRule kRowMinMax{kVecA2A3, kVecA2A3 | kWide | DTypeSet{D::I8, D::U8}};
 inline constexpr DTypeRule kColReduce{kVecA2A3, kUpTo32 | kWide};
+// Compare (the sources' dtype; a2a3/TCmp.hpp, TCmps.hpp, a5/TCmp.hpp) and select (a2a3/TSel.hpp: 16- and
+// 32-bit elements; a5/TSel.hpp: 8- to 64-bit).
+inline constexpr DTypeRule kCmp{{D::I32, D::F16, D::F32}, kUpTo32 | kWide};
+inline constexpr DTypeRule kSel{{D::F16, D::BF16, D::F32, D::I16, D::U16, D::I32, D::U32}, kUpTo32 | kWide};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -150,6 +154,11 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TCOLSUM, "TCOLSUM", PTO_RED, false, dtypes::kColReduce),  // tmp only in the isBinary form
     instr(Op::TCOLMAX, "TCOLMAX", PTO_UN, false, dtypes::kColReduce),
     instr(Op::TCOLMIN, "TCOLMIN", PTO_UN, false, dtypes::kColReduce),
+    // compare and select: the mask is packed bits (backends/cpu/select.hpp)
+    instr(Op::TCMP, "TCMP", PTO_BIN, false, dtypes::kCmp),
+    instr(Op::TCMPS, "TCMPS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, dtypes::kCmp),
+    instr(Op::TSEL, "TSEL", {{PTO_D_W, PTO_D_R("mask"), PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 5, false, dtypes::kSel),
+    instr(Op::TSELS, "TSELS", {{PTO_D_W, PTO_D_R("mask"), PTO_D_R("src"), {"tmp", Role::Write}}}, 4, true, dtypes::kSel),
     // tile-scalar, TEXP, TAXPY
     instr(Op::TADDS, "TADDS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
     instr(Op::TSUBS, "TSUBS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),

@@ -87,6 +87,9 @@ inline constexpr std::uint8_t kVariantSwap = 1;         // the broadcast / expan
 inline constexpr std::uint8_t kVariantMode2 = 2;        // row expansion by one 32-byte block per row
 inline constexpr std::uint8_t kVariantScalarFirst = 4;  // scalar op tile (TDIVS(dst, scalar, src))
 inline constexpr std::uint8_t kVariantBinary = 8;       // TCOLSUM(dst, src, tmp, isBinary = true): a tree over rows
+// TCMP / TCMPS: the CmpMode in bits 4-6.
+inline constexpr int kVariantCmpShift = 4;
+constexpr CmpMode cmp_mode_of(std::uint8_t variant) { return CmpMode((variant >> kVariantCmpShift) & 7); }
 
 struct ExecContext {
   const Operand* ops = nullptr;
