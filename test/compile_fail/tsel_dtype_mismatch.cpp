@@ -1,0 +1,9 @@
+// expect: TSEL/TSELS: dst and the sources must have the same DType
+#include <pto/pto-inst.hpp>
+using namespace pto;
+void f() {
+  Tile<TileType::Vec, float, 16, 16> d, a;
+  Tile<TileType::Vec, half, 16, 16> b;
+  Tile<TileType::Vec, std::uint8_t, 16, 32> m, t;
+  TSEL(d, m, a, b, t);
+}
