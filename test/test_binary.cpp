@@ -1,4 +1,4 @@
-// TADD, TSUB, TMUL, TDIV, TMAX, TMIN: pto-isa's CPU test matrix (tests/cpu/st/testcase/t{add,sub,mul,
+// TADD, TSUB, TMUL, TDIV, TMAX, TMIN, TAND, TOR, TXOR: pto-isa's CPU test matrix (tests/cpu/st/testcase/t{add,sub,mul,
 // div,max,min}: f32, i32, i16 64x64, f16 16x256, and TMUL's unsigned cases), every dtype each target
 // allows, the device path and the CPU reference (bit-identical to each other), random valid shapes,
 // in-place operands, the largest tiles that fit, the error paths, and modeled cycles.
@@ -8,6 +8,7 @@
 #define BOOST_TEST_MODULE binary
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,15 +25,19 @@
 using namespace pto;
 
 namespace {
-enum class Bin { Add, Sub, Mul, Div, Max, Min };
-constexpr Bin kOps[] = {Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min};
+enum class Bin { Add, Sub, Mul, Div, Max, Min, And, Or, Xor };
+constexpr Bin kArith[] = {Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min};
+constexpr Bin kOps[] = {Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min, Bin::And, Bin::Or, Bin::Xor};
 const char* name(Bin op) {
-  constexpr const char* n[] = {"TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN"};
+  constexpr const char* n[] = {"TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR"};
   return n[int(op)];
 }
-template <class D, class A, class B>
-void issue(Bin op, D& d, A& a, B& b) {
+template <class D, class A, class B, class Tmp>
+void issue(Bin op, D& d, A& a, B& b, Tmp& t) {
   switch (op) {
+    case Bin::And: TAND(d, a, b); break;
+    case Bin::Or: TOR(d, a, b); break;
+    case Bin::Xor: TXOR(d, a, b, t); break;
     case Bin::Add: TADD(d, a, b); break;
     case Bin::Sub: TSUB(d, a, b); break;
     case Bin::Mul: TMUL(d, a, b); break;
@@ -46,6 +51,7 @@ void issue(Bin op, D& d, A& a, B& b) {
 bool allowed(Bin op, DType t, Target target) {
   using D = DType;
   auto in = [t](std::initializer_list<DType> s) { return std::find(s.begin(), s.end(), t) != s.end(); };
+  if (op == Bin::And || op == Bin::Or || op == Bin::Xor) return in({D::U8, D::I8, D::U16, D::I16, D::U32, D::I32});
   if (target == Target::A2A3) return op == Bin::Div ? in({D::F16, D::F32}) : in({D::I32, D::I16, D::F16, D::F32});
   if (op == Bin::Mul) return in({D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16});
   if (op == Bin::Div) return in({D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32});
@@ -67,6 +73,7 @@ template <class T> T reference(Bin op, T x, T y) {
       case Bin::Div: return round_to<T>(a / b);
       case Bin::Max: return a < b ? y : x;
       case Bin::Min: return b < a ? y : x;
+      default: break;  // bit operations take integers only
     }
   } else {
     const auto ua = std::uint64_t(x), ub = std::uint64_t(y);
@@ -80,6 +87,9 @@ template <class T> T reference(Bin op, T x, T y) {
         return T(x / y);
       case Bin::Max: return x < y ? y : x;
       case Bin::Min: return y < x ? y : x;
+      case Bin::And: return T(ua & ub);
+      case Bin::Or: return T(ua | ub);
+      case Bin::Xor: return T(ua ^ ub);
     }
   }
   return x;
@@ -116,16 +126,17 @@ std::vector<T> run(Bin op, Target target, bool cpu_reference, Valid v, const std
                    Where w) {
   std::vector<T> out(static_cast<std::size_t>(R) * C), ah = a, bh = b;
   auto kernel = [=](T* o, T* pa, T* pb) {
-    DynTile<T, R, C> d(v.rows, v.cols), x(v.rows, v.cols), y(v.rows, v.cols);
+    DynTile<T, R, C> d(v.rows, v.cols), x(v.rows, v.cols), y(v.rows, v.cols), t(v.rows, v.cols);
     TASSIGN(d, w.d);
     TASSIGN(x, w.a);
     TASSIGN(y, w.b);
+    if (op == Bin::Xor) TASSIGN(t, std::max({w.d, w.a, w.b}) + std::size_t(R) * C * sizeof(T));  // TXOR's tmp, apart
     Gm<T, C> ga(pa, {v.rows, v.cols}), gb(pb, {v.rows, v.cols}), go(o, {v.rows, v.cols});
     TLOAD(x, ga);
     if (w.b != w.a) TLOAD(y, gb);
     set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
     wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-    issue(op, d, x, y);
+    issue(op, d, x, y, t);
     set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
     wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
     TSTORE(go, d);
@@ -191,6 +202,8 @@ BOOST_AUTO_TEST_CASE(the_reference_test_matrix_on_both_targets) {
 
 BOOST_AUTO_TEST_CASE(every_a5_dtype_including_64_bit) {
   check_all_ops<std::int8_t, 8, 64>(Target::A5, {7, 50}, 11);
+  check_all_ops<std::uint8_t, 8, 64>(Target::A2A3, {7, 33}, 14);  // TAND/TOR/TXOR: an odd 8-bit width on 16-bit lanes
+  check_all_ops<std::uint16_t, 16, 48>(Target::A2A3, {16, 45}, 15);
   check_all_ops<std::int64_t, 16, 32>(Target::A5, {16, 32}, 12);
   check_all_ops<std::uint64_t, 8, 64>(Target::A5, {5, 61}, 13);  // TDIV: CPU reference, priced by the planner
 }
@@ -213,12 +226,17 @@ BOOST_AUTO_TEST_CASE(partial_valid_regions_one_row_one_column) {
 // dst aliasing src0 or src1, and src0 == src1.
 BOOST_AUTO_TEST_CASE(in_place_operands) {
   constexpr std::size_t kB = 32 * 64 * sizeof(float);
-  for (Target t : {Target::A2A3, Target::A5})
-    for (Bin op : kOps) {
+  for (Target t : {Target::A2A3, Target::A5}) {
+    for (Bin op : {Bin::And, Bin::Or}) {  // 16-bit lanes on A2A3, in place too
+      check<std::int32_t, 32, 64>(op, t, {32, 64}, {0, 0, kB}, 34);
+      check<std::uint8_t, 32, 64>(op, t, {31, 63}, {kB, 0, kB}, 35);
+    }
+    for (Bin op : kArith) {
       check<float, 32, 64>(op, t, {32, 64}, {0, 0, kB}, 31);       // dst = src0
       check<float, 32, 64>(op, t, {20, 64}, {kB, 0, kB}, 32);      // dst = src1
       if (op != Bin::Div) check<float, 32, 64>(op, t, {32, 50}, {2 * kB, 0, 0}, 33);  // src0 = src1
     }
+  }
 }
 
 // The largest f32 tiles that fit: three 64 KiB tiles fill the A2A3 UB.
@@ -303,6 +321,28 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
     });
   });
   BOOST_TEST(contains(wide, "A5 divides 64-bit integers with one 64-lane predicate per row"), wide);
+  // A2A3 TXOR writes tmp and dst before it has read both sources.
+  const std::string xor_alias = error_of([] {
+    launch({}, [] {
+      Tile<TileType::Vec, std::int32_t, 8, 8> d, a, b;
+      TASSIGN(d, 0);
+      TASSIGN(a, 256);
+      TASSIGN(b, 512);
+      TXOR(d, a, b, a);
+    });
+  });
+  BOOST_TEST(contains(xor_alias, "TXOR: operand tmp Tile<Vec,int32,8,8> valid 8x8 shares bytes with operand src0"), xor_alias);
+  BOOST_TEST(contains(xor_alias, "requires dst, src0, src1 and tmp in different memory"), xor_alias);
+  const std::string and_f = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 8, 8> d, a, b;
+      TASSIGN(d, 0);
+      TASSIGN(a, 256);
+      TASSIGN(b, 512);
+      TAND(d, a, b);
+    });
+  });
+  BOOST_TEST(contains(and_f, "TAND: operand dst dtype float is not supported on A5"), and_f);
 }
 
 namespace {

@@ -1023,4 +1023,38 @@ void tsel(VectorUnit& vu, const ExecContext& ctx) {
   vu.set_full_mask();
 }
 
+// TAND / TOR (TAnd.hpp, TOr.hpp): the TBinOp driver on 16-bit lanes (32-bit elements as twice the
+// columns, 8-bit ones as half, rounded up). TXOR (TXor.hpp): tmp = a | b, dst = a & b, dst = ~dst,
+// dst &= tmp, a barrier between the steps.
+template <Fn F>
+void bitwise_on(VectorUnit& vu, const ExecContext& ctx, const TileView& d, const TileView& a, const TileView& b) {
+  Operand ops[3];
+  const TileView views[3] = {d, a, b};
+  for (int i = 0; i < 3; ++i) {
+    ops[i] = ctx.ops[i];
+    ops[i].tile = views[i];
+  }
+  ExecContext c = ctx;
+  c.ops = ops;
+  c.nops = 3;
+  binary<F, std::int16_t>(vu, c);
+}
+template <Fn F>
+void bitwise(VectorUnit& vu, const ExecContext& ctx) {
+  bitwise_on<F>(vu, ctx, as_int16(ctx.ops[0].tile), as_int16(ctx.ops[1].tile), as_int16(ctx.ops[2].tile));
+}
+inline void txor(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView d = as_int16(ctx.ops[0].tile), a = as_int16(ctx.ops[1].tile), b = as_int16(ctx.ops[2].tile);
+  const TileView t = as_int16(ctx.ops[3].tile);
+  bitwise_on<Fn::Or>(vu, ctx, t, a, b);
+  vu.barrier();
+  bitwise_on<Fn::And>(vu, ctx, d, a, b);
+  vu.barrier();
+  unary<std::int16_t>(vu, d, d, [&](std::int16_t* dst, const std::int16_t* src, unsigned repeat, Strides st) {
+    vu.unary<std::int16_t>(I::vnot, dst, src, repeat, st, [](auto x) { return decltype(x)(~x); });
+  });
+  vu.barrier();
+  bitwise_on<Fn::And>(vu, ctx, d, d, t);
+}
+
 }  // namespace pto::a2a3

@@ -172,7 +172,7 @@ inline backend::Overrun overrun_tnot(const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   if (d.elem_bytes() == 1 && d.valid_cols % 2 && d.valid_rows > 0) {
     o.tail_bytes = 1;
-    o.warning = detail::cat("TNOT: the A2A3 algorithm works on 16-bit lanes, so each of dst's ", d.valid_rows,
+    o.warning = detail::cat(find_desc(ctx.op)->name, ": the A2A3 algorithm works on 16-bit lanes, so each of dst's ", d.valid_rows,
                             " valid rows is also written 1 element past its ", d.valid_cols, " valid columns (inside the tile)");
   }
   return o;
@@ -222,5 +222,10 @@ inline bool covers_select(const ExecContext& ctx) {
   return device::operands_in_ub(ctx) && (es == 2 || es == 4);
 }
 inline constexpr backend::DevicePath select_path = path<tsel_run, covers_select>;
+
+// TAND / TOR / TXOR: 16-bit lanes (an odd 8-bit width writes one byte more, as TNOT's).
+template <Fn F>
+inline constexpr backend::DevicePath bitwise_path = path<bitwise<F>, covers<kNotTypes>, overrun_tnot>;
+inline constexpr backend::DevicePath xor_path = path<txor, covers<kNotTypes>, overrun_tnot>;
 
 }  // namespace pto::a2a3

@@ -60,6 +60,9 @@ constexpr Intrinsic intrinsic_of(Fn f) {
     case Fn::Max: return Intrinsic::vmax;
     case Fn::Min: return Intrinsic::vmin;
     case Fn::ExpDif: return Intrinsic::vexpdif;
+    case Fn::And: return Intrinsic::vand;
+    case Fn::Or: return Intrinsic::vor;
+    case Fn::Xor: return Intrinsic::vxor;
   }
   return Intrinsic::vadd;
 }

@@ -24,7 +24,7 @@
 
 namespace pto::lanes {
 
-enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif };
+enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif, And, Or, Xor };
 
 template <class T> inline constexpr bool kWidened = std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
 
@@ -68,7 +68,12 @@ template <class T> using Unsigned = std::make_unsigned_t<T>;
 
 template <BinOp O, class T>
 inline T apply(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (O == BinOp::And || O == BinOp::Or || O == BinOp::Xor) {  // on the bits (the dtype sets admit integers)
+    using U = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::conditional_t<sizeof(T) == 4, std::uint32_t,
+              std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint8_t>>>;
+    const U x = std::bit_cast<U>(a), y = std::bit_cast<U>(b);
+    return std::bit_cast<T>(U(O == BinOp::And ? U(x & y) : O == BinOp::Or ? U(x | y) : U(x ^ y)));
+  } else if constexpr (std::is_floating_point_v<T>) {
     if constexpr (O == BinOp::Add) return a + b;
     if constexpr (O == BinOp::Sub) return a - b;
     if constexpr (O == BinOp::Mul) return a * b;

@@ -1,4 +1,5 @@
-// Element-wise tile-tile arithmetic (TADD, TSUB, TMUL, TDIV, TMAX, TMIN): one entry per instruction, with
+// Element-wise tile-tile arithmetic (TADD, TSUB, TMUL, TDIV, TMAX, TMIN) and bit operations (TAND, TOR,
+// TXOR): one entry per instruction, with
 // its CPU kernel and, per target, its device path (A2A3 TBinOp, A5 TBinOp and Int64Binary). Every form
 // the public functions accept is covered by a device path, except A5 64-bit TDIV (planned).
 #include "../a2a3/paths.hpp"
@@ -25,6 +26,10 @@ constexpr InstrImpl kTable[] = {
     binary<Op::TMIN, BinOp::Min, Fn::Min>(),
     {Op::TDIV, cpu::binary::kBinary<BinOp::Div, Op::TDIV>,
      {{a2a3::binary_path<Fn::Div, a2a3::kFloats>, nullptr}, {a5::div_path, plan::a5::div64}}},
+    // bitwise: A2A3 on 16-bit lanes (TXOR composed of vor, vand, vnot), A5 one op per chunk (TXOR's tmp unused)
+    {Op::TAND, cpu::binary::kBinary<BinOp::And, Op::TAND>, {{a2a3::bitwise_path<Fn::And>, nullptr}, {a5::binary_path<Fn::And>, nullptr}}},
+    {Op::TOR, cpu::binary::kBinary<BinOp::Or, Op::TOR>, {{a2a3::bitwise_path<Fn::Or>, nullptr}, {a5::binary_path<Fn::Or>, nullptr}}},
+    {Op::TXOR, cpu::binary::kBinary<BinOp::Xor, Op::TXOR>, {{a2a3::xor_path, nullptr}, {a5::binary_path<Fn::Xor>, nullptr}}},
 };
 }  // namespace
 

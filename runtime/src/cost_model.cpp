@@ -53,7 +53,8 @@ CostTable make_a2a3() {
   set({I::vconv, I::vcvt}, {14, 2, 18});
   set({I::vabs}, {13, 1, 16});
   set({I::vrelu}, {10, 1, 13});
-  set({I::vnot}, {8, 2, 12});
+  set({I::vnot, I::vand, I::vor}, {8, 2, 12});
+  set({I::vxor}, {8, 2, 12});  // unused: A2/A3 TXOR is vor, vand, vnot, vand
   set({I::vsqrt}, {14, 2, 25});
   set({I::vrsqrt}, {10, 1, 14});
   set({I::vln}, {13, 2, 20});
@@ -106,7 +107,7 @@ CostTable make_a5() {
   set({I::vdiv}, {17, 1.91, 0});
   // Assumed (no A5 fit): vabs, vrelu, vnot as vadd; vln as vexp. vsqrt: ref's TSQRT fit (1x64 65 cycles,
   // 1x1280 103: 2.0 per loop, the latency of vexp).
-  set({I::vabs, I::vrelu, I::vnot}, {7, 1.25, 0});
+  set({I::vabs, I::vrelu, I::vnot, I::vand, I::vor, I::vxor}, {7, 1.25, 0});
   set({I::vsqrt}, {16, 2.0, 0});
   set({I::vln}, {16, 1.97, 0});
   set({I::vrsqrt}, {16, 2.0, 0});  // unused: A5 TRSQRT is vsqrt + vdiv
