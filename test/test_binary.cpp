@@ -1,4 +1,4 @@
-// TADD, TSUB, TMUL, TDIV, TMAX, TMIN, TAND, TOR, TXOR: pto-isa's CPU test matrix (tests/cpu/st/testcase/t{add,sub,mul,
+// TADD, TSUB, TMUL, TDIV, TMAX, TMIN, TAND, TOR, TXOR, TSHL, TSHR: pto-isa's CPU test matrix (tests/cpu/st/testcase/t{add,sub,mul,
 // div,max,min}: f32, i32, i16 64x64, f16 16x256, and TMUL's unsigned cases), every dtype each target
 // allows, the device path and the CPU reference (bit-identical to each other), random valid shapes,
 // in-place operands, the largest tiles that fit, the error paths, and modeled cycles.
@@ -25,11 +25,11 @@
 using namespace pto;
 
 namespace {
-enum class Bin { Add, Sub, Mul, Div, Max, Min, And, Or, Xor };
+enum class Bin { Add, Sub, Mul, Div, Max, Min, And, Or, Xor, Shl, Shr };
 constexpr Bin kArith[] = {Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min};
-constexpr Bin kOps[] = {Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min, Bin::And, Bin::Or, Bin::Xor};
+constexpr Bin kOps[] = {Bin::Add, Bin::Sub, Bin::Mul, Bin::Div, Bin::Max, Bin::Min, Bin::And, Bin::Or, Bin::Xor, Bin::Shl, Bin::Shr};
 const char* name(Bin op) {
-  constexpr const char* n[] = {"TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR"};
+  constexpr const char* n[] = {"TADD", "TSUB", "TMUL", "TDIV", "TMAX", "TMIN", "TAND", "TOR", "TXOR", "TSHL", "TSHR"};
   return n[int(op)];
 }
 template <class D, class A, class B, class Tmp>
@@ -38,6 +38,8 @@ void issue(Bin op, D& d, A& a, B& b, Tmp& t) {
     case Bin::And: TAND(d, a, b); break;
     case Bin::Or: TOR(d, a, b); break;
     case Bin::Xor: TXOR(d, a, b, t); break;
+    case Bin::Shl: TSHL(d, a, b); break;
+    case Bin::Shr: TSHR(d, a, b); break;
     case Bin::Add: TADD(d, a, b); break;
     case Bin::Sub: TSUB(d, a, b); break;
     case Bin::Mul: TMUL(d, a, b); break;
@@ -51,7 +53,7 @@ void issue(Bin op, D& d, A& a, B& b, Tmp& t) {
 bool allowed(Bin op, DType t, Target target) {
   using D = DType;
   auto in = [t](std::initializer_list<DType> s) { return std::find(s.begin(), s.end(), t) != s.end(); };
-  if (op == Bin::And || op == Bin::Or || op == Bin::Xor) return in({D::U8, D::I8, D::U16, D::I16, D::U32, D::I32});
+  if (op >= Bin::And) return in({D::U8, D::I8, D::U16, D::I16, D::U32, D::I32});  // bit operations and shifts
   if (target == Target::A2A3) return op == Bin::Div ? in({D::F16, D::F32}) : in({D::I32, D::I16, D::F16, D::F32});
   if (op == Bin::Mul) return in({D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16});
   if (op == Bin::Div) return in({D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32});
@@ -90,13 +92,19 @@ template <class T> T reference(Bin op, T x, T y) {
       case Bin::And: return T(ua & ub);
       case Bin::Or: return T(ua | ub);
       case Bin::Xor: return T(ua ^ ub);
+      case Bin::Shl: return T(ua << ub);  // counts in [0, bits): exact in 64 bits, then wrapped to T
+      case Bin::Shr:
+        if constexpr (std::is_signed_v<T>) return T(std::int64_t(x) >> int(y));  // arithmetic (C++20)
+        else return T(ua >> ub);
     }
   }
   return x;
 }
 
 using Rng = std::mt19937_64;
-template <class T> T random_value(Rng& rng, bool divisor) {
+template <class T> T random_value(Rng& rng, bool divisor, bool shift = false) {
+  if constexpr (std::is_integral_v<T>)
+    if (shift) return T(std::uniform_int_distribution<int>(0, int(8 * sizeof(T)) - 1)(rng));
   using L = std::numeric_limits<T>;
   const int sign = std::is_signed_v<T> || kFloat<T> ? (rng() % 2 ? -1 : 1) : 1;
   if constexpr (kFloat<T>) {
@@ -156,7 +164,7 @@ void check(Bin op, Target target, Valid v, Where w, unsigned seed) {
   Rng rng(seed);
   std::vector<T> a(static_cast<std::size_t>(R) * C), b(a.size());
   for (auto& x : a) x = random_value<T>(rng, false);
-  for (auto& x : b) x = random_value<T>(rng, op == Bin::Div);
+  for (auto& x : b) x = random_value<T>(rng, op == Bin::Div, op == Bin::Shl || op == Bin::Shr);
   if (w.b == w.a) b = a;  // src0 and src1 are one tile
   const std::vector<T> dev = run<T, R, C>(op, target, false, v, a, b, w);
   const std::vector<T> cpu = run<T, R, C>(op, target, true, v, a, b, w);
@@ -343,6 +351,26 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
     });
   });
   BOOST_TEST(contains(and_f, "TAND: operand dst dtype float is not supported on A5"), and_f);
+  for (Target t : {Target::A2A3, Target::A5}) {
+    const std::string count = error_of([t] {
+      std::vector<std::int16_t> out(64), a(64, 1), b(64, 3);
+      b[13] = 16;
+      launch({.target = t}, [](std::int16_t* o, std::int16_t* pa, std::int16_t* pb) {
+        DynTile<std::int16_t, 4, 16> d(4, 16), x(4, 16), y(4, 16);
+        TASSIGN(d, 0);
+        TASSIGN(x, 256);
+        TASSIGN(y, 512);
+        Gm<std::int16_t, 16> ga(pa, {4, 16}), gb(pb, {4, 16}), go(o, {4, 16});
+        TLOAD(x, ga);
+        TLOAD(y, gb);
+        pipe_barrier(PIPE_ALL);
+        TSHL(d, x, y);
+        pipe_barrier(PIPE_ALL);
+        TSTORE(go, d);
+      }, out, a, b);
+    });
+    BOOST_TEST(contains(count, "TSHL: operand src1 (the shift counts) has 16 at element (0, 13): a shift count must be in [0, 15] for dtype int16"), count);
+  }
 }
 
 namespace {

@@ -295,6 +295,8 @@ void binary(RegisterUnit& u, const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &a = ctx.ops[1].tile, &b = ctx.ops[2].tile;
   if constexpr (F == Fn::Div && std::is_integral_v<T>)
     if (u.executes()) lanes::check_divisor_tile<T>(ctx.op, "src1", b);
+  if constexpr (F == Fn::Shl || F == Fn::Shr)
+    if (u.executes()) lanes::check_shift_tile<T>(ctx.op, "src1", b);
   constexpr unsigned epr = Reg<T>::kLanes;
   auto chunk = [&](int r, std::size_t off, const Mask& p) {
     const Reg<T> x = u.vlds(row<T>(a, r), off), y = u.vlds(row<T>(b, r), off);

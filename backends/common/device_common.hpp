@@ -63,6 +63,8 @@ constexpr Intrinsic intrinsic_of(Fn f) {
     case Fn::And: return Intrinsic::vand;
     case Fn::Or: return Intrinsic::vor;
     case Fn::Xor: return Intrinsic::vxor;
+    case Fn::Shl: return Intrinsic::vshl;
+    case Fn::Shr: return Intrinsic::vshr;
   }
   return Intrinsic::vadd;
 }

@@ -24,7 +24,7 @@
 
 namespace pto::lanes {
 
-enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif, And, Or, Xor };
+enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif, And, Or, Xor, Shl, Shr };
 
 template <class T> inline constexpr bool kWidened = std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
 
@@ -73,6 +73,13 @@ inline T apply(T a, T b) {
               std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint8_t>>>;
     const U x = std::bit_cast<U>(a), y = std::bit_cast<U>(b);
     return std::bit_cast<T>(U(O == BinOp::And ? U(x & y) : O == BinOp::Or ? U(x | y) : U(x ^ y)));
+  } else if constexpr (O == BinOp::Shl || O == BinOp::Shr) {  // integers, 0 <= b < bits (checked before)
+    if constexpr (std::is_integral_v<T>) {
+      if constexpr (O == BinOp::Shl) return T(Unsigned<T>(Unsigned<T>(a) << unsigned(b)));
+      else return T(a >> unsigned(b));  // arithmetic for signed, logical for unsigned
+    } else {
+      return a;
+    }
   } else if constexpr (std::is_floating_point_v<T>) {
     if constexpr (O == BinOp::Add) return a + b;
     if constexpr (O == BinOp::Sub) return a - b;
@@ -187,6 +194,21 @@ void check_divisor_tile(Op op, const char* operand, const TileView& t) {
         if (*t.ptr<T>(r, c) == T(0))
           detail::fail(op_name(op), ": integer division by zero: operand ", operand, " (the divisor) has 0 at element (",
                        r, ", ", c, ") (dtype ", name_of(dtype_v<T>), ")");
+  }
+}
+
+// Shift counts outside [0, bits of T) have no defined result on either chip (A2A3 shifts on the scalar
+// unit in C, A5 in vector lanes): report where, instead of guessing.
+template <class T>
+void check_shift_tile(Op op, const char* operand, const TileView& t) {
+  if constexpr (std::is_integral_v<T>) {
+    for (int r = 0; r < t.valid_rows; ++r)
+      for (int c = 0; c < t.valid_cols; ++c) {
+        const T n = *t.ptr<T>(r, c);
+        if (n < T(0) || std::uint64_t(n) >= 8 * sizeof(T))
+          detail::fail(op_name(op), ": operand ", operand, " (the shift counts) has ", std::int64_t(n), " at element (", r, ", ",
+                       c, "): a shift count must be in [0, ", 8 * sizeof(T) - 1, "] for dtype ", name_of(dtype_v<T>));
+      }
   }
 }
 

@@ -434,6 +434,14 @@ inline void divs(const ExecContext& c, IntrinsicStream& s) {
 inline void exp(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).unary(I::vexp, dst_of(c), src_of(c)); }
 inline void expands(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).expands(dst_of(c)); }
 inline void tmov(const ExecContext& c, IntrinsicStream& s) { A2A3(s, es_of(c)).tmov(dst_of(c), src_of(c)); }
+// TSHL / TSHR (TShl.hpp, TShr.hpp): the scalar unit shifts element by element between a V->S and an
+// S->V flag.
+inline void scalar_shift(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  s.add({.op = I::sync_roundtrip});
+  s.add({.op = I::scalar_elem, .repeats = std::uint32_t(std::uint64_t(d.valid_rows) * std::uint64_t(d.valid_cols))});
+  s.add({.op = I::sync_roundtrip});
+}
 // TCMP / TCMPS (TCmp.hpp, TCmps.hpp): per source row, vcmpv / vcmpvs over the row's repeats in calls
 // of at most 240, full mask; NE then inverts the mask bytes with one counter-mode vnot (16-bit lanes
 // over dst's rows).

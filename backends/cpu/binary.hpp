@@ -19,6 +19,7 @@ void binary(ExecContext& ctx) {
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (O == BinOp::Div && std::is_integral_v<T>) check_divisor_tile<T>(Name, "src1", ctx.ops[2].tile);
+    if constexpr (O == BinOp::Shl || O == BinOp::Shr) lanes::check_shift_tile<T>(Name, "src1", ctx.ops[2].tile);
     for_each_block(d.valid_rows, d.valid_cols, [&](int r0, int r1, int c0, int c1) {
       for (int i = r0; i < r1; ++i)
         bin_row<O>(d.ptr<T>(i, c0), Ptr<T>{a.ptr<T>(i, c0)}, Ptr<T>{b.ptr<T>(i, c0)}, c1 - c0);

@@ -30,6 +30,9 @@ constexpr InstrImpl kTable[] = {
     {Op::TAND, cpu::binary::kBinary<BinOp::And, Op::TAND>, {{a2a3::bitwise_path<Fn::And>, nullptr}, {a5::binary_path<Fn::And>, nullptr}}},
     {Op::TOR, cpu::binary::kBinary<BinOp::Or, Op::TOR>, {{a2a3::bitwise_path<Fn::Or>, nullptr}, {a5::binary_path<Fn::Or>, nullptr}}},
     {Op::TXOR, cpu::binary::kBinary<BinOp::Xor, Op::TXOR>, {{a2a3::xor_path, nullptr}, {a5::binary_path<Fn::Xor>, nullptr}}},
+    // shifts: A2A3 on the scalar unit (planned; the CPU reference computes), A5 one vshl/vshr per chunk
+    {Op::TSHL, cpu::binary::kBinary<BinOp::Shl, Op::TSHL>, {{{}, plan::a2a3::scalar_shift}, {a5::binary_path<Fn::Shl>, nullptr}}},
+    {Op::TSHR, cpu::binary::kBinary<BinOp::Shr, Op::TSHR>, {{{}, plan::a2a3::scalar_shift}, {a5::binary_path<Fn::Shr>, nullptr}}},
 };
 }  // namespace
 

@@ -65,7 +65,7 @@ CostTable make_a2a3() {
   set({I::vcadd, I::vcmax, I::vcmin}, {14, 7, 32});
   set({I::vcgadd}, {14, 1, 24});
   set({I::vcgmax, I::vcgmin}, {14, 1, 17});
-  set({I::vaxpy, I::vcmp}, {6, 2, 0});         // the reference's uncalibrated default
+  set({I::vaxpy, I::vcmp, I::vshl, I::vshr}, {6, 2, 0});  // the reference's uncalibrated default
   set({I::vlds, I::vsts}, {0, 1, 0});          // A5 intrinsics; unused by A2/A3 streams
   set({I::copy_ubuf_to_ubuf}, {0, 0, 0});      // bytes / transfer(UB, UB)
   set({I::sync_roundtrip}, {0, 13, 0});        // assumed: fitted to TROWEXPAND 64x64 = 933 cycles
@@ -107,7 +107,7 @@ CostTable make_a5() {
   set({I::vdiv}, {17, 1.91, 0});
   // Assumed (no A5 fit): vabs, vrelu, vnot as vadd; vln as vexp. vsqrt: ref's TSQRT fit (1x64 65 cycles,
   // 1x1280 103: 2.0 per loop, the latency of vexp).
-  set({I::vabs, I::vrelu, I::vnot, I::vand, I::vor, I::vxor}, {7, 1.25, 0});
+  set({I::vabs, I::vrelu, I::vnot, I::vand, I::vor, I::vxor, I::vshl, I::vshr}, {7, 1.25, 0});
   set({I::vsqrt}, {16, 2.0, 0});
   set({I::vln}, {16, 1.97, 0});
   set({I::vrsqrt}, {16, 2.0, 0});  // unused: A5 TRSQRT is vsqrt + vdiv

@@ -85,7 +85,7 @@ inline constexpr DTypeRule kAbs{kFloats, kFloats | DTypeSet{D::I8, D::I16, D::I3
 inline constexpr DTypeRule kRelu{kFloats | DTypeSet{D::I32}, kFloats | DTypeSet{D::I32}};
 inline constexpr DTypeSet kInts8to32{D::I8, D::U8, D::I16, D::U16, D::I32, D::U32};
 inline constexpr DTypeRule kNot{kInts8to32, kInts8to32};
-inline constexpr DTypeRule kBitwise{kInts8to32, kInts8to32};  // TAND TOR TXOR (a2a3 TAnd.hpp: 16-bit lanes; a5 TXor.hpp)
+inline constexpr DTypeRule kBitwise{kInts8to32, kInts8to32};  // TAND TOR TXOR TSHL TSHR (a2a3 TAnd.hpp, TShl.hpp; a5 TXor.hpp)
 inline constexpr DTypeRule kNeg{kVecA2A3, kMulsA5};     // TNEG = TMULS by -1
 inline constexpr DTypeRule kRecip{kVecA2A3, kDivsA5};   // TRECIP = TDIVS(dst, 1, src)
 // Reductions (a2a3/TRowReduceOps.hpp TRowReduceCheck, a5/TRowReduce.hpp and Int64Reduce.hpp,
@@ -132,6 +132,8 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TMIN, "TMIN", PTO_BIN, false, dtypes::kBinary),
     instr(Op::TAND, "TAND", PTO_BIN, false, dtypes::kBitwise),
     instr(Op::TOR, "TOR", PTO_BIN, false, dtypes::kBitwise),
+    instr(Op::TSHL, "TSHL", PTO_BIN, false, dtypes::kBitwise),
+    instr(Op::TSHR, "TSHR", PTO_BIN, false, dtypes::kBitwise),
     instr(Op::TXOR, "TXOR", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4, false, dtypes::kBitwise),
     // column broadcast
     instr(Op::TCOLEXPAND, "TCOLEXPAND", {{PTO_D_W, PTO_D_R("src")}}, 2),

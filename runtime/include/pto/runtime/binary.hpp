@@ -15,13 +15,13 @@ namespace detail {
 template <Op O, class Dst, class Src0, class Src1, class Tmp, class... W>
 Issue binary_tmp(Dst& dst, Src0& src0, Src1& src1, Tmp* tmp, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src0::Loc == TileType::Vec && Src1::Loc == TileType::Vec,
-                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN/TAND/TOR/TXOR: dst, src0 and src1 must be Vec tiles");
+                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN/TAND/TOR/TXOR/TSHL/TSHR: dst, src0 and src1 must be Vec tiles");
   static_assert(std::is_same_v<typename Dst::DType, typename Src0::DType> &&
                     std::is_same_v<typename Dst::DType, typename Src1::DType>,
-                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN/TAND/TOR/TXOR: dst, src0 and src1 must have the same DType");
+                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN/TAND/TOR/TXOR/TSHL/TSHR: dst, src0 and src1 must have the same DType");
   static_assert(Dst::isRowMajor && Src0::isRowMajor && Src1::isRowMajor && !Dst::isBoxedLayout &&
                     !Src0::isBoxedLayout && !Src1::isBoxedLayout,
-                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN/TAND/TOR/TXOR: dst, src0 and src1 must be RowMajor NoneBox tiles (the NPU "
+                "TADD/TSUB/TMUL/TDIV/TMAX/TMIN/TAND/TOR/TXOR/TSHL/TSHR: dst, src0 and src1 must be RowMajor NoneBox tiles (the NPU "
                 "implementations take no ColMajor operand)");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<O>());
@@ -73,6 +73,8 @@ PTO_BINARY(TMAX)
 PTO_BINARY(TMIN)
 PTO_BINARY(TAND)
 PTO_BINARY(TOR)
+PTO_BINARY(TSHL)  // dst = src0 << src1 per element; counts in [0, bits) (others are an error)
+PTO_BINARY(TSHR)  // dst = src0 >> src1: arithmetic for signed types, logical for unsigned
 #undef PTO_BINARY
 
 // TXOR(dst, src0, src1, tmp): dst = src0 ^ src1; tmp receives src0 | src1 on A2A3 (A5 ignores it).
