@@ -25,6 +25,8 @@
 
 using namespace pto;
 using pto_test::bits_of;
+using pto_test::contains;
+using pto_test::error_of;
 using pto_test::kFloat;
 using pto_test::to_double;
 
@@ -284,18 +286,6 @@ BOOST_AUTO_TEST_CASE(the_a2a3_fp32_shortcuts_compute_the_same_reductions) {
   }
 }
 
-namespace {
-std::string error_of(auto f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no pto::Error";
-}
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-}  // namespace
-
 BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
   const std::string u8 = error_of([] {
     launch({}, [] {
@@ -381,6 +371,34 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
   });
   BOOST_TEST(contains(binary, "TCOLSUM: operand tmp"), binary);
   BOOST_TEST(contains(binary, "the pairwise sums of the rows there (8 rows of 64 elements)"), binary);
+  // A5 stores its pair sums to tmp as well, as wide as src's valid columns.
+  const std::string a5_binary = error_of([] {
+    launch({.target = Target::A5}, [] {
+      DynTile<float, 16, 64> s(16, 64);
+      DynTile<float, 4, 64> t(4, 64);
+      DynTile<float, 1, 64> d(1, 64);
+      TASSIGN(s, 0);
+      TASSIGN(t, 4096);
+      TASSIGN(d, 8192);
+      TCOLSUM(d, s, t, true);
+    });
+  });
+  BOOST_TEST(contains(a5_binary, "TCOLSUM: operand tmp"), a5_binary);
+  BOOST_TEST(contains(a5_binary, "is too small: the A5 algorithm stores 8 rows of partial sums there"), a5_binary);
+  // The A2A3 fp32 shortcut writes R x C / 8 group results into tmp.
+  const std::string shortcut = error_of([] {
+    launch({}, [] {
+      Tile<TileType::Vec, float, 64, 128> s;
+      Tile<TileType::Vec, float, 1, 512> t;
+      Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor> d;
+      TASSIGN(s, 0);
+      TASSIGN(t, 64 * 128 * 4);
+      TASSIGN(d, 64 * 128 * 4 + 2048);
+      TROWSUM(d, s, t);
+    });
+  });
+  BOOST_TEST(contains(shortcut, "TROWSUM: operand tmp"), shortcut);
+  BOOST_TEST(contains(shortcut, "writes the group reductions' 1024 partial results there"), shortcut);
 }
 
 // The row copy of the A2A3 column algorithms writes whole 32-byte blocks: an odd width is reported.

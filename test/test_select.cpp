@@ -22,6 +22,8 @@
 
 using namespace pto;
 using pto_test::bits_of;
+using pto_test::contains;
+using pto_test::error_of;
 using pto_test::kFloat;
 using pto_test::to_double;
 
@@ -246,18 +248,6 @@ BOOST_AUTO_TEST_CASE(a_compare_feeds_a_select) {
     for (int k = 0; k < R * C; ++k) BOOST_TEST(out[std::size_t(k)] == std::max(a[std::size_t(k)], b[std::size_t(k)]));
   }
 }
-
-namespace {
-std::string error_of(auto f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no pto::Error";
-}
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
-}  // namespace
 
 BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
   const std::string lt = error_of([] {
