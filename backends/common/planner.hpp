@@ -7,6 +7,7 @@
 // (backends/common/path_choice.hpp); runtime tests on the runtime valid shape.
 #pragma once
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include <pto/isa/error.hpp>
@@ -460,6 +461,69 @@ inline void compare(const ExecContext& c, IntrinsicStream& s) {
   }
 }
 
+
+// TCVT (TCvt.hpp TCvtHead / TCvtTail): E = 256 / the wider element's bytes lanes per repeat (128 for
+// int4b). Per row, the head's full repeats in calls of at most 255; then the tail's remaining columns
+// under a continuous mask, one call per 255 rows. The tmp form with SaturationMode::OFF runs the
+// PyTorch-compatible paths instead: f32 -> int16 two vconvs per call (to int32, saturating; then a
+// wrapping narrow) with a barrier between; half -> int16 / int8 per row and 64-element sub-chunk 2 / 6
+// single-repeat calls (vconv, vconv[, vector_dup, vand, vconv, vconv]), each behind a barrier.
+// int32 -> half (vconv_deq) sets its scale behind a barrier first.
+inline void convert(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  const TileView& x = src_of(c);
+  const bool packed = is_packed4(d.dtype) || is_packed4(x.dtype);
+  const std::size_t wide = packed ? 2 : std::max(d.elem_bytes(), x.elem_bytes());
+  A2A3 p(s, wide);
+  const std::size_t epr = 256 / wide;
+  const auto R = std::uint32_t(d.valid_rows);
+  const std::size_t C = std::size_t(d.valid_cols), rpl = C / epr, rem = C % epr;
+  const bool torch = (c.variant & kVariantCvtTmp) && cvt_sat_of(c.variant) == SaturationMode::OFF &&
+                     (d.dtype == DType::I16 || d.dtype == DType::I8) && (x.dtype == DType::F32 || x.dtype == DType::F16);
+  auto call = [&](std::uint32_t repeats, std::uint64_t lanes, std::uint32_t calls) {
+    if (repeats == 0 || calls == 0) return;
+    if (!torch) {
+      if (x.dtype == DType::I32 && d.dtype == DType::F16) {
+        for (std::uint32_t k = 0; k < calls; ++k) {
+          s.barrier();
+          p.norm(I::vconv, repeats, lanes);
+        }
+      } else {
+        p.norm(I::vconv, repeats, lanes, calls);
+      }
+      return;
+    }
+    if (x.dtype == DType::F32) {
+      for (std::uint32_t k = 0; k < calls; ++k) {
+        p.norm(I::vconv, repeats, lanes);
+        s.barrier();
+        p.norm(I::vconv, repeats, lanes);
+      }
+      return;
+    }
+    const std::size_t per_row = lanes ? std::size_t(lanes) : 128, subs = (per_row + 63) / 64;
+    const std::uint64_t last = per_row - (subs - 1) * 64;
+    for (std::uint64_t k = 0; k < std::uint64_t(calls) * repeats; ++k)
+      for (std::size_t j = 0; j < subs; ++j) {
+        const std::uint64_t n = j + 1 == subs ? last : 64;
+        static constexpr I kTo16[] = {I::vconv, I::vconv};
+        static constexpr I kTo8[] = {I::vconv, I::vconv, I::vector_dup, I::vand, I::vconv, I::vconv};
+        const std::span<const I> ops = d.dtype == DType::I16 ? std::span<const I>(kTo16) : std::span<const I>(kTo8);
+        for (I op : ops) {
+          p.norm(op, 1, n);
+          s.barrier();
+        }
+      }
+  };
+  for (std::uint32_t i = 0; i < R; ++i) {  // TCvtHead
+    call(255, 0, std::uint32_t(rpl / 255));
+    call(std::uint32_t(rpl % 255), 0, 1);
+  }
+  if (rem) {  // TCvtTail
+    call(255, rem, R / 255);
+    call(R % 255, rem, 1);
+  }
+}
 }  // namespace a2a3
 
 namespace a5 {
@@ -529,6 +593,52 @@ inline void col_reduce64(const ExecContext& c, IntrinsicStream& s) {
   a.add(I::vlds, 2 * R);
   a.alu(c.op == Op::TCOLSUM ? I::vadd : I::vmax, R - 1);
   a.add(I::vsts, 2);
+}
+
+// TCVT (a5/TCvt.hpp): a 1-D loop over all R x C elements when both tiles are statically full width
+// (or one row), else a loop per row (a vloop each). Per iteration 256 / the wider element's bytes
+// elements: a load, a vcvt, a store and its predicate. The 2-D narrowing pairs de-interleave 512
+// source bytes per iteration (two vcvts and a vor); 8-bit -> 32-bit and fp8 / hifloat8 -> f32
+// interleave (two vcvts and stores per 128 elements); f32 -> fp8 / hifloat8 select the packed bytes
+// (vsel); fp4 -> bf16 widens 256 nibbles per iteration in two halves; the 1-D SaturationMode::OFF
+// paths of f32 / half -> int16 (two vcvts) and half -> int8 (three vcvts, a vector_dup, a vand).
+inline void convert(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  const TileView& x = src_of(c);
+  A5 p(s, 1);
+  const DType sd = x.dtype, dd = d.dtype;
+  const bool one_d = (d.static_full_cols() && x.static_full_cols()) || (d.rows == 1 && x.rows == 1);
+  const bool off = cvt_sat_of(c.variant) == SaturationMode::OFF;
+  const std::size_t es = std::max(d.elem_bytes(), x.elem_bytes());
+  std::size_t per = 256 / es;
+  unsigned cvts = 1, stores = 1, extra_or = 0, sels = 0;
+  const bool widen8 = x.elem_bytes() == 1 && d.elem_bytes() == 4;
+  const bool narrow2d = !one_d && x.elem_bytes() > d.elem_bytes() && !is_narrow(dd) && sd != DType::I64;
+  if (widen8) per = 128, cvts = 2, stores = 2, extra_or = 1;
+  else if (is_packed4(sd)) per = 256, cvts = 2, stores = 2, extra_or = 1;
+  else if (is_packed4(dd)) per = 128, sels = 1;
+  else if (is_narrow(dd)) sels = x.elem_bytes() == 4;
+  else if (narrow2d) per = 512 / x.elem_bytes(), cvts = 2, extra_or = 1;
+  else if (one_d && off && dd == DType::I16) per = 64, cvts = 2;
+  if (one_d && off && sd == DType::F16 && dd == DType::I8) per = 128, cvts = 3;
+  const std::uint64_t R = std::uint64_t(d.valid_rows), C = std::uint64_t(d.valid_cols);
+  std::uint64_t n;
+  if (one_d) {
+    n = ceil_div(R * C, per);
+  } else {
+    p.add(I::vloop, R);
+    n = R * ceil_div(C, per);
+  }
+  p.add(I::plt, n);
+  p.add(I::vlds, n);
+  p.add(I::vcvt, cvts * n);
+  if (extra_or) p.add(I::vor, n);
+  if (sels) p.add(I::vsel, n);
+  if (one_d && off && sd == DType::F16 && dd == DType::I8) {
+    p.add(I::vector_dup, n);
+    p.add(I::vand, n);
+  }
+  p.add(I::vsts, stores * n);
 }
 }  // namespace a5
 

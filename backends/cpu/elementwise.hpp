@@ -111,7 +111,8 @@ void for_each_block(int R, int C, F&& f) {
     f(0, R, 0, C);
     return;
   }
-  for_blocks(R, C, [](void* p, int r0, int r1, int c0, int c1) { (*static_cast<F*>(p))(r0, r1, c0, c1); }, &f);
+  using Fn = std::remove_reference_t<F>;  // an lvalue callable comes as a reference type
+  for_blocks(R, C, [](void* p, int r0, int r1, int c0, int c1) { (*static_cast<Fn*>(p))(r0, r1, c0, c1); }, &f);
 }
 
 // A tile whose valid rows are contiguous (row stride == valid columns) is one long row to an

@@ -15,5 +15,6 @@ std::span<const InstrImpl> binary_instructions();
 std::span<const InstrImpl> unary_instructions();
 std::span<const InstrImpl> reduce_instructions();
 std::span<const InstrImpl> select_instructions();
+std::span<const InstrImpl> convert_instructions();
 
 }  // namespace pto::backend

@@ -20,3 +20,4 @@
 #include <pto/runtime/unary.hpp>
 #include <pto/runtime/reduce.hpp>
 #include <pto/runtime/select.hpp>
+#include <pto/runtime/convert.hpp>

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include <pto/isa/bfloat16.hpp>
+#include <pto/isa/low_precision.hpp>
 
 #if !defined(__F16C__)
 #error "pto-runtime needs F16C (build with -mf16c or -march=x86-64-v3): without it every half conversion is a library call"
@@ -17,7 +18,9 @@ using half = _Float16;       // fp16 arithmetic rounds per operation (RNE), as f
 using float16_t = _Float16;
 using float32_t = float;
 
-enum class DType : std::uint8_t { F16, BF16, F32, I8, U8, I16, U16, I32, U32, I64, U64 };
+// The arithmetic types first (up to U64), then the 8- and 4-bit storage types TCVT converts.
+enum class DType : std::uint8_t { F16, BF16, F32, I8, U8, I16, U16, I32, U32, I64, U64, F8E4M3, F8E5M2, F8E8M0, HF8, F4E2M1, F4E1M2, I4 };
+inline constexpr int kNumDTypes = int(DType::I4) + 1;
 
 // A set of dtypes as a bitmask (instruction descriptors' per-target dtype rules, device paths' covers).
 struct DTypeSet {
@@ -50,6 +53,13 @@ template <> struct dtype_of<std::int32_t> { static constexpr DType value = DType
 template <> struct dtype_of<std::uint32_t> { static constexpr DType value = DType::U32; };
 template <> struct dtype_of<std::int64_t> { static constexpr DType value = DType::I64; };
 template <> struct dtype_of<std::uint64_t> { static constexpr DType value = DType::U64; };
+template <> struct dtype_of<float8_e4m3_t> { static constexpr DType value = DType::F8E4M3; };
+template <> struct dtype_of<float8_e5m2_t> { static constexpr DType value = DType::F8E5M2; };
+template <> struct dtype_of<float8_e8m0_t> { static constexpr DType value = DType::F8E8M0; };
+template <> struct dtype_of<hifloat8_t> { static constexpr DType value = DType::HF8; };
+template <> struct dtype_of<float4_e2m1x2_t> { static constexpr DType value = DType::F4E2M1; };
+template <> struct dtype_of<float4_e1m2x2_t> { static constexpr DType value = DType::F4E1M2; };
+template <> struct dtype_of<int4b_t> { static constexpr DType value = DType::I4; };
 
 template <class T>
 concept ElementType = requires { dtype_of<std::remove_cv_t<T>>::value; };
@@ -59,6 +69,8 @@ template <class T> inline constexpr DType dtype_v = dtype_of<std::remove_cv_t<T>
 constexpr std::size_t size_of(DType t) {
   switch (t) {
     case DType::I8: case DType::U8: return 1;
+    case DType::F8E4M3: case DType::F8E5M2: case DType::F8E8M0: case DType::HF8: return 1;
+    case DType::F4E2M1: case DType::F4E1M2: case DType::I4: return 1;  // a byte per element in a tile's shape; data packed two per byte
     case DType::F16: case DType::BF16: case DType::I16: case DType::U16: return 2;
     case DType::F32: case DType::I32: case DType::U32: return 4;
     case DType::I64: case DType::U64: return 8;
@@ -79,13 +91,36 @@ constexpr const char* name_of(DType t) {
     case DType::U32: return "uint32";
     case DType::I64: return "int64";
     case DType::U64: return "uint64";
+    case DType::F8E4M3: return "float8_e4m3";
+    case DType::F8E5M2: return "float8_e5m2";
+    case DType::F8E8M0: return "float8_e8m0";
+    case DType::HF8: return "hifloat8";
+    case DType::F4E2M1: return "float4_e2m1x2";
+    case DType::F4E1M2: return "float4_e1m2x2";
+    case DType::I4: return "int4b";
   }
   return "?";
 }
 
 constexpr bool is_float(DType t) { return t == DType::F16 || t == DType::BF16 || t == DType::F32; }
+// The 4-bit types: two elements per byte (element 2k in the low nibble), a row's data in ceil(n / 2) bytes.
+constexpr bool is_packed4(DType t) { return t == DType::F4E2M1 || t == DType::F4E1M2 || t == DType::I4; }
+constexpr bool is_narrow(DType t) { return int(t) > int(DType::U64); }  // the 8- and 4-bit storage types
+// The narrow float format behind a narrow float DType.
+constexpr numeric::Narrow narrow_of(DType t) {
+  switch (t) {
+    case DType::F8E5M2: return numeric::Narrow::E5M2;
+    case DType::F8E8M0: return numeric::Narrow::E8M0;
+    case DType::HF8: return numeric::Narrow::HiF8;
+    case DType::F4E2M1: return numeric::Narrow::E2M1;
+    case DType::F4E1M2: return numeric::Narrow::E1M2;
+    default: return numeric::Narrow::E4M3;
+  }
+}
 
 // Calls f(T{}) with the C++ type behind a runtime DType tag: the one switch type-erased kernels need.
+// The narrow types come as their storage byte (std::uint8_t): only data movement and TCVT reach them,
+// and TCVT reads their encodings itself.
 template <class F>
 decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
@@ -100,11 +135,25 @@ decltype(auto) visit_dtype(DType t, F&& f) {
     case DType::U32: return f(std::uint32_t{});
     case DType::I64: return f(std::int64_t{});
     case DType::U64: return f(std::uint64_t{});
+    case DType::F8E4M3: case DType::F8E5M2: case DType::F8E8M0: case DType::HF8:
+    case DType::F4E2M1: case DType::F4E1M2: case DType::I4: return f(std::uint8_t{});
   }
   return f(float{});
 }
 
 }  // namespace pto
+
+// The element types at global scope too, as the device compilers (and pto-isa's CPU simulator for the 8-
+// and 4-bit floats) declare them: kernels spell `half` and `float8_e4m3_t` without `pto::`. The same
+// types as pto::'s, so `using namespace pto;` is not ambiguous. (int4b_t stays in pto, as pto-isa has it.)
+using half = pto::half;
+using bfloat16_t = pto::bfloat16_t;
+using float8_e4m3_t = pto::float8_e4m3_t;
+using float8_e5m2_t = pto::float8_e5m2_t;
+using float8_e8m0_t = pto::float8_e8m0_t;
+using hifloat8_t = pto::hifloat8_t;
+using float4_e2m1x2_t = pto::float4_e2m1x2_t;
+using float4_e1m2x2_t = pto::float4_e1m2x2_t;
 
 // Host-side half type of the CANN runtime (acl). Same bits as half.
 using aclFloat16 = _Float16;

@@ -28,6 +28,14 @@ enum class LogAlgorithm : int { DEFAULT, HIGH_PRECISION };
 // TCMP / TCMPS comparison (pto-isa include/pto/common/type.hpp spells the same values).
 enum class CmpMode : std::uint8_t { EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5 };
 
+// TCVT rounding (values as pto-isa's type.hpp): CAST_NONE is each conversion's default on the chip (RINT
+// for float -> float, TRUNC for float -> int); CAST_ODD is von Neumann rounding (truncate, then set the
+// last bit if anything was lost).
+enum class RoundMode : std::uint8_t { CAST_NONE = 0, CAST_RINT = 1, CAST_ROUND = 2, CAST_FLOOR = 3, CAST_CEIL = 4, CAST_TRUNC = 5, CAST_ODD = 6 };
+// TCVT saturation of out-of-range results (the chip's CTRL bit 59): ON clamps to the destination's range,
+// OFF keeps the low bits of the integer (PyTorch's wrap-around).
+enum class SaturationMode : std::uint8_t { ON = 0, OFF = 1 };
+
 inline constexpr int DYNAMIC = -1;
 
 // SYNCALL's template parameters (values as in pto-isa's type.hpp): how the barrier is implemented on the

@@ -165,6 +165,8 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TCMPS, "TCMPS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, dtypes::kCmp),
     instr(Op::TSEL, "TSEL", {{PTO_D_W, PTO_D_R("mask"), PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 5, false, dtypes::kSel),
     instr(Op::TSELS, "TSELS", {{PTO_D_W, PTO_D_R("mask"), PTO_D_R("src"), {"tmp", Role::Write}}}, 4, true, dtypes::kSel),
+    // conversion: the dtype rule is the pair's (isa/conversions.hpp); tmp only in its tmp forms (A2A3 scratch)
+    instr(Op::TCVT, "TCVT", PTO_RED, false),
     // tile-scalar, TEXP, TAXPY
     instr(Op::TADDS, "TADDS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
     instr(Op::TSUBS, "TSUBS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),

@@ -90,6 +90,14 @@ inline constexpr std::uint8_t kVariantBinary = 8;       // TCOLSUM(dst, src, tmp
 // TCMP / TCMPS: the CmpMode in bits 4-6.
 inline constexpr int kVariantCmpShift = 4;
 constexpr CmpMode cmp_mode_of(std::uint8_t variant) { return CmpMode((variant >> kVariantCmpShift) & 7); }
+// TCVT: the RoundMode the chip applies in bits 4-6, SaturationMode::OFF as bit 7, a tmp tile given as bit 0.
+inline constexpr int kVariantCvtShift = 4;
+inline constexpr std::uint8_t kVariantCvtSatOff = 0x80;
+inline constexpr std::uint8_t kVariantCvtTmp = 1;
+constexpr RoundMode cvt_mode_of(std::uint8_t variant) { return RoundMode((variant >> kVariantCvtShift) & 7); }
+constexpr SaturationMode cvt_sat_of(std::uint8_t variant) {
+  return (variant & kVariantCvtSatOff) ? SaturationMode::OFF : SaturationMode::ON;
+}
 
 struct ExecContext {
   const Operand* ops = nullptr;

@@ -89,7 +89,7 @@ void add_waits(Core& core, InstrRecord& rec, const W&... waits) {
 inline std::string dtype_list(DTypeSet ts) {
   std::ostringstream os;
   const char* sep = "";
-  for (int i = 0; i <= int(DType::U64); ++i)
+  for (int i = 0; i < kNumDTypes; ++i)
     if (ts.has(DType(i))) os << std::exchange(sep, ", ") << name_of(DType(i));
   return os.str();
 }
