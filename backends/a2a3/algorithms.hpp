@@ -324,7 +324,7 @@ void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   T k = ctx.scalar.as<T>();
-  I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : I::vmins;
+  I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Shl ? I::vshl : F == Fn::Shr ? I::vshr : I::vmins;
   if constexpr (F == Fn::Sub) {  // TSUBS: vadds with the scalar negated through float
     if constexpr (std::is_integral_v<T>) {  // spec §6 item 14: what the chip would get wrong silently
       const double neg = -double(float(k));
@@ -1055,6 +1055,38 @@ inline void txor(VectorUnit& vu, const ExecContext& ctx) {
   });
   vu.barrier();
   bitwise_on<Fn::And>(vu, ctx, d, d, t);
+}
+
+// TANDS / TORS (TBitwiseSOp.hpp): TEXPANDS(d, scalar), a barrier, then TAND / TOR(d, s, d) on 16-bit
+// lanes. TXORS: tmp = TORS(src, scalar), dst = TANDS(src, scalar), dst = ~dst, dst &= tmp, a barrier
+// between the steps (so dst, src and tmp must not share bytes: the public function checks).
+template <Fn F>
+void bitwise_scalar_into(VectorUnit& vu, const ExecContext& ctx, const TileView& d, const TileView& s) {
+  Operand op = ctx.ops[0];
+  op.tile = d;
+  ExecContext c = ctx;
+  c.ops = &op;
+  c.nops = 1;
+  expands(vu, c);
+  vu.barrier();
+  bitwise_on<F>(vu, ctx, as_int16(d), as_int16(s), as_int16(d));
+}
+template <Fn F>
+void bitwise_scalar(VectorUnit& vu, const ExecContext& ctx) {
+  bitwise_scalar_into<F>(vu, ctx, ctx.ops[0].tile, ctx.ops[1].tile);
+}
+inline void txors(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile, &t = ctx.ops[2].tile;
+  bitwise_scalar_into<Fn::Or>(vu, ctx, t, s);
+  vu.barrier();
+  bitwise_scalar_into<Fn::And>(vu, ctx, d, s);
+  vu.barrier();
+  const TileView d16 = as_int16(d);
+  unary<std::int16_t>(vu, d16, d16, [&](std::int16_t* dst, const std::int16_t* src, unsigned repeat, Strides st) {
+    vu.unary<std::int16_t>(I::vnot, dst, src, repeat, st, [](auto x) { return decltype(x)(~x); });
+  });
+  vu.barrier();
+  bitwise_on<Fn::And>(vu, ctx, d16, d16, as_int16(t));
 }
 
 }  // namespace pto::a2a3

@@ -42,8 +42,15 @@ void typed(VectorUnit& vu, const ExecContext& ctx) {
     case DType::F16: return Algo::template run<_Float16>(vu, ctx);
     case DType::I32: return Algo::template run<std::int32_t>(vu, ctx);
     case DType::I16: return Algo::template run<std::int16_t>(vu, ctx);
-    default: detail::fail(op_name(ctx.op), ": no A2A3 device path for dtype ", name_of(t));
+    case DType::U32:  // unsigned lanes only where a family admits them (TSHLS / TSHRS)
+      if constexpr (Lanes.has(DType::U32)) return Algo::template run<std::uint32_t>(vu, ctx);
+      break;
+    case DType::U16:
+      if constexpr (Lanes.has(DType::U16)) return Algo::template run<std::uint16_t>(vu, ctx);
+      break;
+    default: break;
   }
+  detail::fail(op_name(ctx.op), ": no A2A3 device path for dtype ", name_of(t));
 }
 
 template <Fn F, bool ExpDif> struct ColExpandOp {
@@ -227,5 +234,13 @@ inline constexpr backend::DevicePath select_path = path<tsel_run, covers_select>
 template <Fn F>
 inline constexpr backend::DevicePath bitwise_path = path<bitwise<F>, covers<kNotTypes>, overrun_tnot>;
 inline constexpr backend::DevicePath xor_path = path<txor, covers<kNotTypes>, overrun_tnot>;
+// TANDS / TORS / TXORS: TEXPANDS then the tile-tile op on 16-bit lanes; TSHLS / TSHRS: TBinSInstr with
+// vshl / vshr of the scalar count on 16- and 32-bit elements.
+template <Fn F>
+inline constexpr backend::DevicePath bitwise_scalar_path = path<bitwise_scalar<F>, covers<kNotTypes>, overrun_tnot>;
+inline constexpr backend::DevicePath xors_path = path<txors, covers<kNotTypes>, overrun_tnot>;
+inline constexpr DTypeSet kShiftS{DType::I16, DType::U16, DType::I32, DType::U32};
+template <Fn F>
+inline constexpr backend::DevicePath shift_scalar_path = path<typed<TileScalar<F>, kShiftS>, covers<kShiftS>>;
 
 }  // namespace pto::a2a3

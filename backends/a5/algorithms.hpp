@@ -212,7 +212,8 @@ void tile_scalar(RegisterUnit& u, const ExecContext& ctx) {
   const C k = C(ctx.scalar.as<T>());
   const bool scalar_first = ctx.variant & kVariantScalarFirst;
   // TSUBS is vadds of the negated scalar (include/pto/npu/a5/TSubS.hpp); the lanes compute a - k either way.
-  const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins : I::vdiv;
+  const I id = F == Fn::Add ? I::vadds : F == Fn::Sub ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Min ? I::vmins
+               : F == Fn::Div ? I::vdiv : device::intrinsic_of(F);  // TANDS / TORS / TXORS / TSHLS / TSHRS: vands, vshls, ...
   u.vbr();
   each_chunk<T>(u, ctx.ops[0].tile, ctx.ops[1].tile, [&](T* dst, const T* src, std::size_t off, const Mask& p) {
     const Reg<T> x = u.vlds(src, off);

@@ -130,6 +130,11 @@ inline constexpr backend::DevicePath binary_path = path<typed<Binary<F>, kEvery,
 inline constexpr backend::DevicePath div_path = path<typed<Binary<Fn::Div>, kFloatsInts>, covers<kFloatsInts>>;
 template <Fn F>
 inline constexpr backend::DevicePath tile_scalar_path = path<typed<TileScalar<F>, kEvery, TileScalar64<F>>, covers<kEvery>>;
+// TANDS / TORS / TXORS / TSHLS / TSHRS on 8- to 32-bit integers: one vands / vors / vxors / vshls /
+// vshrs per chunk (64-bit shifts, Int64Scalar, are planned: plan::a5::elementwise).
+inline constexpr DTypeSet kBits{DType::I8, DType::U8, DType::I16, DType::U16, DType::I32, DType::U32};
+template <Fn F>
+inline constexpr backend::DevicePath bits_scalar_path = path<typed<TileScalar<F>, kBits>, covers<kBits>>;
 
 
 // Reductions: rows (dst may be a DN [R,1] tile) and columns, every width but 64 bits (planned).

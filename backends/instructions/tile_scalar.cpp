@@ -1,4 +1,5 @@
-// Tile-scalar arithmetic (TADDS, TSUBS, TMULS, TDIVS, TMAXS, TMINS), TEXP and TAXPY: one entry per
+// Tile-scalar arithmetic (TADDS, TSUBS, TMULS, TDIVS, TMAXS, TMINS), bitwise (TANDS, TORS, TXORS,
+// TSHLS, TSHRS), TEXP and TAXPY: one entry per
 // instruction, with its CPU kernel and, per target, its device path and the planner for forms no path
 // covers (ColMajor operands, 64-bit A5 division, float scalar / src in place on A2A3).
 #include "../a2a3/paths.hpp"
@@ -37,6 +38,13 @@ constexpr InstrImpl kTable[] = {
      {{a2a3::path<a2a3::typed<a2a3::Divs, a2a3::kNumbers>, a2a3::covers_divs>, plan::a2a3::divs},
       {a5::path<a5::typed<a5::TileScalar<Fn::Div>, a5::kFloatsInts>, a5::covers<a5::kFloatsInts>>,
        plan::a5::elementwise<I::vdiv>}}},
+    // bitwise with a scalar (A2A3 TBitwiseSOp.hpp: TEXPANDS then TAND / TOR / the TXOR sequence on
+    // 16-bit lanes; vshl / vshr of a scalar count; A5 TAndS.hpp ... TShrS.hpp: one op per chunk)
+    {Op::TANDS, cpu::scalar::kTileScalar<BinOp::And, Op::TANDS>, {{a2a3::bitwise_scalar_path<Fn::And>, nullptr}, {a5::bits_scalar_path<Fn::And>, nullptr}}},
+    {Op::TORS, cpu::scalar::kTileScalar<BinOp::Or, Op::TORS>, {{a2a3::bitwise_scalar_path<Fn::Or>, nullptr}, {a5::bits_scalar_path<Fn::Or>, nullptr}}},
+    {Op::TXORS, cpu::scalar::kTileScalar<BinOp::Xor, Op::TXORS>, {{a2a3::xors_path, nullptr}, {a5::bits_scalar_path<Fn::Xor>, nullptr}}},
+    {Op::TSHLS, cpu::scalar::kTileScalar<BinOp::Shl, Op::TSHLS>, {{a2a3::shift_scalar_path<Fn::Shl>, nullptr}, {a5::bits_scalar_path<Fn::Shl>, plan::a5::elementwise<I::vshl>}}},
+    {Op::TSHRS, cpu::scalar::kTileScalar<BinOp::Shr, Op::TSHRS>, {{a2a3::shift_scalar_path<Fn::Shr>, nullptr}, {a5::bits_scalar_path<Fn::Shr>, plan::a5::elementwise<I::vshr>}}},
     {Op::TEXP, cpu::scalar::kTEXP,
      {{a2a3::path<a2a3::typed<a2a3::Exp, a2a3::kFloats>, a2a3::covers<a2a3::kFloats>>, plan::a2a3::exp},
       {a5::path<a5::typed<a5::Exp, a5::kFloats>, a5::covers<a5::kFloats>>, plan::a5::elementwise<I::vexp>}}},

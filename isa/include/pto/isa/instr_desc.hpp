@@ -86,6 +86,8 @@ inline constexpr DTypeRule kRelu{kFloats | DTypeSet{D::I32}, kFloats | DTypeSet{
 inline constexpr DTypeSet kInts8to32{D::I8, D::U8, D::I16, D::U16, D::I32, D::U32};
 inline constexpr DTypeRule kNot{kInts8to32, kInts8to32};
 inline constexpr DTypeRule kBitwise{kInts8to32, kInts8to32};  // TAND TOR TXOR TSHL TSHR (a2a3 TAnd.hpp, TShl.hpp; a5 TXor.hpp)
+// TSHLS / TSHRS: a2a3 TBitwiseSOp.hpp TShiftCheck (16- and 32-bit), a5 TShlS.hpp / TShrS.hpp (8- to 64-bit).
+inline constexpr DTypeRule kShiftS{{D::I16, D::U16, D::I32, D::U32}, kInts8to32 | DTypeSet{D::I64, D::U64}};
 inline constexpr DTypeRule kNeg{kVecA2A3, kMulsA5};     // TNEG = TMULS by -1
 inline constexpr DTypeRule kRecip{kVecA2A3, kDivsA5};   // TRECIP = TDIVS(dst, 1, src)
 // Reductions (a2a3/TRowReduceOps.hpp TRowReduceCheck, a5/TRowReduce.hpp and Int64Reduce.hpp,
@@ -174,6 +176,11 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TDIVS, "TDIVS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kDivsA5}),
     instr(Op::TMAXS, "TMAXS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, {dtypes::kVecA2A3, dtypes::kMaxsA5}),
     instr(Op::TMINS, "TMINS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
+    instr(Op::TANDS, "TANDS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kBitwise),
+    instr(Op::TORS, "TORS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kBitwise),
+    instr(Op::TXORS, "TXORS", {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3, true, dtypes::kBitwise),
+    instr(Op::TSHLS, "TSHLS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kShiftS),
+    instr(Op::TSHRS, "TSHRS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kShiftS),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

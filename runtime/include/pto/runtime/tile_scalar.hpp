@@ -43,6 +43,69 @@ PTO_TILE_SCALAR(TMAXS)
 PTO_TILE_SCALAR(TMINS)
 #undef PTO_TILE_SCALAR
 
+namespace detail {
+// TANDS / TORS / TXORS(dst, src, scalar[, tmp]) and TSHLS / TSHRS(dst, src, count): integer RowMajor
+// tiles of one dtype and equal valid shapes. A shift count must lie in [0, bits) (neither chip defines
+// the others). A2A3 fills dst with the scalar before combining it with src (and TXORS uses tmp between
+// its steps), so there dst, src and tmp must not share bytes.
+template <Op O, class Dst, class Src, class Tmp, class... W>
+Issue bit_scalar(Dst& dst, Src& src, typename Src::DType scalar, Tmp* tmp, W&... events) {
+  using T = typename Dst::DType;
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec && Tmp::Loc == TileType::Vec,
+                "TANDS/TORS/TXORS/TSHLS/TSHRS: dst, src and tmp must be Vec tiles");
+  static_assert(std::is_same_v<T, typename Src::DType> && std::is_same_v<T, typename Tmp::DType>,
+                "TANDS/TORS/TXORS/TSHLS/TSHRS: dst, src and tmp must have the same DType");
+  static_assert(std::is_integral_v<T>, "TANDS/TORS/TXORS/TSHLS/TSHRS: the DType must be an integer type");
+  static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
+                "TANDS/TORS/TXORS/TSHLS/TSHRS: dst and src must be RowMajor NoneBox tiles");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  if (tmp) add_tile(core, rec, *tmp);
+  const Target target = core_target(core);
+  const TileView &d = rec.ops[0].tile, &s = rec.ops[1].tile;
+  check_dtype(*rec.desc, d.dtype, target);
+  check_same_valid(*rec.desc, "dst", d, "src", s);
+  if (tmp) check_same_valid(*rec.desc, "dst", d, "tmp", rec.ops[2].tile);
+  if constexpr (O == Op::TSHLS || O == Op::TSHRS) {
+    if (scalar < T(0) || std::uint64_t(scalar) >= 8 * sizeof(T))
+      fail(rec.desc->name, ": the scalar shift count is ", std::int64_t(scalar), ": a shift count must be in [0, ", 8 * sizeof(T) - 1,
+           "] for dtype ", name_of(d.dtype));
+  } else if (target == Target::A2A3) {
+    auto apart = [&](const char* a, const TileView& x, const char* b, const TileView& y) {
+      if (x.footprint().overlaps(y.footprint()))
+        fail(rec.desc->name, ": operand ", a, " ", x, " overlaps ", b, " ", y, ": the A2A3 algorithm fills ", a,
+             " with the scalar before it combines it with src (pto-isa TBitwiseSOp.hpp requires them apart); give it its own bytes");
+    };
+    if (tmp) apart("tmp", rec.ops[2].tile, "src", s), apart("dst", d, "tmp", rec.ops[2].tile);
+    apart("dst", d, "src", s);
+  } else if (tmp) {
+    rec.ops[2].tile.valid_rows = rec.ops[2].tile.valid_cols = 0;  // A5 ignores tmp: no dependency on it
+  }
+  rec.scalar = ScalarValue::of(scalar);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+}  // namespace detail
+
+#define PTO_BIT_SCALAR(NAME)                                                                   \
+  template <class Dst, class Src, class... W>                                                  \
+    requires TileLike<Dst> && TileLike<Src>                                                    \
+  detail::Issue NAME(Dst& dst, Src& src, typename Src::DType scalar, W&... events) {           \
+    return detail::bit_scalar<Op::NAME, Dst, Src, Src>(dst, src, scalar, nullptr, events...);  \
+  }
+PTO_BIT_SCALAR(TANDS)
+PTO_BIT_SCALAR(TORS)
+PTO_BIT_SCALAR(TSHLS)
+PTO_BIT_SCALAR(TSHRS)
+#undef PTO_BIT_SCALAR
+template <class Dst, class Src, class Tmp, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Tmp>
+detail::Issue TXORS(Dst& dst, Src& src, typename Src::DType scalar, Tmp& tmp, W&... events) {
+  return detail::bit_scalar<Op::TXORS>(dst, src, scalar, &tmp, events...);
+}
+
 // TDIVS(dst, src, scalar) = src / scalar; TDIVS(dst, scalar, src) = scalar / src.
 template <auto PrecisionType = DivAlgorithm::DEFAULT, class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src>
