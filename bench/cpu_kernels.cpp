@@ -203,6 +203,28 @@ void rowreduce(const char* name, int R, int C, int reps) {
   row(name, R, C, kn, hn, 0);
 }
 
+
+// ---- TCVT: the hand loop is the plain C++ conversion (round to nearest for floats; toward zero,
+// unchecked, for float -> int, which is what the kernel's saturating, NaN-safe loop computes in range).
+// f32 -> int16 with RINT has no dedicated loop: the element rule through long double.
+template <class D, class S>
+__attribute__((noinline)) void hand_cvt(D* __restrict dp, const S* __restrict sp, int n) {
+  for (int j = 0; j < n; ++j) dp[j] = D(sp[j]);
+}
+template <class D, class S>
+void cvt(const char* name, int R, int C, int reps, RoundMode m) {
+  Buf<S> s(std::size_t(R) * C, 1, -100, 100);
+  Buf<D> d(std::size_t(R) * C, 2, 0, 0);
+  Ctx c;
+  c.add(view(d.v.data(), R, C), Role::Write);
+  c.add(view(s.v.data(), R, C), Role::Read);
+  c.ctx.variant = std::uint8_t(std::uint8_t(m) << kVariantCvtShift);
+  const BackendKernel* k = &backend::find(Op::TCVT)->cpu;
+  const double kn = median_ns([&] { k->finish(c.ctx); }, reps);
+  const double hn = median_ns([&] { hand_cvt<D, S>(d.v.data(), s.v.data(), R * C); }, reps);
+  row(name, R, C, kn, hn, 0);
+}
+
 }  // namespace
 
 int main() {
@@ -229,6 +251,10 @@ int main() {
     rowreduce<half, false>("TROWSUM f16", R, C, reps);
     rowreduce<float, true>("TROWMAX f32", R, C, reps);
     rowreduce<half, true>("TROWMAX f16", R, C, reps);
+    cvt<half, float>("TCVT f32->f16 RINT", R, C, reps, RoundMode::CAST_RINT);
+    cvt<float, half>("TCVT f16->f32", R, C, reps, RoundMode::CAST_RINT);
+    cvt<std::int32_t, float>("TCVT f32->i32 TRUNC", R, C, reps, RoundMode::CAST_TRUNC);
+    cvt<std::int16_t, float>("TCVT f32->i16 RINT", R, C, reps, RoundMode::CAST_RINT);
   }
   return 0;
 }

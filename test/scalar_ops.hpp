@@ -5,7 +5,7 @@
 
 namespace pto_test {
 
-enum class ScalarOp { Adds, Subs, Muls, Divs, DivsRev, Maxs, Mins };
+enum class ScalarOp { Adds, Subs, Muls, Divs, DivsRev, Maxs, Mins, LRelu };
 
 // Issues `op` on (dst, src, k); DivsRev is the scalar / tile form TDIVS(dst, k, src).
 template <class Dst, class Src, class T>
@@ -18,6 +18,7 @@ void issue(ScalarOp op, Dst& dst, Src& src, T k) {
     case ScalarOp::DivsRev: pto::TDIVS(dst, k, src); break;
     case ScalarOp::Maxs: pto::TMAXS(dst, src, k); break;
     case ScalarOp::Mins: pto::TMINS(dst, src, k); break;
+    case ScalarOp::LRelu: pto::TLRELU(dst, src, k); break;
   }
 }
 

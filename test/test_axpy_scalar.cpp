@@ -84,7 +84,7 @@ template <class T> std::vector<T> random_vector(std::size_t n, Rng& rng, double 
 
 // ---- the tile-scalar family and its reference -----------------------------------------------------------
 constexpr ScalarOp kScalarOps[] = {ScalarOp::Adds, ScalarOp::Subs,    ScalarOp::Muls, ScalarOp::Divs,
-                                   ScalarOp::DivsRev, ScalarOp::Maxs, ScalarOp::Mins};
+                                   ScalarOp::DivsRev, ScalarOp::Maxs, ScalarOp::Mins, ScalarOp::LRelu};
 const char* op_label(ScalarOp op) {
   switch (op) {
     case ScalarOp::Adds: return "TADDS";
@@ -94,6 +94,7 @@ const char* op_label(ScalarOp op) {
     case ScalarOp::DivsRev: return "TDIVS(dst, scalar, src)";
     case ScalarOp::Maxs: return "TMAXS";
     case ScalarOp::Mins: return "TMINS";
+    case ScalarOp::LRelu: return "TLRELU";
   }
   return "?";
 }
@@ -102,6 +103,7 @@ const char* op_label(ScalarOp op) {
 bool allowed(ScalarOp op, DType t, Target target) {
   using D = DType;
   auto in = [t](std::initializer_list<DType> s) { return std::find(s.begin(), s.end(), t) != s.end(); };
+  if (op == ScalarOp::LRelu) return in({D::F16, D::F32});  // a2a3 / a5 TLRelu.hpp
   if (target == Target::A2A3) return in({D::I32, D::I16, D::F16, D::F32});
   switch (op) {
     case ScalarOp::Muls: return in({D::U16, D::I16, D::U32, D::I32, D::I64, D::U64, D::F16, D::F32, D::BF16});
@@ -129,6 +131,7 @@ template <class T> T reference(ScalarOp op, T x, T k) {
       case ScalarOp::DivsRev: return round_to<T>(b / a);
       case ScalarOp::Maxs: return a < b ? k : x;
       case ScalarOp::Mins: return b < a ? k : x;
+      case ScalarOp::LRelu: return a > 0 ? x : round_to<T>(a * b);
     }
   } else {
     const auto ua = std::uint64_t(x), ub = std::uint64_t(k);
@@ -145,6 +148,7 @@ template <class T> T reference(ScalarOp op, T x, T k) {
       case ScalarOp::DivsRev: return quot(k, x);
       case ScalarOp::Maxs: return x < k ? k : x;
       case ScalarOp::Mins: return k < x ? k : x;
+      case ScalarOp::LRelu: break;  // floats only
     }
   }
   return x;

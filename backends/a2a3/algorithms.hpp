@@ -324,7 +324,7 @@ void tile_scalar(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   T k = ctx.scalar.as<T>();
-  I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Shl ? I::vshl : F == Fn::Shr ? I::vshr : I::vmins;
+  I id = F == Fn::Add ? I::vadds : F == Fn::Mul ? I::vmuls : F == Fn::Max ? I::vmaxs : F == Fn::Shl ? I::vshl : F == Fn::Shr ? I::vshr : F == Fn::LRelu ? I::vlrelu : I::vmins;
   if constexpr (F == Fn::Sub) {  // TSUBS: vadds with the scalar negated through float
     if constexpr (std::is_integral_v<T>) {  // spec §6 item 14: what the chip would get wrong silently
       const double neg = -double(float(k));

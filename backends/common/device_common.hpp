@@ -65,6 +65,7 @@ constexpr Intrinsic intrinsic_of(Fn f) {
     case Fn::Xor: return Intrinsic::vxor;
     case Fn::Shl: return Intrinsic::vshl;
     case Fn::Shr: return Intrinsic::vshr;
+    case Fn::LRelu: return Intrinsic::vlrelu;
   }
   return Intrinsic::vadd;
 }

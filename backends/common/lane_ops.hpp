@@ -24,7 +24,7 @@
 
 namespace pto::lanes {
 
-enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif, And, Or, Xor, Shl, Shr };
+enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif, And, Or, Xor, Shl, Shr, LRelu };
 
 template <class T> inline constexpr bool kWidened = std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
 
@@ -88,6 +88,7 @@ inline T apply(T a, T b) {
     if constexpr (O == BinOp::Max) return a < b ? b : a;
     if constexpr (O == BinOp::Min) return b < a ? b : a;
     if constexpr (O == BinOp::ExpDif) return fast_expf(a - b);
+    if constexpr (O == BinOp::LRelu) return a > 0 ? a : a * b;  // TLRELU: b is the slope
   } else {  // integers: add/sub/mul wrap through the unsigned type; division truncates
     if constexpr (O == BinOp::Add) return T(Unsigned<T>(Unsigned<T>(a) + Unsigned<T>(b)));
     if constexpr (O == BinOp::Sub) return T(Unsigned<T>(Unsigned<T>(a) - Unsigned<T>(b)));
@@ -102,6 +103,7 @@ inline T apply(T a, T b) {
     }
     if constexpr (O == BinOp::Max) return a < b ? b : a;
     if constexpr (O == BinOp::Min) return b < a ? b : a;
+    if constexpr (O == BinOp::LRelu) return a > T(0) ? a : apply<BinOp::Mul, T>(a, b);  // no integer TLRELU: for completeness
   }
 }
 

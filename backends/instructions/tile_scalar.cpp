@@ -27,6 +27,7 @@ constexpr InstrImpl kTable[] = {
     tile_scalar<Op::TMULS, BinOp::Mul, Fn::Mul, I::vmuls>(),
     tile_scalar<Op::TMAXS, BinOp::Max, Fn::Max, I::vmaxs>(),
     tile_scalar<Op::TMINS, BinOp::Min, Fn::Min, I::vmins>(),
+    tile_scalar<Op::TLRELU, BinOp::LRelu, Fn::LRelu, I::vlrelu>(),  // dst = x > 0 ? x : x * slope
     // integers: the scalar loop on A2A3; no 64-bit register-pair division on A5 (CPU reference)
     {Op::TDIVS, cpu::scalar::kTileScalar<BinOp::Div, Op::TDIVS>,
      {{a2a3::path<a2a3::typed<a2a3::Divs, a2a3::kNumbers>, a2a3::covers_divs>, plan::a2a3::divs},

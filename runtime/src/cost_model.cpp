@@ -48,6 +48,7 @@ CostTable make_a2a3() {
   set({I::vadds}, {13, 1, 12});  // tail 12 (the reference table says 18): hardware TADDS f32 32x64 = 57, ref §4
   set({I::vmuls}, {11, 1, 15});
   set({I::vmins}, {14, 1, 16});
+  set({I::vlrelu}, {11, 1, 15});
   set({I::vector_dup}, {11, 1, 13});
   set({I::vbrcb}, {0, 0, 18});
   set({I::vconv, I::vcvt}, {14, 2, 11});  // tail 11 (the reference table says 18): hardware TCVT f32 <-> f16 4x64 = 33
@@ -103,6 +104,7 @@ CostTable make_a5() {
   set({I::vaxpy}, {8, 2, 0});
   set({I::vadds, I::vmaxs, I::vmins}, {7, 1.25, 0});
   set({I::vmuls}, {8, 1.19, 0});
+  set({I::vlrelu}, {8, 1.19, 0});  // assumed: as vmuls (no A5 fit)
   set({I::vexp, I::vexpdif}, {16, 1.97, 0});
   set({I::vdiv}, {17, 1.91, 0});
   // Assumed (no A5 fit): vabs, vrelu, vnot as vadd; vln as vexp. vsqrt: ref's TSQRT fit (1x64 65 cycles,

@@ -176,6 +176,7 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TDIVS, "TDIVS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, {dtypes::kVecA2A3, dtypes::kDivsA5}),
     instr(Op::TMAXS, "TMAXS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, {dtypes::kVecA2A3, dtypes::kMaxsA5}),
     instr(Op::TMINS, "TMINS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, {dtypes::kVecA2A3, dtypes::kAddsA5}),
+    instr(Op::TLRELU, "TLRELU", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kFloatOnly),  // a2a3 / a5 TLRelu.hpp: half, float
     instr(Op::TANDS, "TANDS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kBitwise),
     instr(Op::TORS, "TORS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kBitwise),
     instr(Op::TXORS, "TXORS", {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3, true, dtypes::kBitwise),

@@ -27,7 +27,7 @@ namespace pto {
   X(TROWEXPANDEXPDIF, PIPE_V) X(TABS, PIPE_V) X(TNEG, PIPE_V) X(TRELU, PIPE_V) X(TNOT, PIPE_V) X(TLOG, PIPE_V)       \
   X(TRECIP, PIPE_V) X(TSQRT, PIPE_V) X(TRSQRT, PIPE_V) X(TCMP, PIPE_V) X(TCMPS, PIPE_V) X(TSEL, PIPE_V)       \
   X(TSELS, PIPE_V) X(TAND, PIPE_V) X(TOR, PIPE_V) X(TXOR, PIPE_V) X(TSHL, PIPE_V) X(TSHR, PIPE_V) X(TCVT, PIPE_V) \
-  X(TANDS, PIPE_V) X(TORS, PIPE_V) X(TXORS, PIPE_V) X(TSHLS, PIPE_V) X(TSHRS, PIPE_V)                        \
+  X(TANDS, PIPE_V) X(TORS, PIPE_V) X(TXORS, PIPE_V) X(TSHLS, PIPE_V) X(TSHRS, PIPE_V) X(TLRELU, PIPE_V)      \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
   X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)
 

@@ -12,11 +12,11 @@ namespace pto {
 namespace detail {
 template <Op O, class Dst, class Src, class... W>
 Issue tile_scalar(Dst& dst, Src& src, typename Src::DType scalar, bool scalar_first, W&... events) {
-  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must be Vec tiles");
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS/TLRELU: dst and src must be Vec tiles");
   static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
-                "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must have the same DType");
+                "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS/TLRELU: dst and src must have the same DType");
   static_assert(Dst::isRowMajor == Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
-                "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS: dst and src must share one NoneBox layout (both RowMajor or both ColMajor)");
+                "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS/TLRELU: dst and src must share one NoneBox layout (both RowMajor or both ColMajor)");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
@@ -41,6 +41,7 @@ PTO_TILE_SCALAR(TSUBS)
 PTO_TILE_SCALAR(TMULS)
 PTO_TILE_SCALAR(TMAXS)
 PTO_TILE_SCALAR(TMINS)
+PTO_TILE_SCALAR(TLRELU)  // dst = src > 0 ? src : src * scalar (the slope); half, float
 #undef PTO_TILE_SCALAR
 
 namespace detail {
