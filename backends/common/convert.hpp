@@ -14,27 +14,32 @@
 
 namespace pto::convert {
 
+// R: the type the value is carried in: long double (exact for every element type), or double when no
+// operand is 64-bit (exact for those, and several times faster).
+
 // Element c of a row starting at `row` (a packed 4-bit type: nibble c % 2 of byte c / 2, low first).
-inline long double load(DType t, const std::byte* row, int c) {
+template <class R = long double>
+inline R load(DType t, const std::byte* row, int c) {
   if (is_packed4(t)) {
     const unsigned b = unsigned(row[c / 2]), nib = (c % 2) ? (b >> 4) & 0xF : b & 0xF;
     if (t == DType::I4) return (nib & 8) ? int(nib) - 16 : int(nib);
-    return numeric::decode(narrow_of(t), std::uint8_t(nib));
+    return R(numeric::decode(narrow_of(t), std::uint8_t(nib)));
   }
-  if (is_narrow(t)) return numeric::decode(narrow_of(t), std::uint8_t(row[c]));
-  return visit_dtype(t, [&](auto zero) -> long double {
+  if (is_narrow(t)) return R(numeric::decode(narrow_of(t), std::uint8_t(row[c])));
+  return visit_dtype(t, [&](auto zero) -> R {
     using T = decltype(zero);
     T v;
     std::memcpy(static_cast<void*>(&v), row + std::size_t(c) * sizeof(T), sizeof(T));
     if constexpr (std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>) return float(v);
-    else return static_cast<long double>(v);
+    else return static_cast<R>(v);
   });
 }
 
 // A binary float result: rounded to `man` mantissa bits above exponent emin; past max, IEEE overflow.
-inline long double to_float_grid(long double x, int man, int emin, long double max, RoundMode m) {
+template <class R>
+inline R to_float_grid(R x, int man, int emin, R max, RoundMode m) {
   if (!std::isfinite(x)) return x;
-  const long double r = numeric::round_binary(x, man, emin, m);
+  const R r = numeric::round_binary(x, man, emin, m);
   return std::fabs(r) > max ? numeric::ieee_overflow(r, max, m) : r;
 }
 
@@ -42,19 +47,23 @@ inline long double to_float_grid(long double x, int man, int emin, long double m
 // clamps to the destination's range; OFF keeps the low `bits` bits, two's complement (the chips'
 // non-saturating narrowing), of an integer source's value or of a float source's clamped to the int32
 // range (int64 for 64-bit destinations), as the A2A3 PyTorch-compatible paths convert through int32.
-inline std::int64_t to_int_bits(long double x, int bits, bool is_signed, RoundMode m, SaturationMode sat, bool float_src = true) {
+template <class R>
+inline std::int64_t to_int_bits(R x, int bits, bool is_signed, RoundMode m, SaturationMode sat, bool float_src = true) {
   if (std::isnan(x)) return 0;
-  const long double r = numeric::round_integer(x, m);
-  const long double lo = is_signed ? -std::ldexp(1.0L, bits - 1) : 0.0L;
-  const long double hi = is_signed ? std::ldexp(1.0L, bits - 1) - 1 : std::ldexp(1.0L, bits) - 1;
+  const R r = numeric::round_integer(x, m);
+  // The bounds from integers (ldexp per element is a libm call): exact in long double, and in double for
+  // the destinations under 64 bits it is used with.
+  const std::uint64_t top = std::uint64_t(1) << (bits - 1);
+  const R lo = is_signed ? -R(top) : R(0);
+  const R hi = is_signed ? R(top - 1) : R(top - 1 + top);
   if (sat == SaturationMode::ON) {
-    const long double c = r < lo ? lo : r > hi ? hi : r;
+    const R c = r < lo ? lo : r > hi ? hi : r;
     return is_signed ? std::int64_t(c) : std::int64_t(std::uint64_t(c));
   }
   const bool wide = bits == 64 || !float_src;  // an integer source: its own value (at most 64 bits)
-  const long double wlo = wide ? -std::ldexp(1.0L, 63) : -std::ldexp(1.0L, 31);
-  const long double whi = wide ? std::ldexp(1.0L, 64) - 1 : std::ldexp(1.0L, 31) - 1;
-  const long double c = r < wlo ? wlo : r > whi ? whi : r;
+  const R wlo = wide ? -R(std::uint64_t(1) << 63) : -R(std::uint64_t(1) << 31);
+  const R whi = wide ? R(~std::uint64_t(0)) : R((std::uint64_t(1) << 31) - 1);
+  const R c = r < wlo ? wlo : r > whi ? whi : r;
   const std::uint64_t u = c < 0 ? std::uint64_t(std::int64_t(c)) : std::uint64_t(c);
   const std::uint64_t low = bits == 64 ? u : u & ((std::uint64_t(1) << bits) - 1);
   if (!is_signed || bits == 64) return std::int64_t(low);
@@ -63,12 +72,13 @@ inline std::int64_t to_int_bits(long double x, int bits, bool is_signed, RoundMo
 
 // Stores x (exact) into element c of a dst row, rounded by m and saturated by sat (float_src: x comes
 // from a float type).
-inline void store(DType t, std::byte* row, int c, long double x, RoundMode m, SaturationMode sat, bool float_src = true) {
+template <class R>
+inline void store(DType t, std::byte* row, int c, R x, RoundMode m, SaturationMode sat, bool float_src = true) {
   auto put = [&](auto v) { std::memcpy(row + std::size_t(c) * sizeof(v), &v, sizeof(v)); };
   switch (t) {
-    case DType::F32: put(float(to_float_grid(x, 23, -126, std::numeric_limits<float>::max(), m))); return;
-    case DType::F16: put(_Float16(float(to_float_grid(x, 10, -14, 65504.0L, m)))); return;
-    case DType::BF16: put(bfloat16_t(float(to_float_grid(x, 7, -126, std::ldexp(255.0L, 120), m)))); return;
+    case DType::F32: put(float(to_float_grid<R>(x, 23, -126, std::numeric_limits<float>::max(), m))); return;
+    case DType::F16: put(_Float16(float(to_float_grid<R>(x, 10, -14, R(65504), m)))); return;
+    case DType::BF16: put(bfloat16_t(float(to_float_grid<R>(x, 7, -126, std::ldexp(R(255), 120), m)))); return;
     case DType::I8: put(std::int8_t(to_int_bits(x, 8, true, m, sat, float_src))); return;
     case DType::U8: put(std::uint8_t(to_int_bits(x, 8, false, m, sat, float_src))); return;
     case DType::I16: put(std::int16_t(to_int_bits(x, 16, true, m, sat, float_src))); return;
@@ -81,7 +91,7 @@ inline void store(DType t, std::byte* row, int c, long double x, RoundMode m, Sa
   }
   std::uint8_t code;
   if (t == DType::I4) code = std::uint8_t(to_int_bits(x, 4, true, m, sat, float_src) & 0xF);
-  else code = numeric::encode(narrow_of(t), x, m, sat);
+  else code = numeric::encode(narrow_of(t), static_cast<long double>(x), m, sat);
   if (!is_packed4(t)) {
     row[c] = std::byte(code);
     return;

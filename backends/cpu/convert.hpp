@@ -71,16 +71,22 @@ inline void convert_kernel(ExecContext& ctx) {
   const bool round_only = s.dtype == DType::F32 && d.dtype == DType::F32;  // vconv_f322f32*: to an integral value
   const bool ps = is_packed4(s.dtype), pd = is_packed4(d.dtype);
   const bool fsrc = is_float(s.dtype) || (is_narrow(s.dtype) && s.dtype != DType::I4);
-  auto block = [&](int r0, int r1, int c0, int c1) {
-    if (!round_only && fast_rows(d, s, m, r0, r1, c0, c1)) return;
+  auto rows = [&](auto real, int r0, int r1, int c0, int c1) {
+    using R = decltype(real);
     for (int i = r0; i < r1; ++i)
       for (int j = c0; j < c1; ++j) {
         // A packed type is addressed by its row and the element's index in it; the others by element.
-        long double x = ps ? convert::load(s.dtype, at(s, i, 0), j) : convert::load(s.dtype, at(s, i, j), 0);
+        R x = ps ? convert::load<R>(s.dtype, at(s, i, 0), j) : convert::load<R>(s.dtype, at(s, i, j), 0);
         if (round_only && std::isfinite(x)) x = numeric::round_integer(x, m);
-        if (pd) convert::store(d.dtype, at(d, i, 0), j, x, m, sat, fsrc);
-        else convert::store(d.dtype, at(d, i, j), 0, x, m, sat, fsrc);
+        if (pd) convert::store<R>(d.dtype, at(d, i, 0), j, x, m, sat, fsrc);
+        else convert::store<R>(d.dtype, at(d, i, j), 0, x, m, sat, fsrc);
       }
+  };
+  const bool wide = s.elem_bytes() == 8 || d.elem_bytes() == 8;  // 64-bit values need long double
+  auto block = [&](int r0, int r1, int c0, int c1) {
+    if (!round_only && fast_rows(d, s, m, r0, r1, c0, c1)) return;
+    if (wide) rows(0.0L, r0, r1, c0, c1);
+    else rows(0.0, r0, r1, c0, c1);
   };
   if (pd) block(0, d.valid_rows, 0, d.valid_cols);  // two elements share a byte: one thread writes a row
   else for_each_block(d.valid_rows, d.valid_cols, block);

@@ -16,9 +16,11 @@ namespace pto {
 namespace numeric {
 
 // s rounded to an integer by m (CAST_NONE rounds as CAST_RINT: callers resolve a pair's default first).
-// A zero result keeps the sign of s, as IEEE rounding does.
-inline long double round_integer(long double s, RoundMode m) {
-  long double r;
+// A zero result keeps the sign of s, as IEEE rounding does. R: long double, or double where the value
+// has at most 53 significant bits (faster, the same result).
+template <class R>
+inline R round_integer(R s, RoundMode m) {
+  R r;
   switch (m) {
     case RoundMode::CAST_ROUND: r = std::round(s); break;
     case RoundMode::CAST_FLOOR: r = std::floor(s); break;
@@ -26,30 +28,32 @@ inline long double round_integer(long double s, RoundMode m) {
     case RoundMode::CAST_TRUNC: r = std::trunc(s); break;
     case RoundMode::CAST_ODD:
       r = std::trunc(s);
-      if (r != s && std::fmod(r, 2.0L) == 0) r += s > 0 ? 1 : -1;
+      if (r != s && std::fmod(r, R(2)) == 0) r += s > 0 ? 1 : -1;
       break;
     default: {
-      const long double f = std::floor(s), d = s - f;
-      r = d > 0.5L ? f + 1 : d < 0.5L ? f : (std::fmod(f, 2.0L) == 0 ? f : f + 1);
+      const R f = std::floor(s), d = s - f;
+      r = d > R(0.5) ? f + 1 : d < R(0.5) ? f : (std::fmod(f, R(2)) == 0 ? f : f + 1);
     }
   }
-  return r == 0 ? std::copysign(0.0L, s) : r;
+  return r == 0 ? std::copysign(R(0), s) : r;
 }
 
 // x rounded by m to a binary floating-point grid of `man` stored mantissa bits whose smallest normal
 // exponent is emin (gradual underflow below it), with no upper bound: the caller handles overflow.
 // Exact for every x with at most 64 significant bits (long double's significand), i.e. every value of
 // every PTO element type.
-inline long double round_binary(long double x, int man, int emin, RoundMode m) {
+template <class R>
+inline R round_binary(R x, int man, int emin, RoundMode m) {
   if (x == 0 || !std::isfinite(x)) return x;
   const int q = std::max(std::ilogb(x), emin) - man;  // exponent of one unit in the last place
   return std::ldexp(round_integer(std::ldexp(x, -q), m), q);
 }
 
 // IEEE 754 overflow of a rounded result r (|r| beyond max) under each rounding direction.
-inline long double ieee_overflow(long double r, long double max, RoundMode m) {
+template <class R>
+inline R ieee_overflow(R r, R max, RoundMode m) {
   const bool neg = r < 0;
-  const long double inf = std::numeric_limits<long double>::infinity();
+  const R inf = std::numeric_limits<R>::infinity();
   switch (m) {
     case RoundMode::CAST_TRUNC: case RoundMode::CAST_ODD: return neg ? -max : max;
     case RoundMode::CAST_FLOOR: return neg ? -inf : max;
