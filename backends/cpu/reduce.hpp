@@ -23,7 +23,7 @@ using lanes::combine;
 using lanes::reduce_tree;
 
 template <BinOp O, class T>
-inline constexpr bool kOrderFree = O != BinOp::Add || std::is_integral_v<T>;
+inline constexpr bool kOrderFree = (O != BinOp::Add && O != BinOp::Mul) || std::is_integral_v<T>;
 
 // d[l] = a[l] O b[l] for l < n (d may be a or b).
 template <BinOp O, class T>
@@ -98,6 +98,38 @@ T a5_row_sum(const T* x, int n) {
   return acc;
 }
 
+// A2/A3 float TROWPROD (TRowProd.hpp): one 32-byte block of lanes, set to 1, multiplied by each next
+// block of the row (lane l takes elements l, l + B, ...; a tail block only its first lanes), then the
+// scalar unit multiplies the B lanes left to right (16-bit floats in float, rounded once).
+template <class T>
+T a2a3_row_prod(const T* x, int n) {
+  constexpr int B = int(32 / sizeof(T));
+  T lane[B];
+  std::fill(lane, lane + B, T(1));
+  for (int j = 0; j < n; ++j) lane[j % B] = combine<BinOp::Mul, T>(lane[j % B], x[j]);
+  if constexpr (kWidened<T>) {
+    float acc = float(lane[0]);
+    for (int l = 1; l < B; ++l) acc *= float(lane[l]);
+    return T(acc);
+  } else {
+    T acc = lane[0];
+    for (int l = 1; l < B; ++l) acc = combine<BinOp::Mul, T>(acc, lane[l]);
+    return acc;
+  }
+}
+// A5 float TROWPROD: a 256-byte register of ones multiplied by each chunk of the row (merging: a tail
+// chunk's inactive lanes keep theirs), then halving: lane m times lane m + E/2, ... down to lane 0.
+template <class T>
+T a5_row_prod(const T* x, int n) {
+  constexpr int E = int(256 / sizeof(T));
+  T v[E];
+  std::fill(v, v + E, T(1));
+  for (int j = 0; j < n; ++j) v[j % E] = combine<BinOp::Mul, T>(v[j % E], x[j]);
+  for (int h = E / 2; h >= 1; h /= 2)
+    for (int m = 0; m < h; ++m) v[m] = combine<BinOp::Mul, T>(v[m], v[m + h]);
+  return v[0];
+}
+
 template <BinOp O>
 void row_reduce(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
@@ -108,6 +140,7 @@ void row_reduce(ExecContext& ctx) {
     for (int i = 0; i < s.valid_rows; ++i) {
       const T* x = s.ptr<T>(i, 0);
       if constexpr (kOrderFree<O, T>) out[std::size_t(i)] = any_order<O, T>(x, s.valid_cols);
+      else if (O == BinOp::Mul) out[std::size_t(i)] = ctx.target == Target::A5 ? a5_row_prod<T>(x, s.valid_cols) : a2a3_row_prod<T>(x, s.valid_cols);
       else if (ctx.target == Target::A5) out[std::size_t(i)] = a5_row_sum<T>(x, s.valid_cols);
       else out[std::size_t(i)] = a2a3_row_sum<T>(x, s.valid_cols, tmp);
     }

@@ -16,5 +16,6 @@ std::span<const InstrImpl> unary_instructions();
 std::span<const InstrImpl> reduce_instructions();
 std::span<const InstrImpl> select_instructions();
 std::span<const InstrImpl> convert_instructions();
+std::span<const InstrImpl> compound_instructions();
 
 }  // namespace pto::backend

@@ -49,6 +49,13 @@ CostTable make_a2a3() {
   set({I::vmuls}, {11, 1, 15});
   set({I::vmins}, {14, 1, 16});
   set({I::vlrelu}, {11, 1, 15});
+  // Assumed (no reference figure): the fused multiply-adds as vmul, vsubrelu as vsub, A5's vprelu / vmod /
+  // vtrc (unused by A2/A3 streams) as vlrelu / vdiv / vconv.
+  set({I::vmadd, I::vmaddrelu, I::vmla}, {10, 2, 15});
+  set({I::vsubrelu}, {10, 2, 14});
+  set({I::vprelu}, {11, 1, 15});
+  set({I::vmod}, {11, 4, 19});
+  set({I::vtrc}, {14, 2, 11});
   set({I::vector_dup}, {11, 1, 13});
   set({I::vbrcb}, {0, 0, 18});
   set({I::vconv, I::vcvt}, {14, 2, 11});  // tail 11 (the reference table says 18): hardware TCVT f32 <-> f16 4x64 = 33
@@ -105,6 +112,10 @@ CostTable make_a5() {
   set({I::vadds, I::vmaxs, I::vmins}, {7, 1.25, 0});
   set({I::vmuls}, {8, 1.19, 0});
   set({I::vlrelu}, {8, 1.19, 0});  // assumed: as vmuls (no A5 fit)
+  set({I::vmadd, I::vmaddrelu, I::vmla, I::vprelu}, {8, 1.19, 0});  // assumed: as vmul (no A5 fit)
+  set({I::vsubrelu}, {7, 1.25, 0});                                 // assumed: as vsub
+  set({I::vmod}, {17, 1.91, 0});                                    // assumed: as vdiv
+  set({I::vtrc}, {10, 2, 0});                                       // assumed: as vcvt
   set({I::vexp, I::vexpdif}, {16, 1.97, 0});
   set({I::vdiv}, {17, 1.91, 0});
   // Assumed (no A5 fit): vabs, vrelu, vnot as vadd; vln as vexp. vsqrt: ref's TSQRT fit (1x64 65 cycles,

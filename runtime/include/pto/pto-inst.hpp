@@ -19,5 +19,7 @@
 #include <pto/runtime/trace.hpp>
 #include <pto/runtime/unary.hpp>
 #include <pto/runtime/reduce.hpp>
+#include <pto/runtime/arg_reduce.hpp>
 #include <pto/runtime/select.hpp>
+#include <pto/runtime/compound.hpp>
 #include <pto/runtime/convert.hpp>

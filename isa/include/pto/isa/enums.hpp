@@ -25,6 +25,11 @@ enum class SqrtAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class RsqrtAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class RecipAlgorithm : int { DEFAULT, HIGH_PRECISION };
 enum class LogAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class RemAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class RemSAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class FmodAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class FmodSAlgorithm : int { DEFAULT, HIGH_PRECISION };
+enum class PowAlgorithm : int { DEFAULT, HIGH_PRECISION };
 // TCMP / TCMPS comparison (pto-isa include/pto/common/type.hpp spells the same values).
 enum class CmpMode : std::uint8_t { EQ = 0, NE = 1, LT = 2, LE = 3, GT = 4, GE = 5 };
 

@@ -96,10 +96,27 @@ inline constexpr DTypeSet kWide{D::I64, D::U64};
 inline constexpr DTypeRule kRowSum{kVecA2A3, kVecA2A3 | kWide};
 inline constexpr DTypeRule kRowMinMax{kVecA2A3, kVecA2A3 | kWide | DTypeSet{D::I8, D::U8}};
 inline constexpr DTypeRule kColReduce{kVecA2A3, kUpTo32 | kWide};
+// Products (a2a3 TRowProd.hpp / TColProd.hpp, a5 TRowProd.hpp / TColProd.hpp) and the index reductions
+// (a2a3 TRowReduceIdxOps.hpp / TColReduceIdx.hpp, a5 TRowReduceIdx.hpp / TColReduceIdx.hpp): the
+// source's dtype.
+inline constexpr DTypeRule kRowProd{kVecA2A3, kVecA2A3};
+inline constexpr DTypeRule kColProd{kVecA2A3, {D::F32, D::F16, D::BF16, D::I16, D::U16, D::I32, D::U32}};
+inline constexpr DTypeSet k16and32{D::F16, D::BF16, D::F32, D::I16, D::U16, D::I32, D::U32};
+inline constexpr DTypeRule kRowArg{kVecA2A3, k16and32};
+inline constexpr DTypeRule kColArg{{D::F16, D::U16, D::F32, D::U32}, k16and32 | DTypeSet{D::I8, D::U8}};
 // Compare (the sources' dtype; a2a3/TCmp.hpp, TCmps.hpp, a5/TCmp.hpp) and select (a2a3/TSel.hpp: 16- and
 // 32-bit elements; a5/TSel.hpp: 8- to 64-bit).
 inline constexpr DTypeRule kCmp{{D::I32, D::F16, D::F32}, kUpTo32 | kWide};
 inline constexpr DTypeRule kSel{{D::F16, D::BF16, D::F32, D::I16, D::U16, D::I32, D::U32}, kUpTo32 | kWide};
+// Compound element-wise ops (pto-isa a2a3 / a5 TRem.hpp, TRemS.hpp, TFMod.hpp, TFModS.hpp, TPow.hpp,
+// TPrelu.hpp, TFusedMulAdd.hpp, ...). TADDC / TSUBC / TADDSC / TSUBSC have no NPU implementation in
+// pto-isa: the set its TADDSC page lists, on both targets (docs/compound.md).
+inline constexpr DTypeSet kInts16to32{D::I16, D::U16, D::I32, D::U32};
+inline constexpr DTypeRule kRem{{D::F32, D::I32}, kFloats | kInts16to32 | kWide};
+inline constexpr DTypeRule kFmod{{D::F32}, kFloats | kInts16to32};
+inline constexpr DTypeSet kPowSet{D::F32, D::I32, D::U32, D::I16, D::U16, D::I8, D::U8};
+inline constexpr DTypeRule kPow{kPowSet, kPowSet | DTypeSet{D::F16}};  // bf16 on A5 with HIGH_PRECISION only
+inline constexpr DTypeRule kCarry{kVecA2A3, kVecA2A3};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -110,6 +127,7 @@ inline constexpr DTypeRule kSel{{D::F16, D::BF16, D::F32, D::I16, D::U16, D::I32
 #define PTO_UN {{PTO_D_W, PTO_D_R("src")}}, 2
 #define PTO_ROW {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"tmp", Role::Write}}}, 4
 #define PTO_RED {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3
+#define PTO_ARG {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}, {"dstVal", Role::Write}}}, 4
 inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TLOAD, "TLOAD", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TSTORE_VEC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
@@ -162,6 +180,13 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TCOLSUM, "TCOLSUM", PTO_RED, false, dtypes::kColReduce),  // tmp only in the isBinary form
     instr(Op::TCOLMAX, "TCOLMAX", PTO_UN, false, dtypes::kColReduce),
     instr(Op::TCOLMIN, "TCOLMIN", PTO_UN, false, dtypes::kColReduce),
+    instr(Op::TROWPROD, "TROWPROD", PTO_RED, false, dtypes::kRowProd),
+    instr(Op::TCOLPROD, "TCOLPROD", PTO_UN, false, dtypes::kColProd),
+    // the index forms: dst holds the indices; the value forms add dstVal (their dtype rule is src's)
+    instr(Op::TROWARGMAX, "TROWARGMAX", PTO_ARG, false, dtypes::kRowArg),
+    instr(Op::TROWARGMIN, "TROWARGMIN", PTO_ARG, false, dtypes::kRowArg),
+    instr(Op::TCOLARGMAX, "TCOLARGMAX", PTO_ARG, false, dtypes::kColArg),
+    instr(Op::TCOLARGMIN, "TCOLARGMIN", PTO_ARG, false, dtypes::kColArg),
     // compare and select: the mask is packed bits (backends/cpu/select.hpp)
     instr(Op::TCMP, "TCMP", PTO_BIN, false, dtypes::kCmp),
     instr(Op::TCMPS, "TCMPS", {{PTO_D_W, PTO_D_R("src0")}}, 2, true, dtypes::kCmp),
@@ -182,6 +207,25 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TXORS, "TXORS", {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3, true, dtypes::kBitwise),
     instr(Op::TSHLS, "TSHLS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kShiftS),
     instr(Op::TSHRS, "TSHRS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kShiftS),
+    // compound element-wise: tmp is the A2A3 algorithms' scratch (A5 ignores it)
+    instr(Op::TREM, "TREM", PTO_ROW, false, dtypes::kRem),
+    instr(Op::TREMS, "TREMS", {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3, true, dtypes::kRem),
+    instr(Op::TFMOD, "TFMOD", PTO_BIN, false, dtypes::kFmod),
+    instr(Op::TFMODS, "TFMODS", {{PTO_D_W, PTO_D_R("src")}}, 2, true, dtypes::kFmod),
+    instr(Op::TPOW, "TPOW", {{PTO_D_W, PTO_D_R("base"), PTO_D_R("exp"), {"tmp", Role::Write}}}, 4, false, dtypes::kPow),
+    instr(Op::TPOWS, "TPOWS", {{PTO_D_W, PTO_D_R("base"), {"tmp", Role::Write}}}, 3, true, dtypes::kPow),
+    instr(Op::TPRELU, "TPRELU", PTO_ROW, false, dtypes::kFloatOnly),
+    instr(Op::TADDC, "TADDC", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src2")}}, 4, false, dtypes::kCarry),
+    instr(Op::TSUBC, "TSUBC", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src2")}}, 4, false, dtypes::kCarry),
+    instr(Op::TADDSC, "TADDSC", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3, true, dtypes::kCarry),
+    instr(Op::TSUBSC, "TSUBSC", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1")}}, 3, true, dtypes::kCarry),
+    instr(Op::TFUSEDMULADD, "TFUSEDMULADD", {{{"dst", Role::ReadWrite}, PTO_D_R("src0"), PTO_D_R("src1")}}, 3, false, dtypes::kFloatOnly),
+    instr(Op::TFUSEDMULADDRELU, "TFUSEDMULADDRELU", {{{"dst", Role::ReadWrite}, PTO_D_R("src0"), PTO_D_R("src1")}}, 3, false, dtypes::kFloatOnly),
+    instr(Op::TMULADDDST, "TMULADDDST", {{{"dst", Role::ReadWrite}, PTO_D_R("src0"), PTO_D_R("src1")}}, 3, false, dtypes::kFloatOnly),
+    instr(Op::TSUBRELU, "TSUBRELU", PTO_BIN, false, dtypes::kFloatOnly),
+    // A2A3 leaves its intermediates in src0, src1 and tmp (a2a3 TAddDeqRelu.hpp)
+    instr(Op::TADDDEQRELU, "TADDDEQRELU", {{PTO_D_W, {"src0", Role::ReadWrite}, {"src1", Role::ReadWrite}, {"tmp", Role::Write}}}, 4, true,
+          {{DType::F16}, {DType::F16}}),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation
@@ -197,6 +241,7 @@ inline constexpr InstrDesc kInstrTable[] = {
 #undef PTO_UN
 #undef PTO_ROW
 #undef PTO_RED
+#undef PTO_ARG
 
 // Index of op's descriptor in kInstrTable, or -1 (an index, not a pointer, so it is a constant
 // expression under the sanitizers too).

@@ -88,6 +88,7 @@ inline constexpr std::uint8_t kVariantMode2 = 2;        // row expansion by one 
 inline constexpr std::uint8_t kVariantScalarFirst = 4;  // scalar op tile (TDIVS(dst, scalar, src))
 inline constexpr std::uint8_t kVariantBinary = 8;       // TCOLSUM(dst, src, tmp, isBinary = true): a tree over rows
 // TCMP / TCMPS: the CmpMode in bits 4-6.
+inline constexpr std::uint8_t kVariantHighPrecision = 1;  // TREM/TFMOD/TPOW...(*Algorithm::HIGH_PRECISION)
 inline constexpr int kVariantCmpShift = 4;
 constexpr CmpMode cmp_mode_of(std::uint8_t variant) { return CmpMode((variant >> kVariantCmpShift) & 7); }
 // TCVT: the RoundMode the chip applies in bits 4-6, SaturationMode::OFF as bit 7, a tmp tile given as bit 0.

@@ -1,10 +1,10 @@
 // Reductions (pto-isa docs/isa/TROWSUM.md, TCOLSUM.md and the others):
-//  - TROWSUM / TROWMAX / TROWMIN(dst, src, tmp): dst[i][0] = sum / max / min of src row i, for the rows
+//  - TROWSUM / TROWMAX / TROWMIN / TROWPROD(dst, src, tmp): dst[i][0] = sum / max / min / product of src row i, for the rows
 //    of src's valid region. dst is RowMajor, or a DN [R,1] ColMajor tile. tmp is the A2A3 algorithms'
 //    scratch (its contents are undefined afterwards; A5 ignores it).
-//  - TCOLSUM / TCOLMAX / TCOLMIN(dst, src): dst[0][j] = sum / max / min of src column j; TCOLSUM(dst,
+//  - TCOLSUM / TCOLMAX / TCOLMIN / TCOLPROD(dst, src): dst[0][j] = sum / max / min / product of src column j; TCOLSUM(dst,
 //    src, tmp, isBinary) sums as a pairwise tree over the rows, with tmp for the partial sums.
-// Float sums follow each target's order (docs/device-paths.md "Reductions"); max, min and integer
+// Float sums and products follow each target's order (docs/device-paths.md "Reductions"); max, min and integer
 // sums (wrapping) have one value whatever the order.
 #pragma once
 #include <type_traits>
@@ -34,14 +34,14 @@ void check_reduce_source(const InstrDesc& d, const TileView& s, Target target) {
 template <Op O, class Dst, class Src, class Tmp, class... W>
 Issue row_reduce(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec && Tmp::Loc == TileType::Vec,
-                "TROWSUM/TROWMAX/TROWMIN: dst, src and tmp must be Vec tiles");
+                "TROWSUM/TROWMAX/TROWMIN/TROWPROD: dst, src and tmp must be Vec tiles");
   static_assert(std::is_same_v<typename Dst::DType, typename Src::DType> &&
                     std::is_same_v<typename Tmp::DType, typename Src::DType>,
-                "TROWSUM/TROWMAX/TROWMIN: dst, src and tmp must have the same DType");
-  static_assert(Src::isRowMajor && !Src::isBoxedLayout, "TROWSUM/TROWMAX/TROWMIN: src must be a RowMajor NoneBox tile");
+                "TROWSUM/TROWMAX/TROWMIN/TROWPROD: dst, src and tmp must have the same DType");
+  static_assert(Src::isRowMajor && !Src::isBoxedLayout, "TROWSUM/TROWMAX/TROWMIN/TROWPROD: src must be a RowMajor NoneBox tile");
   static_assert(!Dst::isBoxedLayout && (Dst::isRowMajor || Dst::Cols == 1),
-                "TROWSUM/TROWMAX/TROWMIN: dst must be a RowMajor NoneBox tile or a ColMajor (DN) tile of one column");
-  static_assert(Tmp::isRowMajor && !Tmp::isBoxedLayout, "TROWSUM/TROWMAX/TROWMIN: tmp must be a RowMajor NoneBox tile");
+                "TROWSUM/TROWMAX/TROWMIN/TROWPROD: dst must be a RowMajor NoneBox tile or a ColMajor (DN) tile of one column");
+  static_assert(Tmp::isRowMajor && !Tmp::isBoxedLayout, "TROWSUM/TROWMAX/TROWMIN/TROWPROD: tmp must be a RowMajor NoneBox tile");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
@@ -57,11 +57,11 @@ Issue row_reduce(Dst& dst, Src& src, Tmp& tmp, W&... events) {
 
 template <Op O, class Dst, class Src>
 InstrRecord col_reduce_record(Core& core, Dst& dst, Src& src) {
-  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TCOLSUM/TCOLMAX/TCOLMIN: dst and src must be Vec tiles");
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TCOLSUM/TCOLMAX/TCOLMIN/TCOLPROD: dst and src must be Vec tiles");
   static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
-                "TCOLSUM/TCOLMAX/TCOLMIN: dst and src must have the same DType");
+                "TCOLSUM/TCOLMAX/TCOLMIN/TCOLPROD: dst and src must have the same DType");
   static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
-                "TCOLSUM/TCOLMAX/TCOLMIN: dst and src must be RowMajor NoneBox tiles");
+                "TCOLSUM/TCOLMAX/TCOLMIN/TCOLPROD: dst and src must be RowMajor NoneBox tiles");
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
@@ -90,6 +90,7 @@ Issue col_reduce(Dst& dst, Src& src, W&... events) {
 PTO_ROW_REDUCE(TROWSUM)
 PTO_ROW_REDUCE(TROWMAX)
 PTO_ROW_REDUCE(TROWMIN)
+PTO_ROW_REDUCE(TROWPROD)  // A2A3: per-lane products of 32-byte blocks, then the lanes on the scalar unit
 #undef PTO_ROW_REDUCE
 
 #define PTO_COL_REDUCE(NAME)                                                                      \
@@ -101,6 +102,7 @@ PTO_ROW_REDUCE(TROWMIN)
 PTO_COL_REDUCE(TCOLSUM)
 PTO_COL_REDUCE(TCOLMAX)
 PTO_COL_REDUCE(TCOLMIN)
+PTO_COL_REDUCE(TCOLPROD)  // A2A3 row after row; A5 row 0, then products of row pairs
 #undef PTO_COL_REDUCE
 
 // TCOLSUM(dst, src, tmp, isBinary): isBinary sums the rows as a pairwise tree, its partial sums in tmp
