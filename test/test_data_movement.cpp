@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <pto/pto-inst.hpp>
@@ -167,4 +168,38 @@ BOOST_AUTO_TEST_CASE(int64_texpands_runs_on_a5) {
   };
   launch({.blocks = 1, .target = Target::A5}, kernel, out.data());
   for (auto v : out) BOOST_TEST_REQUIRE(v == -(1ll << 40));
+}
+
+// GetElement / SetElement: a kernel's scalar access to one GM element (pto-isa's CPU simulator API), by
+// offset or 5-D index; outside the tensor's extent it is an error naming the access.
+BOOST_AUTO_TEST_CASE(scalar_element_access_to_gm) {
+  std::vector<float> gm(4 * 8, 1.0f);
+  launch({}, [](float* p) {
+    GlobalTensor<float, Shape<1, 1, 1, 4, 6>, pto::Stride<32, 32, 32, 8, 1>> g(p);
+    g.SetElement(9, 5.0f);              // (1, 1)
+    g.SetElement(0, 0, 0, 3, 5, 7.0f);  // (3, 5): offset 29
+    g.SetElement(2, g.GetElement(9) + g.GetElement(0, 0, 0, 3, 5));
+  }, gm);
+  BOOST_TEST(gm[9] == 5.0f);
+  BOOST_TEST(gm[29] == 7.0f);
+  BOOST_TEST(gm[2] == 12.0f);
+  BOOST_TEST(gm[30] == 1.0f);
+  auto err = [&](auto f) {
+    try {
+      launch({}, f, gm);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no pto::Error");
+  };
+  const std::string past = err([](float* p) {
+    GlobalTensor<float, Shape<1, 1, 1, 4, 6>, pto::Stride<32, 32, 32, 8, 1>> g(p);
+    g.SetElement(30, 0.0f);  // the extent ends at 3 * 8 + 5 = 29
+  });
+  BOOST_TEST(past.find("SetElement: element offset 30 is outside the tensor's extent [0, 30)") != std::string::npos, past);
+  const std::string idx = err([](float* p) {
+    GlobalTensor<float, Shape<1, 1, 1, 4, 6>, pto::Stride<32, 32, 32, 8, 1>> g(p);
+    (void)g.GetElement(0, 0, 0, 0, 6);
+  });
+  BOOST_TEST(idx.find("GetElement: index 6 of dimension 4 is outside its shape 6") != std::string::npos, idx);
 }

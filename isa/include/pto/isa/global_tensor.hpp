@@ -6,6 +6,7 @@
 
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/enums.hpp>
+#include <pto/isa/error.hpp>
 #include <pto/isa/views.hpp>
 
 namespace pto {
@@ -109,6 +110,19 @@ struct GlobalTensor {
   }
   void SetAddr(DType* p) { ptr_ = p; }
 
+  // Scalar access to one element, as pto-isa's CPU simulator offers kernels (GetElement / SetElement):
+  // by element offset from data(), or by 5-D index through the strides. It happens when the kernel's
+  // code reaches it, ordered by nothing but program order (on the chip a scalar GM access needs its own
+  // synchronisation with the MTE pipes). An offset outside the tensor's extent is a pto::Error.
+  DType GetElement(std::int64_t offset) const { return *element(offset, "GetElement"); }
+  void SetElement(std::int64_t offset, const DType& v) { *element(offset, "SetElement") = v; }
+  DType GetElement(std::int64_t i0, std::int64_t i1, std::int64_t i2, std::int64_t i3, std::int64_t i4) const {
+    return *element(index(i0, i1, i2, i3, i4, "GetElement"), "GetElement");
+  }
+  void SetElement(std::int64_t i0, std::int64_t i1, std::int64_t i2, std::int64_t i3, std::int64_t i4, const DType& v) {
+    *element(index(i0, i1, i2, i3, i4, "SetElement"), "SetElement") = v;
+  }
+
   GmView view() const {
     GmView g;
     g.base = reinterpret_cast<std::byte*>(ptr_);
@@ -124,6 +138,25 @@ struct GlobalTensor {
   std::int64_t offset_of(std::int64_t r, std::int64_t c) const { return view().map(r, c); }
 
 private:
+  std::int64_t index(std::int64_t i0, std::int64_t i1, std::int64_t i2, std::int64_t i3, std::int64_t i4, const char* what) const {
+    const std::int64_t i[5] = {i0, i1, i2, i3, i4};
+    std::int64_t off = 0;
+    for (int k = 0; k < 5; ++k) {
+      if (i[k] < 0 || i[k] >= shape_[k])
+        detail::fail("GlobalTensor::", what, ": index ", i[k], " of dimension ", k, " is outside its shape ", shape_[k], " (", view(), ")");
+      off += i[k] * stride_[k];
+    }
+    return off;
+  }
+  DType* element(std::int64_t offset, const char* what) const {
+    std::int64_t extent = 1;  // one past the largest offset the tensor's elements take
+    for (int k = 0; k < 5; ++k) extent += (shape_[k] - 1) * stride_[k];
+    if (ptr_ == nullptr) detail::fail("GlobalTensor::", what, ": the tensor points to nullptr");
+    if (offset < 0 || offset >= extent)
+      detail::fail("GlobalTensor::", what, ": element offset ", offset, " is outside the tensor's extent [0, ", extent, ") (", view(), ")");
+    return ptr_ + offset;
+  }
+
   DType* ptr_ = nullptr;
   Shape_ shape_{};
   Stride_ stride_{};
