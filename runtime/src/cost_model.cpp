@@ -23,9 +23,14 @@ CostTable make_a2a3() {
   t.name = "A2A3";
   t.clock_ghz = kClock;
   using M = Memory;
-  t.transfer(M::GM, M::UB) = {30643.0 / per_cycle(247.16), per_cycle(247.16)};  // Hill fit: K = 30643 B, peak 247.16 GiB/s
+  // GM -> UB per DMA call (one per (d0, d1, d2) of the GM tensor: the NPU's TLoad loop) 264 cycles, then
+  // 128 B/cycle: solved from pto-isa's hardware TLOAD c01 (one call of 64 KiB: 776) and c02 (8 calls of
+  // 8 KiB: 2624); c03-c06 and c09 then come within 0.3% (docs/pipeline-model.md "Cost tables").
+  t.transfer(M::GM, M::UB) = {264.0, 128.0};
   t.transfer(M::UB, M::GM) = {0.0, per_cycle(188.46)};  // flat table (the Hill fit's 28 GiB/s is implausible)
-  t.transfer(M::UB, M::UB) = {0.0, per_cycle(1024.0)};
+  // copy_ubuf_to_ubuf: 5 cycles a call, 32 B/cycle in whole 32-byte blocks: hardware TMOV 64x128 f32 (one
+  // call of 32 KiB: 1029) and 15x23 of a 16x24 tile (15 calls of 3 blocks: 120), both exact.
+  t.transfer(M::UB, M::UB) = {5.0, 32.0};
   // The cube's paths: the reference's flat table (no setup term; not checked against hardware yet).
   t.transfer(M::GM, M::L1) = {0.0, per_cycle(135.0)};
   t.transfer(M::L1, M::GM) = {0.0, per_cycle(32.0)};
@@ -203,11 +208,12 @@ CostModel::CostModel(const CostTable& table, int cores, Target target, bool chip
   gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
 }
 
-std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction) const {
+std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction,
+                                    std::uint64_t calls) const {
   if (bytes == 0) return 0;
   double bw = path.bytes_per_cycle;
   if (gm && gm_share_ > 0) bw = std::min(bw, gm_share_);
-  return whole_cycles(std::ceil(path.setup_cycles + double(bytes) / bw), instruction);
+  return whole_cycles(std::ceil(double(calls) * path.setup_cycles + double(bytes) / bw), instruction);
 }
 
 std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s, const char* instruction) const {
@@ -245,7 +251,7 @@ std::uint64_t CostModel::stream_cycles(const IntrinsicStream& s, const char* ins
     if (!prev || c.barrier_before) cyc += double((prev ? t[prev->op].tail : 0) + k.head);
     cyc += k.per_repeat * double(c.repeats) * double(c.calls);
     if (c.op == I::copy_ubuf_to_ubuf)
-      cyc += double(dma_cycles(t.transfer(Memory::UB, Memory::UB), c.bytes, false, instruction)) * double(c.calls);
+      cyc += double(dma_cycles(t.transfer(Memory::UB, Memory::UB), (c.bytes + 31) / 32 * 32, false, instruction)) * double(c.calls);
     count_mode |= c.count_mode;
     prev = &c;
   }
@@ -312,7 +318,12 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
   if (!(path.bytes_per_cycle > 0))
     fail("pipeline model: ", rec.desc->name, " moves ", memory_name(src), " -> ", memory_name(dst), ", a path cost table '",
          table_.name, "' does not have (its bytes_per_cycle is 0)");
-  return dma_cycles(path, valid_bytes(tile), src == Memory::GM || dst == Memory::GM, rec.desc->name);
+  // The DMA calls: the NPU's TLOAD / TSTORE issue one per (d0, d1, d2) of the GM tensor (its d3 x d4 are
+  // one call's bursts), so each of those pays the path's setup.
+  std::uint64_t calls = 1;
+  for (const Operand* o : {&rec.ops[0], &rec.ops[1]})
+    if (o->kind == Operand::Kind::Gm) calls = std::uint64_t(std::max<std::int64_t>(1, o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));
+  return dma_cycles(path, valid_bytes(tile), src == Memory::GM || dst == Memory::GM, rec.desc->name, calls);
 }
 
 }  // namespace detail

@@ -47,7 +47,7 @@ public:
 private:
   std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer instruction
   // gm: shares the aggregate cap. `instruction` names it in an error.
-  std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction) const;
+  std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction, std::uint64_t calls = 1) const;
   const CostTable& table_;
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;
