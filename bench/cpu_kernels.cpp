@@ -204,6 +204,31 @@ void rowreduce(const char* name, int R, int C, int reps) {
 }
 
 
+// ---- TSEL: dst = bit ? src0 : src1, the mask's bit j of row i at byte j / 8, bit j % 8 --------------------
+template <class T>
+__attribute__((noinline)) void hand_sel(T* __restrict dp, const std::uint8_t* __restrict mp, const T* __restrict ap,
+                                        const T* __restrict bp, int R, int C, int mask_cols) {
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < C; ++j)
+      dp[i * C + j] = (mp[i * mask_cols + j / 8] >> (j % 8)) & 1 ? ap[i * C + j] : bp[i * C + j];
+}
+template <class T>
+void sel(const char* name, int R, int C, int reps) {
+  const int mc = std::max(32, C / 8);  // a whole 32-byte row of mask bytes at least
+  Buf<T> a(std::size_t(R) * C, 1, -2, 2), b(std::size_t(R) * C, 2, -2, 2), d(std::size_t(R) * C, 3, 0, 0);
+  Buf<std::uint8_t> m(std::size_t(R) * mc, 4, 0, 255), t(32, 5, 0, 0);
+  Ctx c;
+  c.add(view(d.v.data(), R, C), Role::Write);
+  c.add(view(m.v.data(), R, mc), Role::Read);
+  c.add(view(a.v.data(), R, C), Role::Read);
+  c.add(view(b.v.data(), R, C), Role::Read);
+  c.add(view(t.v.data(), 1, 32), Role::Write);
+  const BackendKernel* k = &backend::find(Op::TSEL)->cpu;
+  const double kn = median_ns([&] { k->finish(c.ctx); }, reps);
+  const double hn = median_ns([&] { hand_sel<T>(d.v.data(), m.v.data(), a.v.data(), b.v.data(), R, C, mc); }, reps);
+  row(name, R, C, kn, hn, 0);
+}
+
 // ---- TCVT: the hand loop is the plain C++ conversion (round to nearest for floats; toward zero,
 // unchecked, for float -> int, which is what the kernel's saturating, NaN-safe loop computes in range).
 // f32 -> int16 with RINT has no dedicated loop: the element rule through long double.
@@ -251,6 +276,8 @@ int main() {
     rowreduce<half, false>("TROWSUM f16", R, C, reps);
     rowreduce<float, true>("TROWMAX f32", R, C, reps);
     rowreduce<half, true>("TROWMAX f16", R, C, reps);
+    sel<float>("TSEL f32", R, C, reps);
+    sel<half>("TSEL f16", R, C, reps);
     cvt<half, float>("TCVT f32->f16 RINT", R, C, reps, RoundMode::CAST_RINT);
     cvt<float, half>("TCVT f16->f32", R, C, reps, RoundMode::CAST_RINT);
     cvt<std::int32_t, float>("TCVT f32->i32 TRUNC", R, C, reps, RoundMode::CAST_TRUNC);

@@ -122,7 +122,10 @@ inline T combine(T a, T b) {
 // One level: out[i] = in[2i] O in[2i+1], an odd last lane carried; returns the new lane count.
 template <BinOp O, class T>
 inline int tree_level(T* __restrict out, const T* __restrict in, int n) {
-  for (int i = 0; i < n / 2; ++i) out[i] = combine<O, T>(in[2 * i], in[2 * i + 1]);  // vectorises (no aliasing)
+  int i = 0;
+  if constexpr (O == BinOp::Add && std::is_same_v<T, float>)  // SSE3 haddps: four adjacent sums at a time, the same adds
+    for (; i + 4 <= n / 2; i += 4) _mm_storeu_ps(out + i, _mm_hadd_ps(_mm_loadu_ps(in + 2 * i), _mm_loadu_ps(in + 2 * i + 4)));
+  for (; i < n / 2; ++i) out[i] = combine<O, T>(in[2 * i], in[2 * i + 1]);  // vectorises (no aliasing)
   if (n % 2) out[n / 2] = in[n - 1];
   return (n + 1) / 2;
 }

@@ -64,7 +64,7 @@ CostTable make_a2a3() {
   set({I::vector_dup}, {11, 1, 13});
   set({I::vbrcb}, {0, 0, 18});
   set({I::vconv, I::vcvt}, {14, 2, 11});  // tail 11 (the reference table says 18): hardware TCVT f32 <-> f16 4x64 = 33
-  set({I::vabs}, {13, 1, 16});
+  set({I::vabs}, {2, 1, 2});  // head + tail 4 (the table says 13 + 16): hardware TABS f32 64x64 = 68, f16 16x256 = 36
   set({I::vrelu}, {10, 1, 13});
   set({I::vnot, I::vand, I::vor}, {8, 2, 12});
   set({I::vxor}, {8, 2, 12});  // unused: A2/A3 TXOR is vor, vand, vnot, vand
