@@ -7,7 +7,8 @@
 // rule of the NPU implementation (TLOAD c10: its tile's valid width is not the DN tensor's) shows the error.
 //
 // The shapes and figures are facts from pto-isa (its tests compare these same figures with
-// EXPECT_CYCLE_NEAR); the kernels are ours. Run: build/bench/bench_fidelity.
+// EXPECT_CYCLE_NEAR); the kernels are ours. Run: build/bench/bench_fidelity [--a5-rows] (every A5 row:
+// shape, profiling cycles, ours).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -313,9 +314,9 @@ std::vector<Case> cases() {
 
 // ---- A5: pto-isa's st_a5_fit profiling rows ------------------------------------------------------------
 // tests/costmodel/st_a5_fit/testcase/<op>_fit/main.cpp: (instruction, dtype, tile, valid shape, profiling
-// cycles) per row; fp32 and fp16 rows of the element-wise, unary and tile-scalar instructions (TCVT and TSEL
-// rows are not in this report yet). Their vf_impl variants (post-update addressing or not) are priced alike
-// here, as pto-isa's own fits price them alike. One tile, in place: the register machine's cost does not
+// cycles) per row; fp32 and fp16 rows of the element-wise, unary and tile-scalar instructions, and TCVT's
+// (below; its fp4 pairs and the TSEL rows are not in this report yet). Their vf_impl variants
+// (post-update addressing or not) are priced alike here, as pto-isa's own fits price them alike. One tile, in place: the register machine's cost does not
 // depend on aliasing; a one-row case takes the 1-D loop, the others the 2-D loop, as the A5 kernels do.
 struct A5Row {
   const char* op;
@@ -872,9 +873,162 @@ std::uint64_t a5_model(const A5Row& row) {
   if (row.rows == 1) return f32 ? a5_row<float, 1, 1344>(op, 1, row.valid_cols) : a5_row<half, 1, 1344>(op, 1, row.valid_cols);
   return f32 ? a5_row<float, 20, 1344>(op, row.valid_rows, row.valid_cols) : a5_row<half, 20, 1344>(op, row.valid_rows, row.valid_cols);
 }
+
+// pto-isa's A5 TCVT fit rows (CAST_RINT, saturation on) of the pairs without 4-bit types: one source
+// and one destination tile, a one-row case on the 1-D loop, the others on the 2-D loop.
+struct A5CvtRow {
+  const char* src;
+  const char* dst;
+  int rows, cols, valid_rows, valid_cols;
+  double profiling;
+};
+constexpr A5CvtRow kA5CvtRows[] = {
+    {"bf16", "fp16", 1, 128, 1, 128, 54},
+    {"bf16", "fp16", 1, 640, 1, 640, 60},
+    {"bf16", "fp16", 1, 1280, 1, 1280, 65},
+    {"bf16", "fp16", 3, 192, 3, 128, 58},
+    {"bf16", "fp16", 3, 448, 3, 384, 75},
+    {"bf16", "fp16", 3, 1344, 3, 1280, 95},
+    {"bf16", "fp16", 10, 192, 10, 128, 65},
+    {"bf16", "fp16", 10, 448, 10, 384, 131},
+    {"bf16", "fp16", 10, 1344, 10, 1280, 193},
+    {"bf16", "fp32", 1, 64, 1, 64, 81},
+    {"bf16", "fp32", 1, 320, 1, 320, 73},
+    {"bf16", "fp32", 1, 640, 1, 640, 65},
+    {"bf16", "fp32", 3, 128, 3, 64, 59},
+    {"bf16", "fp32", 3, 256, 3, 192, 75},
+    {"bf16", "fp32", 3, 704, 3, 640, 95},
+    {"bf16", "fp32", 10, 128, 10, 64, 66},
+    {"bf16", "fp32", 10, 256, 10, 192, 131},
+    {"bf16", "fp32", 10, 704, 10, 640, 193},
+    {"fp16", "fp32", 1, 64, 1, 64, 81},
+    {"fp16", "fp32", 1, 320, 1, 320, 73},
+    {"fp16", "fp32", 1, 640, 1, 640, 65},
+    {"fp16", "fp32", 3, 128, 3, 64, 59},
+    {"fp16", "fp32", 3, 256, 3, 192, 75},
+    {"fp16", "fp32", 3, 704, 3, 640, 95},
+    {"fp16", "fp32", 10, 128, 10, 64, 66},
+    {"fp16", "fp32", 10, 256, 10, 192, 131},
+    {"fp16", "fp32", 10, 704, 10, 640, 193},
+    {"fp16", "hif8", 1, 128, 1, 128, 54},
+    {"fp16", "hif8", 1, 640, 1, 640, 61},
+    {"fp16", "hif8", 1, 1280, 1, 1280, 66},
+    {"fp16", "hif8", 3, 192, 3, 128, 58},
+    {"fp16", "hif8", 3, 448, 3, 384, 76},
+    {"fp16", "hif8", 3, 1344, 3, 1280, 96},
+    {"fp16", "hif8", 10, 192, 10, 128, 65},
+    {"fp16", "hif8", 10, 448, 10, 384, 132},
+    {"fp16", "hif8", 10, 1344, 10, 1280, 194},
+    {"fp32", "bf16", 1, 64, 1, 64, 53},
+    {"fp32", "bf16", 1, 320, 1, 320, 60},
+    {"fp32", "bf16", 1, 640, 1, 640, 65},
+    {"fp32", "bf16", 3, 192, 3, 128, 64},
+    {"fp32", "bf16", 3, 448, 3, 384, 83},
+    {"fp32", "bf16", 3, 1344, 3, 1280, 127},
+    {"fp32", "bf16", 10, 192, 10, 128, 78},
+    {"fp32", "bf16", 10, 448, 10, 384, 146},
+    {"fp32", "bf16", 10, 1344, 10, 1280, 288},
+    {"fp32", "fp16", 1, 64, 1, 64, 53},
+    {"fp32", "fp16", 1, 320, 1, 320, 60},
+    {"fp32", "fp16", 1, 640, 1, 640, 65},
+    {"fp32", "fp16", 3, 192, 3, 128, 64},
+    {"fp32", "fp16", 3, 448, 3, 384, 83},
+    {"fp32", "fp16", 3, 1344, 3, 1280, 127},
+    {"fp32", "fp16", 10, 192, 10, 128, 78},
+    {"fp32", "fp16", 10, 448, 10, 384, 146},
+    {"fp32", "fp16", 10, 1344, 10, 1280, 288},
+    {"fp32", "fp8_e4m3", 1, 64, 1, 64, 67},
+    {"fp32", "fp8_e4m3", 1, 320, 1, 320, 118},
+    {"fp32", "fp8_e4m3", 1, 640, 1, 640, 178},
+    {"fp32", "fp8_e4m3", 3, 192, 3, 128, 97},
+    {"fp32", "fp8_e4m3", 3, 448, 3, 384, 890},
+    {"fp32", "fp8_e4m3", 3, 1344, 3, 1280, 2549},
+    {"fp32", "fp8_e4m3", 10, 192, 10, 128, 181},
+    {"fp32", "fp8_e4m3", 10, 448, 10, 384, 2829},
+    {"fp32", "fp8_e4m3", 10, 1344, 10, 1280, 8359},
+    {"fp32", "fp8_e5m2", 1, 64, 1, 64, 67},
+    {"fp32", "fp8_e5m2", 1, 320, 1, 320, 118},
+    {"fp32", "fp8_e5m2", 1, 640, 1, 640, 178},
+    {"fp32", "fp8_e5m2", 3, 192, 3, 128, 97},
+    {"fp32", "fp8_e5m2", 3, 448, 3, 384, 890},
+    {"fp32", "fp8_e5m2", 3, 1344, 3, 1280, 2549},
+    {"fp32", "fp8_e5m2", 10, 192, 10, 128, 181},
+    {"fp32", "fp8_e5m2", 10, 448, 10, 384, 2829},
+    {"fp32", "fp8_e5m2", 10, 1344, 10, 1280, 8359},
+    {"fp32", "hif8", 1, 64, 1, 64, 67},
+    {"fp32", "hif8", 1, 320, 1, 320, 118},
+    {"fp32", "hif8", 1, 640, 1, 640, 178},
+    {"fp32", "hif8", 3, 192, 3, 128, 97},
+    {"fp32", "hif8", 3, 448, 3, 384, 890},
+    {"fp32", "hif8", 3, 1344, 3, 1280, 2549},
+    {"fp32", "hif8", 10, 192, 10, 128, 181},
+    {"fp32", "hif8", 10, 448, 10, 384, 2829},
+    {"fp32", "hif8", 10, 1344, 10, 1280, 8359},
+    {"fp8_e4m3", "fp32", 1, 64, 1, 64, 92},
+    {"fp8_e4m3", "fp32", 1, 320, 1, 320, 88},
+    {"fp8_e4m3", "fp32", 1, 640, 1, 640, 126},
+    {"fp8_e4m3", "fp32", 3, 128, 3, 64, 74},
+    {"fp8_e4m3", "fp32", 3, 256, 3, 192, 110},
+    {"fp8_e4m3", "fp32", 3, 704, 3, 640, 217},
+    {"fp8_e4m3", "fp32", 10, 128, 10, 64, 96},
+    {"fp8_e4m3", "fp32", 10, 256, 10, 192, 216},
+    {"fp8_e4m3", "fp32", 10, 704, 10, 640, 567},
+    {"fp8_e5m2", "fp32", 1, 64, 1, 64, 92},
+    {"fp8_e5m2", "fp32", 1, 320, 1, 320, 88},
+    {"fp8_e5m2", "fp32", 1, 640, 1, 640, 126},
+    {"fp8_e5m2", "fp32", 3, 128, 3, 64, 74},
+    {"fp8_e5m2", "fp32", 3, 256, 3, 192, 110},
+    {"fp8_e5m2", "fp32", 3, 704, 3, 640, 217},
+    {"fp8_e5m2", "fp32", 10, 128, 10, 64, 96},
+    {"fp8_e5m2", "fp32", 10, 256, 10, 192, 216},
+    {"fp8_e5m2", "fp32", 10, 704, 10, 640, 567},
+    {"hif8", "fp32", 1, 64, 1, 64, 92},
+    {"hif8", "fp32", 1, 320, 1, 320, 88},
+    {"hif8", "fp32", 1, 640, 1, 640, 126},
+    {"hif8", "fp32", 3, 128, 3, 64, 74},
+    {"hif8", "fp32", 3, 256, 3, 192, 110},
+    {"hif8", "fp32", 3, 704, 3, 640, 217},
+    {"hif8", "fp32", 10, 128, 10, 64, 96},
+    {"hif8", "fp32", 10, 256, 10, 192, 216},
+    {"hif8", "fp32", 10, 704, 10, 640, 567},
+};
+
+template <class D, class S, int R>
+std::uint64_t a5_cvt(int vr, int vc) {
+  LaunchReport r = launch({.blocks = 1, .target = Target::A5, .model_only = true}, [&]() -> Kernel {
+    Dyn<S, R, 1344> s(vr, vc);
+    Dyn<D, R, 1344> d(vr, vc);
+    TASSIGN(s, 0);
+    TASSIGN(d, std::size_t(R) * 1344 * sizeof(S));
+    TCVT(d, s, RoundMode::CAST_RINT);
+    co_return;
+  });
+  return r.cores[0].pipes[PIPE_V].busy_cycles;
+}
+template <class D, class S>
+std::uint64_t a5_cvt_row(const A5CvtRow& row) {
+  return row.rows == 1 ? a5_cvt<D, S, 1>(1, row.valid_cols) : a5_cvt<D, S, 10>(row.valid_rows, row.valid_cols);
+}
+std::uint64_t a5_cvt_model(const A5CvtRow& row) {
+  const std::string p = std::string(row.src) + "->" + row.dst;
+  if (p == "bf16->fp16") return a5_cvt_row<half, bfloat16_t>(row);
+  if (p == "bf16->fp32") return a5_cvt_row<float, bfloat16_t>(row);
+  if (p == "fp16->fp32") return a5_cvt_row<float, half>(row);
+  if (p == "fp16->hif8") return a5_cvt_row<hifloat8_t, half>(row);
+  if (p == "fp32->bf16") return a5_cvt_row<bfloat16_t, float>(row);
+  if (p == "fp32->fp16") return a5_cvt_row<half, float>(row);
+  if (p == "fp32->fp8_e4m3") return a5_cvt_row<float8_e4m3_t, float>(row);
+  if (p == "fp32->fp8_e5m2") return a5_cvt_row<float8_e5m2_t, float>(row);
+  if (p == "fp32->hif8") return a5_cvt_row<hifloat8_t, float>(row);
+  if (p == "fp8_e4m3->fp32") return a5_cvt_row<float, float8_e4m3_t>(row);
+  if (p == "fp8_e5m2->fp32") return a5_cvt_row<float, float8_e5m2_t>(row);
+  if (p == "hif8->fp32") return a5_cvt_row<float, hifloat8_t>(row);
+  detail::fail("bench_fidelity: no kernel for TCVT ", p);
+}
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  const bool a5_rows = argc > 1 && std::strcmp(argv[1], "--a5-rows") == 0;  // every A5 row, not only the summary
   struct Tally {
     int run = 0, within = 0, skipped = 0;
   };
@@ -923,10 +1077,8 @@ int main() {
   };
   std::vector<std::pair<std::string, A5Tally>> groups;
   A5Tally a5all;
-  for (const A5Row& row : kA5Rows) {
-    const double m = double(a5_model(row));
-    const double err = (m - row.profiling) / row.profiling;
-    const std::string key = std::string(row.op) + " " + row.dtype;
+  auto tally = [&](const std::string& key, double m, double profiling) {
+    const double err = (m - profiling) / profiling;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
     if (it == groups.end()) it = groups.insert(groups.end(), {key, {}});
     for (A5Tally* t : {&it->second, &a5all}) {
@@ -934,6 +1086,18 @@ int main() {
       t->within += std::fabs(err) <= 0.10;
       if (std::fabs(err) > std::fabs(t->worst)) t->worst = err;
     }
+  };
+  auto shape = [](int r, int c, int vr, int vc) { return std::to_string(r) + "x" + std::to_string(c) + " valid " + std::to_string(vr) + "x" + std::to_string(vc); };
+  for (const A5Row& row : kA5Rows) {
+    const double m = double(a5_model(row));
+    if (a5_rows) std::printf("A5 %-8s %-5s %-24s %6.0f %6.0f\n", row.op, row.dtype, shape(row.rows, row.cols, row.valid_rows, row.valid_cols).c_str(), row.profiling, m);
+    tally(std::string(row.op) + " " + row.dtype, m, row.profiling);
+  }
+  for (const A5CvtRow& row : kA5CvtRows) {
+    const std::string pair = std::string(row.src) + "->" + row.dst;
+    const double m = double(a5_cvt_model(row));
+    if (a5_rows) std::printf("A5 TCVT %-14s %-24s %6.0f %6.0f\n", pair.c_str(), shape(row.rows, row.cols, row.valid_rows, row.valid_cols).c_str(), row.profiling, m);
+    tally("TCVT " + pair, m, row.profiling);
   }
   std::printf("%-22s %10s %12s\n", "A5 (pto-isa st_a5_fit)", "within 10%", "worst error");
   for (const auto& [key, t] : groups) std::printf("%-22s %4d of %3d %+11.1f%%\n", key.c_str(), t.within, t.run, 100 * t.worst);
