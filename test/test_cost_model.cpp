@@ -282,7 +282,7 @@ BOOST_AUTO_TEST_CASE(cores_share_the_aggregate_gm_bandwidth) {
     for (const CoreReport& c : r.cores) BOOST_TEST(c.cycles == r.cycles);  // identical cores end together
     return r;
   };
-  // Under the default cap (865 B/cycle, 6 cores' worth of 143 B/cycle) more cores change nothing.
+  // Under the default cap (865 B/cycle, 6 cores' worth of 128 B/cycle) more cores change nothing.
   BOOST_TEST(cycles(1, nullptr).cycles == cycles(4, nullptr).cycles);
   // A cap of two cores' bandwidth: 4 cores get half each; each 16 KiB TLOAD then costs
   // 264 + 16384 / 64 = 520 instead of 392 (two cores' 128 B/cycle shared by four).
