@@ -570,6 +570,7 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
       TREMS(d, a, 3, t);
     }, big);
   });
+  BOOST_TEST(contains(e, "TREMS: operand src has 33554432 at element (0, 0)"), e);
   BOOST_TEST(contains(e, "2^24"), e);
   // TREM's A2A3 tmp too small
   e = on(Target::A2A3, [] {

@@ -187,7 +187,7 @@ void check_values(const Env& e, const TileView& a, const TileView* b, T scalar) 
       };
       for (int r = 0; r < a.valid_rows; ++r)
         for (int c = 0; c < a.valid_cols; ++c) {
-          in_range("src0", std::int64_t(*a.ptr<T>(r, c)), r, c);
+          in_range(b ? "src0" : "src", std::int64_t(*a.ptr<T>(r, c)), r, c);
           if (b) in_range("src1", std::int64_t(*b->ptr<T>(r, c)), r, c);
         }
       if (!b) in_range("scalar", std::int64_t(scalar), 0, 0);
