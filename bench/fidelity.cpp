@@ -3,7 +3,7 @@
 // the chip) whose instruction this runtime implements, the modeled cycles of the same instruction on the
 // same tiles (model-only, A2A3 default cost table), and the error; then the share within 10%, overall
 // and per group. Cases whose figure is 0 in pto-isa (unmeasured) are not listed; cases of instructions
-// or forms not implemented yet are listed as skipped with the reason, and a case whose operands break a
+// or forms this runtime lacks (TMOV between layouts: issue 18) are listed as skipped with the reason, and a case whose operands break a
 // rule of the NPU implementation (TLOAD c10: its tile's valid width is not the DN tensor's) shows the error.
 //
 // The shapes and figures are facts from pto-isa (its tests compare these same figures with
