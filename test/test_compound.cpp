@@ -617,6 +617,39 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
     TADDDEQRELU(d, a, b, 0.5f, t);
   });
   BOOST_TEST(contains(e, "TADDDEQRELU: operand dst"), e);
+  // ... and on A2A3 the int32 operands apart from each other (the intermediates land in them)
+  e = on(Target::A2A3, [] {
+    DynTile<half, 8, 64> d(8, 64);
+    DynTile<std::int32_t, 8, 64> a(8, 64), b(8, 64), t(8, 64);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x1000), TASSIGN(t, 0x4000);
+    TADDDEQRELU(d, a, b, 0.5f, t);
+  });
+  BOOST_TEST(contains(e, "TADDDEQRELU: operand src0"), e);
+  BOOST_TEST(contains(e, "shares bytes with operand src1"), e);
+  BOOST_TEST(contains(e, "on A2A3 every operand needs its own bytes"), e);
+  BOOST_TEST(on(Target::A5, [] {
+               DynTile<half, 8, 64> d(8, 64);
+               DynTile<std::int32_t, 8, 64> a(8, 64), b(8, 64), t(8, 64);
+               TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x1000), TASSIGN(t, 0x4000);
+               TADDDEQRELU(d, a, b, 0.5f, t);
+             }) == "no pto::Error");
+  // TREMS's A2A3 tmp: a row of dst's valid columns
+  e = on(Target::A2A3, [] {
+    F d(8, 64), a(8, 64);
+    DynTile<float, 1, 64> t(1, 48);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(t, 0x3000);
+    TREMS(d, a, 3.0f, t);
+  });
+  BOOST_TEST(contains(e, "TREMS: operand tmp"), e);
+  BOOST_TEST(contains(e, "at least one valid row of 64 elements (dst's valid columns"), e);
+  // TPOW's A2A3 float tmp holds |base| ^ exp: dst's valid shape
+  e = on(Target::A2A3, [] {
+    F d(8, 64), a(8, 64), b(8, 64), t(4, 64);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000), TASSIGN(t, 0x3000);
+    TPOW(d, a, b, t);
+  });
+  BOOST_TEST(contains(e, "TPOW: operand tmp"), e);
+  BOOST_TEST(contains(e, "must have the same valid shape as operand dst"), e);
 }
 
 // A5 HIGH_PRECISION: the exact remainder where the default sequence is off (a large quotient).

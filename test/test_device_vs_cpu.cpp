@@ -15,6 +15,7 @@
 #define BOOST_TEST_MODULE device_vs_cpu
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -528,6 +529,155 @@ void all_families(Target target, int n, bool wide) {
   if constexpr (sizeof(T) <= 4) rowexpand<Static<T, 64, BE>, Tile<TileType::Vec, T, 64, 1, BLayout::ColMajor>>(target, n, pure);
 }
 
+// ---- TCVT, TSEL / TSELS -----------------------------------------------------------------------------
+
+// Conversion sources span the destinations' ranges and beyond (saturation and the SaturationMode::OFF
+// wrap-around), finite in every source type.
+template <class S>
+void fill_wide(std::vector<std::byte>& ub, std::size_t lo, std::size_t hi) {
+  auto* p = reinterpret_cast<S*>(ub.data() + lo);
+  for (std::size_t i = 0; i < (hi - lo) / sizeof(S); ++i) {
+    if constexpr (std::is_integral_v<S>) {
+      const std::uint64_t bits = (std::uint64_t(rng()()) << 32) | rng()();
+      p[i] = coin() ? S(bits) : S(int(pick(0, 600)) * (std::is_signed_v<S> && coin() ? -1 : 1));
+    } else {
+      const float mag = coin() ? float(pick(0, 2250)) / 1000.0f : float(pick(0, 60000)) + float(pick(0, 3)) / 4.0f;
+      p[i] = S(coin() ? -mag : mag);
+    }
+  }
+}
+
+constexpr RoundMode kCvtModes[] = {RoundMode::CAST_NONE, RoundMode::CAST_RINT, RoundMode::CAST_ROUND, RoundMode::CAST_FLOOR,
+                                   RoundMode::CAST_CEIL, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD};
+
+// `n` random TCVT calls from ST into DT (a random mode; with or without a SaturationMode and a tmp).
+template <class DT, class ST>
+void convert_cases(Target target, int n) {
+  using D = typename DT::DType;
+  using S = typename ST::DType;
+  if (!find_cvt(target, dtype_v<S>, dtype_v<D>)) return;
+  using Tmp = Tile<TileType::Vec, std::int32_t, 1, 4096>;
+  for (int c = 0; c < n; ++c) {
+    auto [R, C] = valid_of<DT>();
+    if constexpr (!kDyn<ST>) std::tie(R, C) = std::pair<int, int>{ST::ValidRow, ST::ValidCol};
+    if constexpr (!kDyn<DT> && !kDyn<ST>)
+      if (DT::ValidRow != ST::ValidRow || DT::ValidCol != ST::ValidCol) return;
+    const RoundMode mode = kCvtModes[pick(0, 6)];
+    const int form = pick(0, 3);  // 0: mode; 1: + SaturationMode; 2: tmp + mode; 3: tmp + both
+    const SaturationMode sat = coin() ? SaturationMode::OFF : SaturationMode::ON;
+    Placer p;
+    const std::size_t s_off = p.take(kBytes<ST>), d_off = p.take(kBytes<DT>), t_off = p.take(kBytes<Tmp>);
+    if (!p.fits()) continue;
+    auto issue = [=]() {
+      DT d = make<DT>(R, C);
+      ST s = make<ST>(R, C);
+      Tmp t;
+      TASSIGN(s, s_off);
+      TASSIGN(d, d_off);
+      TASSIGN(t, t_off);
+      switch (form) {
+        case 0: TCVT(d, s, mode); break;
+        case 1: TCVT(d, s, mode, sat); break;
+        case 2: TCVT(d, s, t, mode); break;
+        default: TCVT(d, s, t, mode, sat); break;
+      }
+    };
+    std::vector<std::byte> init = random_ub<D>();
+    fill_wide<S>(init, s_off, s_off + kBytes<ST>);
+    const std::string what = std::string("TCVT ") + name_of(dtype_v<S>) + "->" + name_of(dtype_v<D>) + " mode " +
+                             std::to_string(int(mode)) + " form " + std::to_string(form) + (form % 2 ? sat == SaturationMode::OFF ? " OFF" : " ON" : "") +
+                             shape("dst", R, C, DT::Rows, DT::Cols, kDyn<DT>, d_off) + shape("src", R, C, ST::Rows, ST::Cols, kDyn<ST>, s_off);
+    differential<D>(what, target, issue, init, Region{d_off, R, C, DT::Cols});
+  }
+}
+
+// The geometries the TCVT paths branch on: head repeats and a tail per row, more than 255 rows (the
+// tail's row calls), statically full tiles (A5's 1-D loop), one long row, a wider source row stride.
+template <class D, class S>
+void convert_shapes(Target target, int n) {
+  convert_cases<Dyn<D, 8, 224>, Dyn<S, 8, 224>>(target, n);
+  convert_cases<Dyn<D, 300, 32>, Dyn<S, 300, 32>>(target, n);
+  convert_cases<Static<D, 4, 128>, Static<S, 4, 128>>(target, n);
+  convert_cases<Dyn<D, 1, 1088>, Dyn<S, 1, 1088>>(target, n);
+  convert_cases<Dyn<D, 16, 64>, Dyn<S, 16, 96>>(target, n);
+}
+
+void all_conversions(Target t, int n) {
+  convert_shapes<half, float>(t, n);
+  convert_shapes<float, half>(t, n);
+  convert_shapes<bfloat16_t, float>(t, n);
+  convert_shapes<float, bfloat16_t>(t, n);
+  convert_shapes<float, float>(t, n);
+  convert_shapes<std::int16_t, float>(t, n);
+  convert_shapes<std::int32_t, float>(t, n);
+  convert_shapes<std::int64_t, float>(t, n);
+  convert_shapes<std::int16_t, half>(t, n);
+  convert_shapes<std::int32_t, half>(t, n);
+  convert_shapes<std::int8_t, half>(t, n);
+  convert_shapes<std::uint8_t, half>(t, n);
+  convert_shapes<std::int32_t, bfloat16_t>(t, n);
+  convert_shapes<half, std::int16_t>(t, n);
+  convert_shapes<float, std::int16_t>(t, n);
+  convert_shapes<float, std::int32_t>(t, n);
+  convert_shapes<half, std::int32_t>(t, n);
+  convert_shapes<std::int16_t, std::int32_t>(t, n);
+  convert_shapes<std::int64_t, std::int32_t>(t, n);
+  convert_shapes<float, std::int64_t>(t, n);
+  convert_shapes<std::int32_t, std::int64_t>(t, n);
+  convert_shapes<half, std::int8_t>(t, n);
+  convert_shapes<half, std::uint8_t>(t, n);
+  convert_shapes<std::uint32_t, std::uint8_t>(t, n);
+  convert_shapes<std::int32_t, std::int16_t>(t, n);
+  convert_shapes<std::uint8_t, std::uint16_t>(t, n);
+  convert_shapes<std::int8_t, std::int32_t>(t, n);
+}
+
+// `n` random TSEL (or TSELS) calls on tiles of type TT with random mask bits.
+template <class TT>
+void select_cases(Target target, int n, bool scalar) {
+  using T = typename TT::DType;
+  constexpr int MC = std::max(32, (TT::Cols / 8 + 31) / 32 * 32);
+  using MaskT = Tile<TileType::Vec, std::uint8_t, TT::Rows, MC, BLayout::RowMajor, -1, -1>;
+  using Tmp = Tile<TileType::Vec, std::uint8_t, 1, 32>;
+  for (int c = 0; c < n; ++c) {
+    auto [R, C] = valid_of<TT>();
+    const int alias = pick(0, 2);  // 1: dst is src0; 2: dst is src1 (TSEL)
+    Placer p;
+    const std::size_t a_off = p.take(kBytes<TT>), b_off = p.take(kBytes<TT>), m_off = p.take(kBytes<MaskT>), t_off = p.take(32);
+    const std::size_t d_off = alias == 1 ? a_off : alias == 2 && !scalar ? b_off : p.take(kBytes<TT>);
+    if (!p.fits()) continue;
+    const T k = random_scalar<T>();
+    auto issue = [=]() {
+      TT d = make<TT>(R, C), a = make<TT>(R, C), b = make<TT>(R, C);
+      MaskT m(static_cast<unsigned>(R), static_cast<unsigned>(MC));
+      Tmp t;
+      TASSIGN(a, a_off);
+      TASSIGN(b, b_off);
+      TASSIGN(d, d_off);
+      TASSIGN(m, m_off);
+      TASSIGN(t, t_off);
+      if (scalar) TSELS(d, m, a, t, k);
+      else TSEL(d, m, a, b, t);
+    };
+    std::vector<std::byte> init = random_ub<T>();
+    for (std::size_t i = m_off; i < m_off + kBytes<MaskT>; ++i) init[i] = std::byte(rng()());
+    const std::string what = std::string(scalar ? "TSELS " : "TSEL ") + name_of(dtype_v<T>) + shape("dst", R, C, TT::Rows, TT::Cols, kDyn<TT>, d_off) +
+                             (alias == 1 ? " in place over src0" : alias == 2 && !scalar ? " in place over src1" : "");
+    differential<T>(what, target, issue, init, Region{d_off, R, C, TT::Cols});
+  }
+}
+
+// 32-bit elements: pairs of chunks and an odd last one; more than 255 rows; statically full tiles.
+template <class T>
+void select_shapes(Target t, int n) {
+  for (bool scalar : {false, true}) {
+    select_cases<Dyn<T, 4, 3 * kEPR<T> / 2 + kBE<T>>>(t, n, scalar);
+    select_cases<Dyn<T, 300, 2 * kBE<T>>>(t, n, scalar);
+    select_cases<Static<T, 8, 2 * kEPR<T>>>(t, n, scalar);
+    select_cases<Dyn<T, 2, 3 * kEPR<T> + 2 * kBE<T>>>(t, n, scalar);
+  }
+}
+
 void summary(const char* when) {
   std::string inexact;
   for (const auto& [op, count] : g_stats.inexact_by_op) inexact += (inexact.empty() ? "" : ", ") + op + " " + std::to_string(count);
@@ -567,4 +717,19 @@ BOOST_AUTO_TEST_CASE(a5_device_paths_agree_with_the_cpu_reference) {
   summary("A2A3 and A5");
   BOOST_TEST(g_stats.failed == 0);
   BOOST_TEST(g_stats.compared > 3000);
+}
+
+BOOST_AUTO_TEST_CASE(conversion_and_select_device_paths_agree_with_the_cpu_reference) {
+  g_stats = Stats{};
+  for (Target t : {Target::A2A3, Target::A5}) {
+    all_conversions(t, 4);
+    select_shapes<float>(t, 6);
+    select_shapes<half>(t, 6);
+    select_shapes<std::int32_t>(t, 4);
+    select_shapes<std::uint16_t>(t, 4);
+    if (t == Target::A5) select_shapes<std::int8_t>(t, 4), select_shapes<std::uint8_t>(t, 4);
+  }
+  summary("TCVT, TSEL, TSELS on A2A3 and A5");
+  BOOST_TEST(g_stats.failed == 0);
+  BOOST_TEST(g_stats.compared > 500);
 }

@@ -337,6 +337,33 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
   });
   BOOST_TEST(contains(e, "TCOLPROD: operand"), e);
   BOOST_TEST(contains(e, "A5"), e);
+  // a 16-bit index only for the value forms of 2-byte sources
+  e = on(Target::A5, [] {
+    DynTile<half, 8, 64> s(8, 64), t(8, 64);
+    DynTile<std::int16_t, 8, 16> d(8, 1);
+    TASSIGN(s, 0), TASSIGN(t, 0x1000), TASSIGN(d, 0x2000);
+    TROWARGMAX(d, s, t);
+  });
+  BOOST_TEST(contains(e, "TROWARGMAX: operand dst"), e);
+  BOOST_TEST(contains(e, "a 16-bit index is for the value forms of 2-byte sources"), e);
+  // the value forms take 2- and 4-byte sources
+  e = on(Target::A5, [] {
+    DynTile<std::int8_t, 8, 64> s(8, 64), t(8, 64), v(1, 64);
+    DynTile<std::int32_t, 1, 64> d(1, 64);
+    TASSIGN(s, 0), TASSIGN(t, 0x1000), TASSIGN(v, 0x2000), TASSIGN(d, 0x3000);
+    TCOLARGMIN(v, d, s, t);
+  });
+  BOOST_TEST(contains(e, "TCOLARGMIN: operand src"), e);
+  BOOST_TEST(contains(e, "the value forms take 2- and 4-byte sources"), e);
+  // column results are one row
+  e = on(Target::A5, [] {
+    DynTile<float, 8, 64> s(8, 64), t(8, 64);
+    DynTile<std::int32_t, 2, 64> d(2, 64);
+    TASSIGN(s, 0), TASSIGN(t, 0x1000), TASSIGN(d, 0x3000);
+    TCOLARGMAX(d, s, t);
+  });
+  BOOST_TEST(contains(e, "TCOLARGMAX: operand dst"), e);
+  BOOST_TEST(contains(e, "must have one valid row"), e);
 }
 
 // Priced by the planners (the NPU headers' loops): deterministic, and A2A3's per-block TROWPROD is

@@ -8,9 +8,13 @@
 #include <map>
 #include <random>
 #include <set>
+#include <span>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include <pto/backends/registry.hpp>
+#include <pto/isa/conversions.hpp>
 #include <pto/isa/error.hpp>
 #include <pto/isa/instr_desc.hpp>
 
@@ -98,14 +102,15 @@ std::map<Intrinsic, std::uint64_t> issues(const IntrinsicStream& s) {
 // A2A3 streams compare call by call, without the block / repeat strides (the planner does not derive them).
 bool same_counts(const IntrinsicStream& a, const IntrinsicStream& b, Target t) {
   if (t == Target::A5) return issues(a) == issues(b);
-  if (a.calls().size() != b.calls().size()) return false;
-  for (std::size_t i = 0; i < a.calls().size(); ++i) {
-    const IntrinsicCall &x = a.calls()[i], &y = b.calls()[i];
-    if (x.op != y.op || x.count_mode != y.count_mode || x.barrier_before != y.barrier_before || x.lanes != y.lanes ||
-        x.repeats != y.repeats || x.calls != y.calls || x.bytes != y.bytes)
-      return false;
-  }
-  return true;
+  // Call by call: an entry of n identical calls is n calls, the barrier before the first (the device
+  // stream's strides can keep calls apart that the planner's merge).
+  auto expand = [](const IntrinsicStream& s) {
+    std::vector<std::tuple<Intrinsic, bool, bool, std::uint16_t, std::uint32_t, std::uint64_t>> v;
+    for (const IntrinsicCall& c : s.calls())
+      for (std::uint32_t k = 0; k < c.calls; ++k) v.emplace_back(c.op, c.count_mode, k == 0 && c.barrier_before, c.lanes, c.repeats, c.bytes);
+    return v;
+  };
+  return expand(a) == expand(b);
 }
 
 class Gen {
@@ -152,7 +157,7 @@ void add(Case& c, const TileView& v, Role r) {
 }
 
 // Complement: the planner prices only forms no device path covers (the reductions' A5 64-bit forms).
-enum class Shape { TileScalar, ColExpandOp, RowExpandOp, ColExpand, RowExpand, ExpandS, Mov, Complement };
+enum class Shape { TileScalar, ColExpandOp, RowExpandOp, ColExpand, RowExpand, ExpandS, Mov, Convert, Select, Complement };
 
 Shape shape_of(Op op) {
   const std::string n = find_desc(op)->name;
@@ -160,6 +165,8 @@ Shape shape_of(Op op) {
   if (n.rfind("TROWEXPAND", 0) == 0) return n == "TROWEXPAND" ? Shape::RowExpand : Shape::RowExpandOp;
   if (n == "TEXPANDS") return Shape::ExpandS;
   if (n == "TMOV") return Shape::Mov;
+  if (n == "TCVT") return Shape::Convert;
+  if (n == "TSEL" || n == "TSELS") return Shape::Select;
   if (n.rfind("TROW", 0) == 0 || n.rfind("TCOL", 0) == 0) return Shape::Complement;
   return Shape::TileScalar;
 }
@@ -224,6 +231,34 @@ bool make_case(Gen& g, Ub& ub, Op op, Target target, Case& c) {
     case Shape::Mov: {
       add(c, g.tile(ub, t, R, C, vr, vc), Role::Write);
       add(c, g.tile(ub, t, R, C, vr, vc), Role::Read);
+      return true;
+    }
+    case Shape::Convert: {  // a pair of the target (the packed 4-bit ones aside), a random mode and saturation
+      const std::span<const CvtPair> pairs = target == Target::A5 ? std::span<const CvtPair>(cvt_detail::kA5)
+                                                                  : std::span<const CvtPair>(cvt_detail::kA2A3);
+      const CvtPair& p = pairs[std::size_t(g.pick(0, int(pairs.size()) - 1))];
+      if (is_packed4(p.src) || is_packed4(p.dst)) return false;
+      const int cc = size_of(p.src) == 8 || size_of(p.dst) == 8 ? std::min(C, 128) : C;
+      const int cv = std::min(vc, cc);
+      const int cw = g.cols_for(DType::U8, cc);  // whole 32-byte rows for either type
+      add(c, g.tile(ub, p.dst, R, cw, vr, cv), Role::Write);
+      add(c, g.tile(ub, p.src, R, cw, vr, cv), Role::Read);
+      const RoundMode m = RoundMode(g.pick(0, 6));
+      const SaturationMode sat = cvt_effective_sat(p.src, p.dst, g.coin(), g.coin() ? SaturationMode::OFF : SaturationMode::ON);
+      const bool torch = target == Target::A2A3 && sat == SaturationMode::OFF &&
+                         ((p.src == DType::F32 && p.dst == DType::I16) || (p.src == DType::F16 && (p.dst == DType::I16 || p.dst == DType::I8)));
+      if (torch) add(c, g.tile(ub, DType::U8, 1, 65536, 1, 65536), Role::Write);
+      c.ctx.variant = std::uint8_t((std::uint8_t(cvt_effective_mode(p, m)) << kVariantCvtShift) |
+                                   (sat == SaturationMode::OFF ? kVariantCvtSatOff : 0) | (torch ? kVariantCvtTmp : 0));
+      return true;
+    }
+    case Shape::Select: {  // dst, the mask, src0 (, src1), tmp
+      const int mc = g.cols_for(DType::U8, (C + 7) / 8);
+      add(c, g.tile(ub, t, R, C, vr, vc), Role::Write);
+      add(c, g.tile(ub, DType::U8, R, mc, vr, mc), Role::Read);
+      add(c, g.tile(ub, t, R, C, vr, vc), Role::Read);
+      if (op == Op::TSEL) add(c, g.tile(ub, t, R, C, vr, vc), Role::Read);
+      add(c, g.tile(ub, DType::U8, 1, 32, 1, 32), Role::Write);
       return true;
     }
     case Shape::Complement:

@@ -1089,4 +1089,81 @@ inline void txors(VectorUnit& vu, const ExecContext& ctx) {
   bitwise_on<Fn::And>(vu, ctx, d16, d16, as_int16(t));
 }
 
+// TCVT (TCvt.hpp): ComputeTCvtRepeatConfig's lanes (256 / the wider element's bytes, 128 with int4b)
+// and repeat strides; TCvtHead per row in calls of at most 255 repeats under the full mask; TCvtTail the
+// remaining columns under a continuous mask, one call per 255 rows at the rows' strides. int32 -> half
+// (vconv_deq) sets its scale behind a barrier first. The tmp forms with SaturationMode::OFF run the
+// PyTorch-compatible paths: f32 -> int16 as f32 -> int32 saturating into tmp (at the source's strides),
+// a barrier, int32 -> int16 wrapping; half -> int16 / int8 per repeat and 64-lane sub-chunk through
+// int32 in tmp (int8 further: int16 in place, & 0xFF, half, then the truncating int8 vconv), a barrier
+// after each step. Each vconv rounds and saturates as the element rule (backends/common/convert.hpp).
+inline void tcvt(VectorUnit& vu, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &x = ctx.ops[1].tile;
+  const DType dd = d.dtype, sd = x.dtype;
+  const RoundMode m = cvt_mode_of(ctx.variant);
+  const SaturationMode sat = cvt_sat_of(ctx.variant);
+  const bool torch = ctx.variant & kVariantCvtTmp;  // set only for those three pairs, OFF, on A2A3
+  const bool packed = is_packed4(dd) || is_packed4(sd);
+  const unsigned epr = packed ? 128 : unsigned(256 / std::max(size_of(dd), size_of(sd)));
+  auto repeat_blocks = [&](DType t) { return packed ? (is_packed4(t) ? 2u : 8u) : unsigned(epr * size_of(t) / 32); };
+  auto row_blocks = [](const TileView& t) {
+    return unsigned((is_packed4(t.dtype) ? std::size_t(t.row_stride) : std::size_t(t.row_stride) * t.elem_bytes()) / 32);
+  };
+  std::byte* tmp = torch ? ctx.ops[2].tile.base : nullptr;
+  const std::size_t out_bytes = size_of(dd);
+  auto call = [&](std::byte* dp, const std::byte* sp, unsigned repeats, Strides s, unsigned row_elems) {
+    if (!torch) {
+      if (sd == DType::I32 && dd == DType::F16) vu.barrier();  // set_deqscale(1.0), then the barrier
+      vu.vconv(dd, dp, sd, sp, repeats, s, m, sat);
+      return;
+    }
+    if (sd == DType::F32) {
+      vu.vconv(DType::I32, tmp, sd, sp, repeats, Strides{s.abs, s.abs, 1, s.ars, s.ars, 8}, m, SaturationMode::ON);
+      vu.barrier();
+      vu.vconv(dd, dp, DType::I32, tmp, repeats, s, m, SaturationMode::OFF);
+      return;
+    }
+    const unsigned per_row = row_elems ? row_elems : 128, subs = (per_row + 63) / 64, last = per_row - (subs - 1) * 64;
+    const Strides one{s.abs, s.abs, s.abs, 8, 8, 8}, out{s.dbs, s.abs, 1, 8, 8, 8};
+    auto* t16 = reinterpret_cast<std::int16_t*>(tmp);
+    for (unsigned r = 0; r < repeats; ++r)
+      for (unsigned c = 0; c < subs; ++c) {
+        const std::byte* cs = sp + std::size_t(r) * s.ars * 32 + std::size_t(c) * 64 * 2;
+        std::byte* cd = dp + std::size_t(r) * s.drs * 32 + std::size_t(c) * 64 * out_bytes;
+        vu.set_cont_mask(c + 1 == subs ? last : 64);
+        vu.vconv(DType::I32, tmp, sd, cs, 1, one, m, SaturationMode::ON);
+        vu.barrier();
+        if (dd == DType::I16) {
+          vu.vconv(dd, cd, DType::I32, tmp, 1, out, m, SaturationMode::OFF);
+          vu.barrier();
+          continue;
+        }
+        vu.vconv(DType::I16, t16, DType::I32, tmp, 1, one, m, SaturationMode::OFF);
+        vu.barrier();
+        vu.vector_dup<std::int16_t>(t16 + 64, 255, 1, one);
+        vu.barrier();
+        vbin<Fn::And, std::int16_t>(vu, t16, t16, t16 + 64, 1, one);
+        vu.barrier();
+        vu.vconv(DType::F16, t16 + 64, DType::I16, t16, 1, one, RoundMode::CAST_RINT, SaturationMode::OFF);
+        vu.barrier();
+        vu.vconv(dd, cd, DType::F16, t16 + 64, 1, out, RoundMode::CAST_TRUNC, SaturationMode::OFF);
+        vu.barrier();
+      }
+    vu.set_full_mask();
+  };
+  const unsigned R = unsigned(d.valid_rows), C = unsigned(d.valid_cols), rpl = C / epr, rem = C % epr;
+  const Strides head{1, 1, 1, repeat_blocks(dd), repeat_blocks(sd), 8};
+  for (unsigned i = 0; i < R && rpl; ++i)  // TCvtHead
+    for (unsigned j = 0; j < rpl; j += 255) {
+      const unsigned n = std::min(rpl - j, 255u);
+      call(convert::at(d, int(i), int(j * epr)), convert::at(x, int(i), int(j * epr)), n, head, 0);
+    }
+  if (rem == 0 || R == 0) return;
+  vu.set_cont_mask(rem);  // TCvtTail
+  const Strides tail{1, 1, 1, row_blocks(d), row_blocks(x), 8};
+  for (unsigned i = 0; i < R; i += 255)
+    call(convert::at(d, int(i), int(rpl * epr)), convert::at(x, int(i), int(rpl * epr)), std::min(R - i, 255u), tail, rem);
+  vu.set_full_mask();
+}
+
 }  // namespace pto::a2a3

@@ -230,6 +230,9 @@ inline bool covers_select(const ExecContext& ctx) {
 }
 inline constexpr backend::DevicePath select_path = path<tsel_run, covers_select>;
 
+// TCVT: every pair the target has (the public function has checked the pair), operands in UB.
+inline constexpr backend::DevicePath convert_path = path<tcvt, device::operands_in_ub>;
+
 // TAND / TOR / TXOR: 16-bit lanes (an odd 8-bit width writes one byte more, as TNOT's).
 template <Fn F>
 inline constexpr backend::DevicePath bitwise_path = path<bitwise<F>, covers<kNotTypes>, overrun_tnot>;

@@ -19,6 +19,7 @@
 #include <pto/isa/error.hpp>
 #include <pto/isa/intrinsics.hpp>
 
+#include "../common/convert.hpp"
 #include "../common/device_common.hpp"
 
 namespace pto::a2a3 {
@@ -183,6 +184,57 @@ public:
     static_assert(sizeof(D) == sizeof(S), "vconv: the A2/A3 conversions used here keep the lane width");
     lanes<D, S>(Intrinsic::vconv, dst, src, static_cast<const S*>(nullptr), repeat, s,
                 [](C<D>& d, C<S> x, C<S>) { d = convert<D>(x); }, false);
+  }
+
+  // TCVT's vconv_<src>2<dst><mode> and vconv_deq (dst, src, repeat, dbs, sbs, drs, srs; source strides
+  // in Strides::abs / ars): 256 / the wider element's bytes lanes per repeat (128 when a side is
+  // int4b); each active lane converted from its exact value, rounded by `m` and saturated by `sat` (the
+  // intrinsic's suffix and CTRL bit 59) by the CPU reference's element rule (backends/common/convert.hpp).
+  // A source that overlaps dst is read from a copy taken before the call (the chip reads ahead).
+  void vconv(DType dd, void* dst, DType sd, const void* src, unsigned repeat, Strides s, RoundMode m, SaturationMode sat) {
+    const bool packed = is_packed4(dd) || is_packed4(sd);
+    const unsigned epr = packed ? 128 : unsigned(256 / std::max(size_of(dd), size_of(sd)));
+    const char* name = "vconv";
+    const RepeatShape sh = shape_of(name, epr, repeat);
+    auto per_block = [](DType t) { return is_packed4(t) ? 64u : unsigned(32 / size_of(t)); };
+    const unsigned bd = per_block(dd), bs = per_block(sd);
+    if (sh.reps > 1)
+      for (unsigned v : {s.drs, s.ars}) field(name, "repeat stride", v);
+    if (sh.top > std::min(bd, bs))
+      for (unsigned v : {s.dbs, s.abs}) field(name, "block stride", v);
+    if (trace_)
+      trace_->add({.op = Intrinsic::vconv, .lanes = std::uint16_t(sh.top % epr), .repeats = sh.reps,
+                   .strides = {std::uint16_t(s.dbs), std::uint16_t(s.abs), 0, std::uint16_t(s.drs), std::uint16_t(s.ars), 0}});
+    if (sh.reps == 0 || sh.top == 0) return;
+    // The 32-byte block lane (r, k) of an operand lies in (per_block: its elements, nibbles for int4b).
+    auto block = [](std::uintptr_t base, unsigned r, unsigned k, unsigned rs, unsigned bstride, unsigned be) {
+      return base + (std::uintptr_t(r) * rs + std::uintptr_t(k / be) * bstride) * 32;
+    };
+    auto end_of = [&](std::uintptr_t base, unsigned rs, unsigned bstride, unsigned be, DType t) {
+      const unsigned k = sh.top - 1;
+      const std::size_t in_block = is_packed4(t) ? (k % be) / 2 + 1 : (k % be + 1) * size_of(t);
+      return block(base, sh.reps - 1, k, rs, bstride, be) + in_block;
+    };
+    const auto d0 = reinterpret_cast<std::uintptr_t>(dst), s0 = reinterpret_cast<std::uintptr_t>(src);
+    const std::uintptr_t d_hi = end_of(d0, s.drs, s.dbs, bd, dd), s_hi = end_of(s0, s.ars, s.abs, bs, sd);
+    in_ub(name, "writes", d0, d_hi);
+    in_ub(name, "reads", s0, s_hi);
+    if (!execute_) return;
+    thread_local std::vector<std::byte> keep;
+    std::uintptr_t from = s0;
+    if (s0 < d_hi && d0 < s_hi) {
+      keep.assign(reinterpret_cast<const std::byte*>(s0), reinterpret_cast<const std::byte*>(s_hi));
+      from = reinterpret_cast<std::uintptr_t>(keep.data());
+    }
+    auto run = [&](auto zero) {
+      for (unsigned r = 0; r < sh.reps; ++r)
+        for (unsigned k = 0; k < sh.top; ++k)
+          if (sh.active[k])
+            pto::convert::element<decltype(zero)>(sd, reinterpret_cast<const std::byte*>(block(from, r, k, s.ars, s.abs, bs)), int(k % bs), dd,
+                                                  reinterpret_cast<std::byte*>(block(d0, r, k, s.drs, s.dbs, bd)), int(k % bd), m, sat);
+    };
+    if (size_of(dd) == 8 || size_of(sd) == 8) run((long double)0);  // 64-bit values need long double
+    else run(0.0);
   }
 
   // vcadd / vcmax / vcmin (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride; vcmax/vcmin

@@ -469,4 +469,96 @@ void col_sum(RegisterUnit& u, const ExecContext& ctx) {
   else col_reduce<BinOp::Add, T>(u, ctx);
 }
 
+// TCVT (a5/TCvt.hpp): a 1-D loop over all R x C elements when both tiles fix the valid width to Cols
+// (or both have one row), else a loop per row. Per iteration 256 / the wider element's bytes elements:
+// a load, the vcvt, a predicated store. The shapes and extra intrinsics of the pairs' own loops: the
+// 2-D narrowing pairs de-interleave 512 source bytes per iteration (two vcvts and a vor); 8-bit ->
+// 32-bit and fp8 / hifloat8 -> f32 interleave (two vcvts and stores per 128 elements); f32 -> fp8 /
+// hifloat8 select the packed bytes (a vsel); fp4 -> bf16 widens 256 nibbles in two halves; the 1-D
+// SaturationMode::OFF paths of f32 / half -> int16 (two vcvts) and half -> int8 (three vcvts, a
+// vector_dup and a vand). Each lane converts as the element rule does (backends/common/convert.hpp).
+inline void tcvt(RegisterUnit& u, const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &x = ctx.ops[1].tile;
+  const DType sd = x.dtype, dd = d.dtype;
+  const RoundMode mode = cvt_mode_of(ctx.variant);
+  const SaturationMode sat = cvt_sat_of(ctx.variant);
+  const bool one_d = (d.static_full_cols() && x.static_full_cols()) || (d.rows == 1 && x.rows == 1);
+  const bool off = sat == SaturationMode::OFF;
+  unsigned per = unsigned(256 / std::max(d.elem_bytes(), x.elem_bytes())), cvts = 1, stores = 1, ors = 0, sels = 0;
+  const bool widen8 = x.elem_bytes() == 1 && d.elem_bytes() == 4;
+  const bool narrow2d = !one_d && x.elem_bytes() > d.elem_bytes() && !is_narrow(dd) && sd != DType::I64;
+  if (widen8) per = 128, cvts = 2, stores = 2, ors = 1;
+  else if (is_packed4(sd)) per = 256, cvts = 2, stores = 2, ors = 1;
+  else if (is_packed4(dd)) per = 128, sels = 1;
+  else if (is_narrow(dd)) sels = x.elem_bytes() == 4;
+  else if (narrow2d) per = 512 / unsigned(x.elem_bytes()), cvts = 2, ors = 1;
+  else if (one_d && off && dd == DType::I16) per = 64, cvts = 2;
+  const bool to_int8 = one_d && off && sd == DType::F16 && dd == DType::I8;
+  if (to_int8) per = 128, cvts = 3;
+  auto chunk = [&](std::byte* dp, const std::byte* sp, unsigned n) {
+    u.also(I::plt);
+    const Bytes r = u.vcvt(u.vlds_elems(sp, sd, n), sd, dd, n, mode, sat, cvts);
+    if (ors) u.also(I::vor);
+    if (sels) u.also(I::vsel);
+    if (to_int8) u.also(I::vector_dup), u.also(I::vand);
+    u.vsts_elems(r, dp, dd, n, stores);
+  };
+  const std::uint64_t R = std::uint64_t(d.valid_rows), C = std::uint64_t(d.valid_cols);
+  if (one_d) {  // flat: element k of the valid region is element k from the tile's base
+    auto flat = [](const TileView& t, std::uint64_t k) { return t.base + std::ptrdiff_t(bytes_of(t.dtype, unsigned(k))); };
+    for (std::uint64_t k = 0; k < R * C; k += per) chunk(flat(d, k), flat(x, k), unsigned(std::min<std::uint64_t>(per, R * C - k)));
+    return;
+  }
+  for (std::uint64_t i = 0; i < R; ++i) {
+    u.vloop();
+    for (std::uint64_t j = 0; j < C; j += per)
+      chunk(convert::at(d, int(i), int(j)), convert::at(x, int(i), int(j)), unsigned(std::min<std::uint64_t>(per, C - j)));
+  }
+}
+
+// TSEL / TSELS (a5/TSel.hpp, TSels.hpp) on U, the elements' bits. 32-bit elements: per row, pairs of
+// 64-lane chunks share one 16-byte mask load (plds, pintlv), then a second row loop for an odd last
+// chunk; 8- and 16-bit: per row and 256-byte chunk a mask load of E / 8 bytes. Per chunk the sources'
+// loads (TSELS: the scalar splatted once), one vsel, the predicated store.
+template <class U>
+void tsel(RegisterUnit& u, const ExecContext& ctx) {
+  const bool scalar = ctx.op == Op::TSELS;
+  const TileView &d = ctx.ops[0].tile, &m = ctx.ops[1].tile, &a = ctx.ops[2].tile;
+  const TileView* b = scalar ? nullptr : &ctx.ops[3].tile;
+  constexpr unsigned epr = Reg<U>::kLanes;
+  const Reg<U> splat = scalar ? u.vbr(ctx.scalar.as<U>()) : Reg<U>{};
+  auto mask_row = [&](int i) { return m.base + m.elem_offset(i, 0) * std::ptrdiff_t(m.elem_bytes()); };
+  auto one = [&](int i, unsigned col, const Bytes& pred, unsigned first, std::uint32_t& left) {
+    const Reg<U> x = u.vlds(row<U>(a, i), col);
+    const Reg<U> y = scalar ? splat : u.vlds(row<U>(*b, i), col);
+    const Reg<U> r = u.vsel(x, y, pred, first);
+    u.vsts(r, row<U>(d, i), col, u.plt<U>(left));
+  };
+  const unsigned C = unsigned(d.valid_cols), chunks = (C + epr - 1) / epr;
+  if constexpr (sizeof(U) == 4) {
+    const unsigned pairs = chunks / 2;
+    for (int i = 0; i < d.valid_rows && pairs; ++i) {
+      u.vloop();
+      std::uint32_t left = C;
+      for (unsigned j = 0; j < pairs; ++j) {
+        const Bytes pred = u.plds(mask_row(i) + 16 * j, 16);
+        one(i, 2 * j * epr, pred, 0, left);
+        one(i, (2 * j + 1) * epr, pred, epr, left);
+      }
+    }
+    if (chunks % 2 == 0) return;
+    for (int i = 0; i < d.valid_rows; ++i) {
+      u.vloop();
+      std::uint32_t left = C - 2 * pairs * epr;
+      one(i, 2 * pairs * epr, u.plds(mask_row(i) + 16 * pairs, 8), 0, left);
+    }
+  } else {
+    for (int i = 0; i < d.valid_rows; ++i) {
+      u.vloop();
+      std::uint32_t left = C;
+      for (unsigned j = 0; j < chunks; ++j) one(i, j * epr, u.plds(mask_row(i) + j * (epr / 8), epr / 8), 0, left);
+    }
+  }
+}
+
 }  // namespace pto::a5

@@ -155,4 +155,25 @@ template <lanes::BinOp O>
 inline constexpr backend::DevicePath col_reduce_path = path<typed<ColReduce<O>, kUpTo32>, covers<kUpTo32>>;
 inline constexpr backend::DevicePath col_sum_path = path<typed<ColSum, kUpTo32>, covers<kUpTo32>>;
 
+// TCVT: every pair the target has (the public function has checked the pair), operands in UB.
+inline constexpr backend::DevicePath convert_path = path<tcvt, device::operands_in_ub>;
+
+// TSEL / TSELS on 8- to 32-bit elements (64-bit, Int64Select, is planned). 8-bit TSEL only up to 256
+// valid columns: a5/TSel.hpp steps its mask loads by 16 bytes per 256-lane chunk, so a second chunk
+// would select by the first chunk's upper bits (the CPU reference computes what the ISA specifies).
+inline void tsel_run(RegisterUnit& u, const ExecContext& ctx) {
+  switch (ctx.ops[0].tile.elem_bytes()) {
+    case 1: return tsel<std::uint8_t>(u, ctx);
+    case 2: return tsel<std::uint16_t>(u, ctx);
+    default: return tsel<std::uint32_t>(u, ctx);
+  }
+}
+inline bool covers_select(const ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const std::size_t es = d.elem_bytes();
+  if (!device::operands_in_ub(ctx) || es == 8) return false;
+  return !(es == 1 && ctx.op == Op::TSEL && d.valid_cols > 256);
+}
+inline constexpr backend::DevicePath select_path = path<tsel_run, covers_select>;
+
 }  // namespace pto::a5

@@ -17,6 +17,7 @@
 #include <pto/isa/error.hpp>
 #include <pto/isa/intrinsics.hpp>
 
+#include "../common/convert.hpp"
 #include "../common/device_common.hpp"
 
 namespace pto::a5 {
@@ -31,6 +32,11 @@ struct Reg {  // `Reg<T> r;` leaves the lanes unset (a load fills them); `Reg<T>
 struct Mask {  // a plt_* predicate: lanes [0, count) active
   unsigned count = 0;
 };
+struct Bytes {  // two registers as raw bytes (TCVT's lanes of any type; a predicate's bits)
+  std::array<std::byte, 512> b;
+};
+// The bytes `elems` elements of t take (a packed 4-bit type: two per byte, rounded up).
+inline std::size_t bytes_of(DType t, unsigned elems) { return is_packed4(t) ? (elems + 1) / 2 : std::size_t(elems) * size_of(t); }
 
 class RegisterUnit {
 public:
@@ -250,6 +256,72 @@ public:
     lo = vbr(std::uint32_t(value));
     hi = vbr(std::uint32_t(value >> 32));
   }
+  // ---- TCVT: registers as bytes -------------------------------------------------------------------
+  // `elems` elements of type t at p (a packed 4-bit type: nibbles, p at an even element), up to two
+  // registers' worth; `loads` vlds counted (a de-interleaving load of 512 bytes is one).
+  Bytes vlds_elems(const std::byte* p, DType t, unsigned elems, unsigned loads = 1) {
+    count(Intrinsic::vlds, loads);
+    in_ub("vlds", "reads", p, p + 1);
+    Bytes r{};
+    if (execute_ && elems) {
+      const std::size_t n = std::min(bytes_of(t, elems), std::size_t(ub_ + ub_bytes_ - p));
+      std::memcpy(r.b.data(), p, n);
+    }
+    return r;
+  }
+  // vcvt of `elems` lanes: each converted from its exact value, rounded by m and saturated by sat as
+  // the CPU reference converts (backends/common/convert.hpp); `issues` vcvt counted (a pair that
+  // converts in two parts issues two).
+  Bytes vcvt(const Bytes& x, DType sd, DType dd, unsigned elems, RoundMode m, SaturationMode sat, unsigned issues = 1) {
+    count(Intrinsic::vcvt, issues);
+    Bytes r{};
+    if (!execute_) return r;
+    auto run = [&](auto zero) {
+      for (unsigned k = 0; k < elems; ++k) pto::convert::element<decltype(zero)>(sd, x.b.data(), int(k), dd, r.b.data(), int(k), m, sat);
+    };
+    if (size_of(sd) == 8 || size_of(dd) == 8) run((long double)0);
+    else run(0.0);
+    return r;
+  }
+  // Predicated stores of `elems` elements of type t at p (`stores` vsts counted); a packed 4-bit type's
+  // odd last element writes only its nibble.
+  void vsts_elems(const Bytes& r, std::byte* p, DType t, unsigned elems, unsigned stores = 1) {
+    count(Intrinsic::vsts, stores);
+    if (elems == 0) return;
+    const std::size_t n = bytes_of(t, elems);
+    in_ub("vsts", "writes", p, p + n);
+    if (!execute_) return;
+    if (is_packed4(t) && elems % 2) {
+      std::memcpy(p, r.b.data(), n - 1);
+      p[n - 1] = std::byte((unsigned(p[n - 1]) & 0xF0u) | (unsigned(r.b[n - 1]) & 0x0Fu));
+    } else {
+      std::memcpy(p, r.b.data(), n);
+    }
+  }
+
+  // ---- TSEL / TSELS --------------------------------------------------------------------------------
+  // plds: `bytes` mask bytes at p into a predicate (bit k of the bytes selects lane k); counted as a
+  // load. pintlv / punpack (splitting it between two 32-bit chunks) are predicate moves, not priced.
+  Bytes plds(const std::byte* p, unsigned bytes) {
+    count(Intrinsic::vlds);
+    in_ub("plds", "reads", p, p + 1);
+    Bytes r{};
+    if (execute_) std::memcpy(r.b.data(), p, std::min(std::size_t(bytes), std::size_t(ub_ + ub_bytes_ - p)));
+    return r;
+  }
+  // vsel: lane k = a (predicate bit `first + k` set) or b, over a register of T.
+  template <class T>
+  Reg<T> vsel(const Reg<T>& a, const Reg<T>& b, const Bytes& pred, unsigned first) {
+    count(Intrinsic::vsel);
+    Reg<T> d;
+    if (!execute_) return Reg<T>{};
+    for (unsigned k = 0; k < Reg<T>::kLanes; ++k) {
+      const unsigned bit = first + k;
+      d.v[k] = (unsigned(pred.b[bit / 8]) >> (bit % 8)) & 1u ? a.v[k] : b.v[k];
+    }
+    return d;
+  }
+
   void vbr() { count(Intrinsic::vbr); }  // a scalar splat (its value travels in the lane function)
   void vloop() { count(Intrinsic::vloop); }
   // An intrinsic whose effect a neighbouring lane function already carries (a conversion a reduction

@@ -10,12 +10,20 @@
 
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/enums.hpp>
+#include <pto/isa/kernel_abi.hpp>
 #include <pto/isa/low_precision.hpp>
 
 namespace pto::convert {
 
 // R: the type the value is carried in: long double (exact for every element type), or double when no
 // operand is 64-bit (exact for those, and several times faster).
+
+// Address of element (i, j) of a RowMajor tile (a packed 4-bit type: of the byte holding it; its row
+// stride counts bytes).
+inline std::byte* at(const TileView& t, int i, int j) {
+  if (is_packed4(t.dtype)) return t.base + std::ptrdiff_t(i) * t.row_stride + j / 2;
+  return t.base + t.elem_offset(i, j) * std::ptrdiff_t(t.elem_bytes());
+}
 
 // Element c of a row starting at `row` (a packed 4-bit type: nibble c % 2 of byte c / 2, low first).
 template <class R = long double>
@@ -98,6 +106,15 @@ inline void store(DType t, std::byte* row, int c, R x, RoundMode m, SaturationMo
   }
   const unsigned shift = (c % 2) ? 4 : 0;
   row[c / 2] = std::byte((unsigned(row[c / 2]) & ~(0xFu << shift)) | (unsigned(code) << shift));
+}
+
+// One TCVT element: element sc of a source row into element dc of a destination row. f32 -> f32 rounds
+// to an integral value, as the chips' vconv_f322f32* do.
+template <class R>
+inline void element(DType sd, const std::byte* srow, int sc, DType dd, std::byte* drow, int dc, RoundMode m, SaturationMode sat) {
+  R x = load<R>(sd, srow, sc);
+  if (sd == DType::F32 && dd == DType::F32 && std::isfinite(x)) x = numeric::round_integer(x, m);
+  store<R>(dd, drow, dc, x, m, sat, is_float(sd) || (is_narrow(sd) && sd != DType::I4));
 }
 
 }  // namespace pto::convert

@@ -503,14 +503,19 @@ inline void convert(const ExecContext& c, IntrinsicStream& s) {
     }
     const std::size_t per_row = lanes ? std::size_t(lanes) : 128, subs = (per_row + 63) / 64;
     const std::uint64_t last = per_row - (subs - 1) * 64;
+    // The steps and their lanes per repeat: the int32 steps 64, the 16-bit and 8-bit ones 128.
+    struct Step {
+      I op;
+      std::uint64_t epr;
+    };
+    static constexpr Step kTo16[] = {{I::vconv, 64}, {I::vconv, 64}};
+    static constexpr Step kTo8[] = {{I::vconv, 64}, {I::vconv, 64}, {I::vector_dup, 128}, {I::vand, 128}, {I::vconv, 128}, {I::vconv, 128}};
+    const std::span<const Step> steps = d.dtype == DType::I16 ? std::span<const Step>(kTo16) : std::span<const Step>(kTo8);
     for (std::uint64_t k = 0; k < std::uint64_t(calls) * repeats; ++k)
       for (std::size_t j = 0; j < subs; ++j) {
         const std::uint64_t n = j + 1 == subs ? last : 64;
-        static constexpr I kTo16[] = {I::vconv, I::vconv};
-        static constexpr I kTo8[] = {I::vconv, I::vconv, I::vector_dup, I::vand, I::vconv, I::vconv};
-        const std::span<const I> ops = d.dtype == DType::I16 ? std::span<const I>(kTo16) : std::span<const I>(kTo8);
-        for (I op : ops) {
-          p.norm(op, 1, n);
+        for (const Step& st : steps) {
+          p.norm(st.op, 1, n % st.epr);
           s.barrier();
         }
       }
@@ -552,17 +557,25 @@ inline void compare(const ExecContext& c, IntrinsicStream& s) {
   p.add(I::vcmp, chunks);
   p.add(I::vsts, a.elem_bytes() == 4 ? (chunks + 1) / 2 : chunks);
 }
-// TSEL / TSELS (a5/TSel.hpp, TSels.hpp): per row and chunk, the mask's predicate load, the sources'
-// loads, one vsel and the store.
+// TSEL / TSELS (a5/TSel.hpp, TSels.hpp): per row and chunk the sources' loads, one vsel and the
+// store, and a mask load per chunk (32-bit elements: one per pair of chunks, and the odd last chunk in
+// a second row loop; its own load); TSELS splats its scalar once.
 inline void select(const ExecContext& c, IntrinsicStream& s) {
   const TileView& d = dst_of(c);
   A5 p(s, d.elem_bytes());
-  const std::uint64_t chunks = std::uint64_t(d.valid_rows) * ceil_div(std::uint64_t(d.valid_cols), 256 / d.elem_bytes());
-  p.add(I::vloop, std::uint64_t(d.valid_rows));
-  p.add(I::plt, chunks);
-  p.add(I::vlds, (c.op == Op::TSEL ? 3 : 2) * chunks);
-  p.add(I::vsel, chunks);
-  p.add(I::vsts, chunks);
+  const std::uint64_t R = std::uint64_t(d.valid_rows), chunks = ceil_div(std::uint64_t(d.valid_cols), 256 / d.elem_bytes());
+  std::uint64_t loops = R, masks = R * chunks;
+  if (d.elem_bytes() == 4) {
+    const std::uint64_t pairs = chunks / 2, odd = chunks % 2;
+    loops = (pairs ? R : 0) + (odd ? R : 0);
+    masks = R * (pairs + odd);
+  }
+  p.add(I::vloop, loops);
+  p.add(I::plt, R * chunks);
+  p.add(I::vlds, masks + (c.op == Op::TSEL ? 2 : 1) * R * chunks);
+  p.add(I::vsel, R * chunks);
+  p.add(I::vsts, R * chunks);
+  if (c.op == Op::TSELS) p.add(I::vbr, 1);
 }
 
 // 64-bit TDIV (Int64Div: a float reciprocal estimate, Newton steps and two corrections per chunk) is

@@ -17,11 +17,7 @@
 
 namespace pto::cpu::cvt {
 
-// Address of element (i, j) of t (a packed 4-bit type: of the byte holding it).
-inline std::byte* at(const TileView& t, int i, int j) {
-  if (is_packed4(t.dtype)) return t.base + std::ptrdiff_t(i) * t.row_stride + j / 2;
-  return t.base + t.elem_offset(i, j) * std::ptrdiff_t(t.elem_bytes());
-}
+using convert::at;
 
 // A dedicated loop for the common pairs, when it computes what the element rule does; false otherwise.
 inline bool fast_rows(const TileView& d, const TileView& s, RoundMode m, int r0, int r1, int c0, int c1) {
@@ -70,17 +66,11 @@ inline void convert_kernel(ExecContext& ctx) {
   const SaturationMode sat = cvt_sat_of(ctx.variant);
   const bool round_only = s.dtype == DType::F32 && d.dtype == DType::F32;  // vconv_f322f32*: to an integral value
   const bool ps = is_packed4(s.dtype), pd = is_packed4(d.dtype);
-  const bool fsrc = is_float(s.dtype) || (is_narrow(s.dtype) && s.dtype != DType::I4);
   auto rows = [&](auto real, int r0, int r1, int c0, int c1) {
     using R = decltype(real);
     for (int i = r0; i < r1; ++i)
-      for (int j = c0; j < c1; ++j) {
-        // A packed type is addressed by its row and the element's index in it; the others by element.
-        R x = ps ? convert::load<R>(s.dtype, at(s, i, 0), j) : convert::load<R>(s.dtype, at(s, i, j), 0);
-        if (round_only && std::isfinite(x)) x = numeric::round_integer(x, m);
-        if (pd) convert::store<R>(d.dtype, at(d, i, 0), j, x, m, sat, fsrc);
-        else convert::store<R>(d.dtype, at(d, i, j), 0, x, m, sat, fsrc);
-      }
+      for (int j = c0; j < c1; ++j)  // a packed type by its row and the element's index in it
+        convert::element<R>(s.dtype, ps ? at(s, i, 0) : at(s, i, j), ps ? j : 0, d.dtype, pd ? at(d, i, 0) : at(d, i, j), pd ? j : 0, m, sat);
   };
   const bool wide = s.elem_bytes() == 8 || d.elem_bytes() == 8;  // 64-bit values need long double
   auto block = [&](int r0, int r1, int c0, int c1) {

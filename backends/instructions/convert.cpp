@@ -1,6 +1,8 @@
-// Conversion (TCVT): its CPU kernel (backends/cpu/convert.hpp) and, per target, the planner of its
-// intrinsic stream (backends/common/planner.hpp: plan::a2a3::convert mirrors TCvtHead / TCvtTail and
-// the PyTorch-compatible tmp paths, plan::a5::convert the 1-D and per-row vcvt loops).
+// Conversion (TCVT): its CPU kernel (backends/cpu/convert.hpp) and, per target, its device path (A2A3
+// TCvtHead / TCvtTail and the PyTorch-compatible tmp paths; A5 the 1-D and per-row vcvt loops) with the
+// planner of the same stream for operands outside UB (backends/common/planner.hpp).
+#include "../a2a3/paths.hpp"
+#include "../a5/paths.hpp"
 #include "../common/planner.hpp"
 #include "../cpu/convert.hpp"
 #include "families.hpp"
@@ -8,7 +10,7 @@
 namespace pto::backend {
 namespace {
 constexpr InstrImpl kTable[] = {
-    {Op::TCVT, cpu::cvt::kConvert, {{{}, plan::a2a3::convert}, {{}, plan::a5::convert}}},
+    {Op::TCVT, cpu::cvt::kConvert, {{a2a3::convert_path, plan::a2a3::convert}, {a5::convert_path, plan::a5::convert}}},
 };
 }  // namespace
 
