@@ -443,8 +443,11 @@ void check_pair(Target target, int vr, int vc, unsigned seed) {
     for (int j = 0; j < C; ++j) random_at(sd, src.data() + i * SB, j, rng);
   const bool float_dst = dd == DType::F32 || dd == DType::F16 || dd == DType::BF16;
   for (RoundMode m : kModes)
-    for (int form = 0; form < 4; ++form) {
-      const Call call{m, form != 0, form == 2 ? SaturationMode::OFF : SaturationMode::ON, form == 3};
+    // The call forms: mode; mode, ON; mode, OFF; tmp, mode, ON; tmp, mode (the pair's default: OFF for
+    // the narrowing pairs, A2A3's PyTorch-compatible paths); tmp, mode, OFF.
+    for (int form = 0; form < 6; ++form) {
+      const bool tmp = form >= 3;
+      const Call call{m, form != 0 && form != 4, form == 2 || form == 5 ? SaturationMode::OFF : SaturationMode::ON, tmp};
       const std::vector<std::uint8_t> got = run_cvt<D, S, R, C>(target, vr, vc, src, call);
       std::size_t bad = 0, untouched = 0;
       for (int i = 0; i < R; ++i)
