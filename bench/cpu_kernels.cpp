@@ -231,7 +231,7 @@ void sel(const char* name, int R, int C, int reps) {
 
 // ---- TCVT: the hand loop is the plain C++ conversion (round to nearest for floats; toward zero,
 // unchecked, for float -> int, which is what the kernel's saturating, NaN-safe loop computes in range).
-// f32 -> int16 with RINT has no dedicated loop: the element rule through long double.
+// The kernel's float -> integer loops round by the mode and saturate; the plain cast does neither.
 template <class D, class S>
 __attribute__((noinline)) void hand_cvt(D* __restrict dp, const S* __restrict sp, int n) {
   for (int j = 0; j < n; ++j) dp[j] = D(sp[j]);

@@ -396,11 +396,11 @@ struct Call {
 // TCVT of a [R, C] tile (valid vr x vc) on `target`; the tiles move as bytes (the 4-bit types too, as
 // pto-isa's int4b_t kernels move them), the typed tiles alias them.
 template <class D, class S, int R, int C>
-std::vector<std::uint8_t> run_cvt(Target target, int vr, int vc, const std::vector<std::uint8_t>& src, Call c) {
+std::vector<std::uint8_t> run_cvt(Target target, int vr, int vc, const std::vector<std::uint8_t>& src, Call c, bool cpu = false) {
   constexpr int SB = C * int(sizeof(S)), DB = C * int(sizeof(D));
   constexpr int kDst = (R * SB + 31) / 32 * 32, kTmp = kDst + (R * DB + 31) / 32 * 32;
   std::vector<std::uint8_t> out(static_cast<std::size_t>(R * DB), 0xA5), in = src;
-  launch({.target = target, .check = SyncCheck::Throw}, [=](std::uint8_t* o, std::uint8_t* s) {
+  launch({.target = target, .check = SyncCheck::Throw, .cpu_reference = cpu}, [=](std::uint8_t* o, std::uint8_t* s) {
     ByteTile<R, SB> sb;
     ByteTile<R, DB> db;
     DynTile<S, R, C> st(vr, vc);
@@ -442,13 +442,15 @@ void check_pair(Target target, int vr, int vc, unsigned seed) {
   for (int i = 0; i < R; ++i)
     for (int j = 0; j < C; ++j) random_at(sd, src.data() + i * SB, j, rng);
   const bool float_dst = dd == DType::F32 || dd == DType::F16 || dd == DType::BF16;
+  // The call forms: mode; mode, ON; mode, OFF; tmp, mode, ON; tmp, mode (the pair's default: OFF for
+  // the narrowing pairs, A2A3's PyTorch-compatible paths); tmp, mode, OFF. Each through the target's
+  // device path and through the CPU reference.
+  for (bool cpu : {false, true})
   for (RoundMode m : kModes)
-    // The call forms: mode; mode, ON; mode, OFF; tmp, mode, ON; tmp, mode (the pair's default: OFF for
-    // the narrowing pairs, A2A3's PyTorch-compatible paths); tmp, mode, OFF.
     for (int form = 0; form < 6; ++form) {
       const bool tmp = form >= 3;
       const Call call{m, form != 0 && form != 4, form == 2 || form == 5 ? SaturationMode::OFF : SaturationMode::ON, tmp};
-      const std::vector<std::uint8_t> got = run_cvt<D, S, R, C>(target, vr, vc, src, call);
+      const std::vector<std::uint8_t> got = run_cvt<D, S, R, C>(target, vr, vc, src, call, cpu);
       std::size_t bad = 0, untouched = 0;
       for (int i = 0; i < R; ++i)
         for (int j = 0; j < C; ++j) {
@@ -463,11 +465,11 @@ void check_pair(Target target, int vr, int vc, unsigned seed) {
           const long double want = expected(*p, x, m, call.sat_given, call.sat);
           const long double have = value_at(dd, grow, j);
           if (!same_value(have, want, float_dst) && bad++ < 3)
-            BOOST_TEST_MESSAGE(name_of(target) << " " << name_of(sd) << "->" << name_of(dd) << " mode " << int(m) << " form " << form
+            BOOST_TEST_MESSAGE(name_of(target) << (cpu ? " CPU reference " : " ") << name_of(sd) << "->" << name_of(dd) << " mode " << int(m) << " form " << form
                                                 << " (" << i << "," << j << ") x=" << double(x) << " want " << double(want) << " got "
                                                 << double(have));
         }
-      BOOST_TEST_CONTEXT(name_of(target) << " " << name_of(sd) << " -> " << name_of(dd) << " mode " << int(m) << " form " << form) {
+      BOOST_TEST_CONTEXT(name_of(target) << (cpu ? " CPU reference " : " ") << name_of(sd) << " -> " << name_of(dd) << " mode " << int(m) << " form " << form) {
         BOOST_TEST(bad == 0u);
         BOOST_TEST(untouched == 0u);
       }
