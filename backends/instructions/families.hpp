@@ -17,5 +17,6 @@ std::span<const InstrImpl> reduce_instructions();
 std::span<const InstrImpl> select_instructions();
 std::span<const InstrImpl> convert_instructions();
 std::span<const InstrImpl> compound_instructions();
+std::span<const InstrImpl> sort_instructions();
 
 }  // namespace pto::backend

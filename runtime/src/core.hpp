@@ -283,7 +283,7 @@ private:
   // ... by a binary key of what they show (looked up by string_view: no allocation per instruction)
   KeyCache<std::uint32_t, 16> interned_;  // a loop alternates a few buffers per instruction
   std::unordered_map<std::uint64_t, std::uint32_t> name_ids_;  // names by (instruction, kind, flag)
-  char key_[512];  // the key being built
+  char key_[640];  // the key being built
   std::size_t key_len_ = 0;
   template <class T>
   void put(const T& v) {

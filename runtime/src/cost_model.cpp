@@ -68,6 +68,17 @@ CostTable make_a2a3() {
   set({I::vrelu}, {10, 1, 13});
   set({I::vnot, I::vand, I::vor}, {8, 2, 12});
   set({I::vxor}, {8, 2, 12});  // unused: A2/A3 TXOR is vor, vand, vnot, vand
+  // Sorting and gathering (pto-isa's cost-model sources: vmrgsort4 measured on 910B3 as 20 + 78 per
+  // repeat for the single-list form; vgather 24 per call, TGATHER f32 measuring 46.6 cycles a row with
+  // its vmuls and barrier; vreducev2 the reference table's 14 + 14 per repeat + 20). vbitsort has no
+  // measurement: 90 per 32-element block is fitted to the one end-to-end figure pto-isa publishes, its
+  // topk kernel's README (100 float rows of 1024 per core in 324 us: about 5.6k cycles a row, 94% of it
+  // vector), given our costs of the row's other instructions (docs/sort-gather.md).
+  set({I::vmrgsort4}, {6, 78, 14});
+  set({I::vbitsort}, {6, 90, 14});
+  set({I::vgather}, {24, 2, 0});
+  set({I::vreducev2}, {14, 14, 20});
+  set({I::vsqz}, {10, 2, 14});  // unused: A5's squeeze
   set({I::vsqrt}, {14, 2, 25});
   set({I::vrsqrt}, {10, 1, 14});
   set({I::vln}, {13, 2, 20});
@@ -127,6 +138,13 @@ CostTable make_a5() {
   // 1x1280 103: 2.0 per loop, the latency of vexp).
   set({I::vabs, I::vrelu, I::vnot, I::vand, I::vor, I::vxor, I::vshl, I::vshr}, {7, 1.25, 0});
   set({I::vsqrt}, {16, 2.0, 0});
+  // Assumed (no A5 figure): vmrgsort4 and vbitsort at A2A3's rates per repeat, vgather2 as a load,
+  // vsqz as vadd; vreducev2 is A2A3's.
+  set({I::vmrgsort4}, {20, 78, 0});
+  set({I::vbitsort}, {20, 90, 0});
+  set({I::vgather}, {9, 2, 0});
+  set({I::vsqz}, {7, 1.25, 0});
+  set({I::vreducev2}, {14, 14, 0});
   set({I::vln}, {16, 1.97, 0});
   set({I::vrsqrt}, {16, 2.0, 0});  // unused: A5 TRSQRT is vsqrt + vdiv
   set({I::vlds, I::vsts}, {9, 1, 0});

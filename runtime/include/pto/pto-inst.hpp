@@ -23,3 +23,5 @@
 #include <pto/runtime/select.hpp>
 #include <pto/runtime/compound.hpp>
 #include <pto/runtime/convert.hpp>
+#include <pto/runtime/gather.hpp>
+#include <pto/runtime/sort.hpp>

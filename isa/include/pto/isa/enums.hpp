@@ -41,6 +41,17 @@ enum class RoundMode : std::uint8_t { CAST_NONE = 0, CAST_RINT = 1, CAST_ROUND =
 // OFF keeps the low bits of the integer (PyTorch's wrap-around).
 enum class SaturationMode : std::uint8_t { ON = 0, OFF = 1 };
 
+// TGATHER's mask-pattern form (values as pto-isa's type.hpp; the pattern reads right to left): the
+// element of every 2 (P0101: the first, P1010: the second) or 4 (P0001 ... P1000) kept, or all (P1111).
+enum class MaskPattern : std::uint8_t { P0101 = 1, P1010 = 2, P0001 = 3, P0010 = 4, P0100 = 5, P1000 = 6, P1111 = 7 };
+// TGATHER's mask-pattern axis: columns of every row (packed across rows), or rows.
+enum class GatherAxis : std::uint8_t { GATHER_ROW = 0, GATHER_COL = 1 };
+
+// TMRGSORT's exhausted mode: the records it took from each list before one ran out.
+struct MrgSortExecutedNumList {
+  std::uint16_t mrgSortList0 = 0, mrgSortList1 = 0, mrgSortList2 = 0, mrgSortList3 = 0;
+};
+
 inline constexpr int DYNAMIC = -1;
 
 // SYNCALL's template parameters (values as in pto-isa's type.hpp): how the barrier is implemented on the

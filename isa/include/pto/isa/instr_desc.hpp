@@ -15,8 +15,8 @@ namespace pto {
 
 enum class Role : std::uint8_t { Read, Write, ReadWrite };
 
-// Tile operands an instruction may take (TMATMUL_MX: dst, a, a's scale, b, b's scale).
-inline constexpr int kMaxOperands = 5;
+// Tile operands an instruction may take (TMRGSORT of 4 lists: dst, tmp, src0..src3).
+inline constexpr int kMaxOperands = 6;
 
 struct OperandDesc {
   const char* name = nullptr;
@@ -117,6 +117,11 @@ inline constexpr DTypeRule kFmod{{D::F32}, kFloats | kInts16to32};
 inline constexpr DTypeSet kPowSet{D::F32, D::I32, D::U32, D::I16, D::U16, D::I8, D::U8};
 inline constexpr DTypeRule kPow{kPowSet, kPowSet | DTypeSet{D::F16}};  // bf16 on A5 with HIGH_PRECISION only
 inline constexpr DTypeRule kCarry{kVecA2A3, kVecA2A3};
+// Sorting (a2a3 / a5 TSort32.hpp, TMrgSort.hpp: half and float, their records 8 bytes) and gathering
+// (a2a3 TGather.hpp: 2- and 4-byte data; a5 TGather.hpp: 1- to 8-byte data).
+inline constexpr DTypeRule kSort{kFloats, kFloats};
+inline constexpr DTypeSet k2and4{D::I16, D::U16, D::I32, D::U32, D::F16, D::BF16, D::F32};
+inline constexpr DTypeRule kGather{k2and4, k2and4 | DTypeSet{D::I8, D::U8} | kWide};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -226,6 +231,11 @@ inline constexpr InstrDesc kInstrTable[] = {
     // A2A3 leaves its intermediates in src0, src1 and tmp (a2a3 TAddDeqRelu.hpp)
     instr(Op::TADDDEQRELU, "TADDDEQRELU", {{PTO_D_W, {"src0", Role::ReadWrite}, {"src1", Role::ReadWrite}, {"tmp", Role::Write}}}, 4, true,
           {{DType::F16}, {DType::F16}}),
+    // sorting and gathering: tmp is the chips' scratch (TSORT32's padded tail, TMRGSORT's merge)
+    instr(Op::TSORT32, "TSORT32", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("idx"), {"tmp", Role::Write}}}, 4, false, dtypes::kSort),
+    instr(Op::TMRGSORT, "TMRGSORT", {{PTO_D_W, {"tmp", Role::Write}, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src2"), PTO_D_R("src3")}}, 6,
+          true, dtypes::kSort),
+    instr(Op::TGATHER, "TGATHER", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("indices"), {"tmp", Role::Write}}}, 4, false, dtypes::kGather),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

@@ -100,6 +100,17 @@ constexpr SaturationMode cvt_sat_of(std::uint8_t variant) {
   return (variant & kVariantCvtSatOff) ? SaturationMode::OFF : SaturationMode::ON;
 }
 
+// TSORT32: the tmp form (a partial last block is padded). TMRGSORT: the single-list form (blockLen is the
+// scalar), the exhausted mode (the scalar is the host address of the MrgSortExecutedNumList). TGATHER:
+// the mask-pattern form, its MaskPattern in bits 4-6 and GATHER_COL as bit 7.
+inline constexpr std::uint8_t kVariantSortTmp = 1;
+inline constexpr std::uint8_t kVariantSingleList = 1;
+inline constexpr std::uint8_t kVariantExhausted = 2;
+inline constexpr std::uint8_t kVariantGatherMask = 1;
+inline constexpr int kVariantPatternShift = 4;
+inline constexpr std::uint8_t kVariantGatherCol = 0x80;
+constexpr MaskPattern pattern_of(std::uint8_t variant) { return MaskPattern((variant >> kVariantPatternShift) & 7); }
+
 struct ExecContext {
   const Operand* ops = nullptr;
   int nops = 0;

@@ -1,0 +1,20 @@
+// Sorting and gathering (TSORT32, TMRGSORT, TGATHER): the CPU kernels (backends/cpu/sort.hpp,
+// backends/cpu/gather.hpp) and, per target, the planner of the stream the NPU code issues
+// (backends/common/plan_sort.hpp). No device paths yet.
+#include "../common/plan_sort.hpp"
+#include "../cpu/gather.hpp"
+#include "../cpu/sort.hpp"
+#include "families.hpp"
+
+namespace pto::backend {
+namespace {
+constexpr InstrImpl kTable[] = {
+    {Op::TSORT32, cpu::sort::kSort32, {{{}, plan::a2a3::tsort32}, {{}, plan::a5::tsort32}}},
+    {Op::TMRGSORT, cpu::sort::kMrgSort, {{{}, plan::a2a3::tmrgsort}, {{}, plan::a5::tmrgsort}}},
+    {Op::TGATHER, cpu::gather::kGather, {{{}, plan::a2a3::tgather}, {{}, plan::a5::tgather}}},
+};
+}  // namespace
+
+std::span<const InstrImpl> sort_instructions() { return kTable; }
+
+}  // namespace pto::backend
