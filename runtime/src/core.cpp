@@ -260,6 +260,18 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
         advance_scalar(end_time(rec.waits[i]), event_why(rec.waits[i]));
         if (opt_.executor) opt_.executor->wait_done(rec.waits[i]);
       }
+      // A compute instruction of the scalar pipe (TCI): it runs here, in program order, for the cycles
+      // of its stream. Its UB writes are visible to everything issued after it; what is still running
+      // on another pipe is the kernel's to order (the checker sees these writes like any other).
+      if (rec.kind == RecordKind::Compute) {
+        const std::uint64_t work = cost_.cycles(rec, nullptr);
+        s_time_ += work;
+        scalar_work_ += work;
+        if (!opt_.model_only) {
+          ExecContext ctx = make_context(rec, opt_.target, buffers_.ub(), buffers_.ub_bytes(), nullptr);
+          backend_kernel(rec, opt_.target, !opt_.cpu_reference, buffers_.ub(), buffers_.ub_bytes()).finish(ctx);
+        }
+      }
       break;
   }
   end_slot(seq) = s_time_;

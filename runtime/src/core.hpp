@@ -273,6 +273,7 @@ private:
   std::vector<std::uint64_t> waited_;  // compact_end_times' scratch: the seqs queued instructions wait on
   std::uint64_t now_ = 0;                         // time of the last event the model processed
   std::uint64_t s_time_ = 0;                      // the scalar pipe's modeled clock
+  std::uint64_t scalar_work_ = 0;  // cycles of the scalar pipe's compute instructions (TCI)
   std::uint64_t last_end_ = 0;
   std::uint64_t issued_ = 0;
   PipeStats scalar_stats_;

@@ -271,7 +271,7 @@ CoreReport Core::report() {
     note_idle(r.pipes[p], r.cycles - std::min(r.cycles, pipes_[p].free_at), {Stall::QueueEmpty});  // after its last
   }
   r.pipes[PIPE_S] = scalar_stats_;
-  r.pipes[PIPE_S].busy_cycles = issued_ * cost_.table().scalar_issue_cycles;
+  r.pipes[PIPE_S].busy_cycles = issued_ * cost_.table().scalar_issue_cycles + scalar_work_;
   note_idle(r.pipes[PIPE_S], r.cycles - s_time_, {Stall::Drain});  // the kernel's end waits for the pipes
   for (PipeStats& st : r.pipes)
     std::sort(st.flags.begin(), st.flags.end(), [](const FlagIdle& a, const FlagIdle& b) { return a.cycles > b.cycles; });

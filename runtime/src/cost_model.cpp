@@ -79,6 +79,7 @@ CostTable make_a2a3() {
   set({I::vgather}, {24, 2, 0});
   set({I::vreducev2}, {14, 14, 20});
   set({I::vsqz}, {10, 2, 14});  // unused: A5's squeeze
+  set({I::vci}, {10, 2, 14});   // unused: A5's index generator
   set({I::vsqrt}, {14, 2, 25});
   set({I::vrsqrt}, {10, 1, 14});
   set({I::vln}, {13, 2, 20});
@@ -145,6 +146,7 @@ CostTable make_a5() {
   set({I::vgather}, {9, 2, 0});
   set({I::vsqz}, {7, 1.25, 0});
   set({I::vreducev2}, {14, 14, 0});
+  set({I::vci}, {7, 1.25, 0});  // assumed: as vadd (no A5 figure)
   set({I::vln}, {16, 1.97, 0});
   set({I::vrsqrt}, {16, 2.0, 0});  // unused: A5 TRSQRT is vsqrt + vdiv
   set({I::vlds, I::vsts}, {9, 1, 0});

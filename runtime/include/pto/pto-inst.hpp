@@ -24,4 +24,5 @@
 #include <pto/runtime/compound.hpp>
 #include <pto/runtime/convert.hpp>
 #include <pto/runtime/gather.hpp>
+#include <pto/runtime/generate.hpp>
 #include <pto/runtime/sort.hpp>

@@ -122,6 +122,8 @@ inline constexpr DTypeRule kCarry{kVecA2A3, kVecA2A3};
 inline constexpr DTypeRule kSort{kFloats, kFloats};
 inline constexpr DTypeSet k2and4{D::I16, D::U16, D::I32, D::U32, D::F16, D::BF16, D::F32};
 inline constexpr DTypeRule kGather{k2and4, k2and4 | DTypeSet{D::I8, D::U8} | kWide};
+// Generators (a2a3 TCI.hpp: 2- and 4-byte types; a5 Tci.hpp: 16- and 32-bit integers).
+inline constexpr DTypeRule kTci{k2and4, kInts16to32};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -236,6 +238,9 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TMRGSORT, "TMRGSORT", {{PTO_D_W, {"tmp", Role::Write}, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src2"), PTO_D_R("src3")}}, 6,
           true, dtypes::kSort),
     instr(Op::TGATHER, "TGATHER", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("indices"), {"tmp", Role::Write}}}, 4, false, dtypes::kGather),
+    // generators: TCI runs on the scalar pipe (pto-isa's op list), priced by the stream its NPU code
+    // issues (the scalar loop; A2A3's tmp form a vector sequence; A5 vci)
+    instr(Op::TCI, "TCI", {{PTO_D_W, {"tmp", Role::Write}}}, 2, true, dtypes::kTci, CostClass::Stream),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

@@ -110,6 +110,9 @@ inline constexpr std::uint8_t kVariantGatherMask = 1;
 inline constexpr int kVariantPatternShift = 4;
 inline constexpr std::uint8_t kVariantGatherCol = 0x80;
 constexpr MaskPattern pattern_of(std::uint8_t variant) { return MaskPattern((variant >> kVariantPatternShift) & 7); }
+// TCI: descending (bit 0), the A2A3 tmp form (bit 1: its vector path negates start + k).
+inline constexpr std::uint8_t kVariantDescending = 1;
+inline constexpr std::uint8_t kVariantTciTmp = 2;
 
 struct ExecContext {
   const Operand* ops = nullptr;

@@ -1,0 +1,67 @@
+// The intrinsic streams of the generators (TCI), as their NPU code issues them (pto-isa a2a3 TCI.hpp,
+// a5 Tci.hpp); the cost of each intrinsic is the pipeline model's table.
+#pragma once
+#include "planner.hpp"
+
+namespace pto::plan {
+
+namespace a2a3 {
+// TCI without tmp: the scalar unit stores start +- j, one element at a time. With tmp (integers): the
+// base vector 0..E-1 built in float (a vector_dup per 8 lanes, vcgadd, vmuls, vbrcb, vadd, vconv to
+// the integer type; 16-bit: twice the dups and group sums and a second vconv), then per repeat of E
+// lanes one vadds of start + E * r (a masked one for the tail), and for the descending order the
+// negation (vmuls by -1); a barrier between the steps.
+inline void tci(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  const std::uint64_t C = std::uint64_t(d.valid_cols);
+  if (!(c.variant & kVariantTciTmp)) {
+    s.add({.op = I::scalar_elem, .repeats = std::uint32_t(C)});
+    return;
+  }
+  const bool b16 = d.elem_bytes() == 2, desc = c.variant & kVariantDescending;
+  const std::uint64_t E = b16 ? 128 : 64, reps = C / E, rem = C % E;
+  A2A3 f(s, 4), t(s, d.elem_bytes());
+  f.norm(I::vector_dup, 1, 8, b16 ? 16 : 8);
+  s.barrier();
+  f.norm(I::vcgadd, 1, 64, b16 ? 2 : 1);
+  s.barrier();
+  if (b16) {
+    f.norm(I::vconv, 1, 16);
+    s.barrier();
+  }
+  f.norm(I::vmuls, 1, 8, b16 ? 1 : 8);
+  s.barrier();
+  f.norm(I::vbrcb, 1);
+  s.barrier();
+  f.norm(I::vadd, reps ? 8 : 1, 0, b16 ? 8 : 1);
+  s.barrier();
+  if (reps) {
+    t.norm(I::vconv, 1);
+    s.barrier();
+    t.norm(I::vadds, 1, 0, std::uint32_t(reps));
+    if (rem) t.norm(I::vadds, 1, rem);
+  } else {
+    t.count(I::vconv, C);
+    s.barrier();
+    t.count(I::vadds, C);
+  }
+  if (desc) {
+    s.barrier();
+    t.count(I::vmuls, C);
+  }
+}
+}  // namespace a2a3
+
+namespace a5 {
+// TCI: one vector function, per chunk of 256 / sizeof(T) lanes a vci of its base and a predicated store.
+inline void tci(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  A5 p(s, d.elem_bytes());
+  const std::uint64_t chunks = ceil_div(std::uint64_t(d.valid_cols), 256 / d.elem_bytes());
+  p.add(I::plt, chunks);
+  p.add(I::vci, chunks);
+  p.add(I::vsts, chunks);
+}
+}  // namespace a5
+
+}  // namespace pto::plan

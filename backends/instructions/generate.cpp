@@ -1,0 +1,16 @@
+// Generators (TCI): the CPU kernel (backends/cpu/generate.hpp) and, per target, the planner of the
+// stream its NPU code issues (backends/common/plan_generate.hpp). No device path yet.
+#include "../common/plan_generate.hpp"
+#include "../cpu/generate.hpp"
+#include "families.hpp"
+
+namespace pto::backend {
+namespace {
+constexpr InstrImpl kTable[] = {
+    {Op::TCI, cpu::generate::kTci, {{{}, plan::a2a3::tci}, {{}, plan::a5::tci}}},
+};
+}  // namespace
+
+std::span<const InstrImpl> generate_instructions() { return kTable; }
+
+}  // namespace pto::backend

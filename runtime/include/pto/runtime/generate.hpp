@@ -1,0 +1,70 @@
+// Generators (pto-isa docs/isa/TCI.md):
+//  - TCI<TileData, T, descending>(dst, start[, tmp]): dst[0][j] = start + j (descending: start - j) for
+//    j below dst's valid columns, in T's arithmetic (integers wrap). dst has one row and T is its DType.
+//    TCI runs on the scalar pipe, as pto-isa's op list has it: in program order, visible to everything
+//    issued after it. The tmp form is A2A3's vector path (integers only; tmp a 4-byte tile of at least
+//    768 bytes, 2560 with 64 or more 32-bit columns, 1792 for 16-bit), whose descending order computes
+//    -(start + j), as the chip does (docs/sort-gather.md); A5 ignores tmp.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/event.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+template <class TileData, class Tmp, class T, int descending, class... W>
+Issue tci(TileData& dst, T start, Tmp* tmp, W&... events) {
+  static_assert(TileData::Loc == TileType::Vec && Tmp::Loc == TileType::Vec, "TCI: dst and tmp must be Vec tiles");
+  static_assert(TileData::Rows == 1, "TCI: dst must be a tile of one row (the sequence runs along its columns)");
+  static_assert(std::is_same_v<typename TileData::DType, T>, "TCI: T must be exactly dst's DType");
+  static_assert(sizeof(typename Tmp::DType) == 4, "TCI: tmp must be a 4-byte tile (float, int32_t or uint32_t)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TCI>());
+  add_tile(core, rec, dst);
+  if (tmp) add_tile(core, rec, *tmp);
+  const Target target = core_target(core);
+  const InstrDesc& d = *rec.desc;
+  const TileView& o = rec.ops[0].tile;
+  check_dtype(d, o.dtype, target);
+  if (tmp) {
+    TileView& t = rec.ops[1].tile;
+    if (target == Target::A2A3) {
+      if (!std::is_integral_v<T>)
+        fail(d.name, ": operand dst ", o, ": A2A3's tmp form computes with integer vector adds, so a ", name_of(o.dtype),
+             " dst would receive integer bit patterns: use TCI without tmp, or an integer tile");
+      const std::size_t need = sizeof(T) == 2 ? 1792 : o.valid_cols >= 64 ? 2560 : 768;
+      if (t.capacity_bytes() < need)
+        fail(d.name, ": operand tmp ", t, " is too small: A2A3's vector path writes ", need, " bytes of it (a2a3 TCI.hpp)");
+      t.valid_cols = t.cols;
+      t.valid_rows = int(std::min<std::size_t>(std::size_t(t.rows), (need + std::size_t(t.cols) * 4 - 1) / (std::size_t(t.cols) * 4)));
+      rec.variant |= kVariantTciTmp;
+    } else {
+      t.valid_rows = t.valid_cols = 0;  // A5 ignores tmp
+    }
+  }
+  if (descending) rec.variant |= kVariantDescending;
+  rec.scalar = ScalarValue::of(start);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+}  // namespace detail
+
+template <class TileData, class T, int descending, class... W>
+  requires TileLike<TileData> && (detail::WaitEvent<W> && ...)
+detail::Issue TCI(TileData& dst, T start, W&... events) {
+  return detail::tci<TileData, Tile<TileType::Vec, float, 1, 8>, T, descending>(dst, start, nullptr, events...);
+}
+template <class TileData, class TileDataTmp, class T, int descending, class... W>
+  requires TileLike<TileData> && TileLike<TileDataTmp> && (detail::WaitEvent<W> && ...)
+detail::Issue TCI(TileData& dst, T start, TileDataTmp& tmp, W&... events) {
+  return detail::tci<TileData, TileDataTmp, T, descending>(dst, start, &tmp, events...);
+}
+
+}  // namespace pto
