@@ -15,24 +15,13 @@
 
 namespace pto::cpu::gather {
 
-// Elements of every `times` a pattern keeps, and which one (P1111: all).
-constexpr int times_of(MaskPattern p) { return p == MaskPattern::P1111 ? 1 : p <= MaskPattern::P1010 ? 2 : 4; }
-constexpr int position_of(MaskPattern p) {
-  switch (p) {
-    case MaskPattern::P1010: case MaskPattern::P0010: return 1;
-    case MaskPattern::P0100: return 2;
-    case MaskPattern::P1000: return 3;
-    default: return 0;
-  }
-}
-
 inline void tgather(ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   const std::size_t es = d.elem_bytes();
   auto elem = [&](const TileView& t, int i, int j) { return t.base + t.elem_offset(i, j) * std::ptrdiff_t(t.elem_bytes()); };
   if (ctx.variant & kVariantGatherMask) {
     const MaskPattern p = pattern_of(ctx.variant);
-    const int times = times_of(p), at = position_of(p);
+    const int times = mask_period(p), at = mask_position(p);
     if (ctx.variant & kVariantGatherCol) {
       for (int i = 0; i < d.valid_rows; ++i) std::memmove(elem(d, i, 0), elem(s, times * i + at, 0), std::size_t(d.valid_cols) * es);
       return;

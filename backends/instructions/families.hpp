@@ -18,6 +18,7 @@ std::span<const InstrImpl> select_instructions();
 std::span<const InstrImpl> convert_instructions();
 std::span<const InstrImpl> compound_instructions();
 std::span<const InstrImpl> sort_instructions();
+std::span<const InstrImpl> layout_instructions();
 std::span<const InstrImpl> generate_instructions();
 
 }  // namespace pto::backend

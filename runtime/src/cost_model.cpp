@@ -78,6 +78,10 @@ CostTable make_a2a3() {
   set({I::vbitsort}, {6, 90, 14});
   set({I::vgather}, {24, 2, 0});
   set({I::vreducev2}, {14, 14, 20});
+  // Layout: scatter_vnchwconv at pto-isa's cost-model default (6 + 2 per repeat; no measurement of its
+  // own), vcopy as vector_dup (assumed).
+  set({I::vnchwconv}, {6, 2, 0});
+  set({I::vcopy}, {11, 1, 13});
   set({I::vsqz}, {10, 2, 14});  // unused: A5's squeeze
   set({I::vci}, {10, 2, 14});   // unused: A5's index generator
   set({I::vsqrt}, {14, 2, 25});
@@ -147,6 +151,8 @@ CostTable make_a5() {
   set({I::vsqz}, {7, 1.25, 0});
   set({I::vreducev2}, {14, 14, 0});
   set({I::vci}, {7, 1.25, 0});  // assumed: as vadd (no A5 figure)
+  set({I::vscatter}, {9, 1, 0});  // assumed: as a store (no A5 figure; unused: vnchwconv and vcopy are A2A3's)
+  set({I::vnchwconv, I::vcopy}, {9, 1, 0});
   set({I::vln}, {16, 1.97, 0});
   set({I::vrsqrt}, {16, 2.0, 0});  // unused: A5 TRSQRT is vsqrt + vdiv
   set({I::vlds, I::vsts}, {9, 1, 0});

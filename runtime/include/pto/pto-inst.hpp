@@ -25,4 +25,5 @@
 #include <pto/runtime/convert.hpp>
 #include <pto/runtime/gather.hpp>
 #include <pto/runtime/generate.hpp>
+#include <pto/runtime/layout.hpp>
 #include <pto/runtime/sort.hpp>

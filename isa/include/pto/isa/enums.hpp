@@ -44,8 +44,17 @@ enum class SaturationMode : std::uint8_t { ON = 0, OFF = 1 };
 // TGATHER's mask-pattern form (values as pto-isa's type.hpp; the pattern reads right to left): the
 // element of every 2 (P0101: the first, P1010: the second) or 4 (P0001 ... P1000) kept, or all (P1111).
 enum class MaskPattern : std::uint8_t { P0101 = 1, P1010 = 2, P0001 = 3, P0010 = 4, P0100 = 5, P1000 = 6, P1111 = 7 };
+// A pattern keeps one element of every `mask_period(p)`, the one at `mask_position(p)` (P1111: all).
+constexpr int mask_period(MaskPattern p) { return p == MaskPattern::P1111 ? 1 : p <= MaskPattern::P1010 ? 2 : 4; }
+constexpr int mask_position(MaskPattern p) {
+  return p == MaskPattern::P1010 || p == MaskPattern::P0010 ? 1 : p == MaskPattern::P0100 ? 2 : p == MaskPattern::P1000 ? 3 : 0;
+}
 // TGATHER's mask-pattern axis: columns of every row (packed across rows), or rows.
 enum class GatherAxis : std::uint8_t { GATHER_ROW = 0, GATHER_COL = 1 };
+
+// TFILLPAD's forms (values as pto-isa's type.hpp): dst and src of one static shape, dst being src, or
+// dst larger than src.
+enum class TFillPadMode : std::uint8_t { Normal = 0, InPlace = 1, Expand = 2 };
 
 // TMRGSORT's exhausted mode: the records it took from each list before one ran out.
 struct MrgSortExecutedNumList {

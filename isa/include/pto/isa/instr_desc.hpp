@@ -124,6 +124,8 @@ inline constexpr DTypeSet k2and4{D::I16, D::U16, D::I32, D::U32, D::F16, D::BF16
 inline constexpr DTypeRule kGather{k2and4, k2and4 | DTypeSet{D::I8, D::U8} | kWide};
 // Generators (a2a3 TCI.hpp: 2- and 4-byte types; a5 Tci.hpp: 16- and 32-bit integers).
 inline constexpr DTypeRule kTci{k2and4, kInts16to32};
+// Layout (a2a3 / a5 TTrans.hpp, TFillPad.hpp): every 1-, 2- and 4-byte type.
+inline constexpr DTypeRule kLayout{kUpTo32, kUpTo32};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -241,6 +243,12 @@ inline constexpr InstrDesc kInstrTable[] = {
     // generators: TCI runs on the scalar pipe (pto-isa's op list), priced by the stream its NPU code
     // issues (the scalar loop; A2A3's tmp form a vector sequence; A5 vci)
     instr(Op::TCI, "TCI", {{PTO_D_W, {"tmp", Role::Write}}}, 2, true, dtypes::kTci, CostClass::Stream),
+    // layout: TTRANS's tmp is A2A3's staging (vnchwconv writes it, a copy moves it to dst); TFILLPAD_INPLACE
+    // rewrites dst (= src) around its valid region
+    instr(Op::TTRANS, "TTRANS", {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3, false, dtypes::kLayout),
+    instr(Op::TFILLPAD, "TFILLPAD", PTO_UN, false, dtypes::kLayout),
+    instr(Op::TFILLPAD_INPLACE, "TFILLPAD_INPLACE", {{{"dst", Role::ReadWrite}, PTO_D_R("src")}}, 2, false, dtypes::kLayout),
+    instr(Op::TFILLPAD_EXPAND, "TFILLPAD_EXPAND", PTO_UN, false, dtypes::kLayout),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

@@ -111,6 +111,11 @@ inline constexpr int kVariantPatternShift = 4;
 inline constexpr std::uint8_t kVariantGatherCol = 0x80;
 constexpr MaskPattern pattern_of(std::uint8_t variant) { return MaskPattern((variant >> kVariantPatternShift) & 7); }
 // TCI: descending (bit 0), the A2A3 tmp form (bit 1: its vector path negates start + k).
+// TTRANS (A2A3): the strides allow the vnchwconv path; TFILLPAD: dst is src (in place), and on A2A3 dst
+// and src have the same PadVal, so the rest of src's last 32-byte block is copied rather than padded.
+inline constexpr std::uint8_t kVariantTransAligned = 1;
+inline constexpr std::uint8_t kVariantFillInPlace = 1;
+inline constexpr std::uint8_t kVariantKeepBlock = 2;
 inline constexpr std::uint8_t kVariantDescending = 1;
 inline constexpr std::uint8_t kVariantTciTmp = 2;
 

@@ -19,13 +19,6 @@
 
 namespace pto {
 
-namespace detail {
-constexpr int gather_times(MaskPattern p) { return p == MaskPattern::P1111 ? 1 : p <= MaskPattern::P1010 ? 2 : 4; }
-constexpr int gather_position(MaskPattern p) {
-  return p == MaskPattern::P1010 || p == MaskPattern::P0010 ? 1 : p == MaskPattern::P0100 ? 2 : p == MaskPattern::P1000 ? 3 : 0;
-}
-}  // namespace detail
-
 template <class Dst, class Src0, class Idx, class Tmp, class... W>
   requires TileLike<Dst> && TileLike<Src0> && TileLike<Idx> && TileLike<Tmp> && (detail::WaitEvent<W> && ...)
 detail::Issue TGATHER(Dst& dst, Src0& src0, Idx& indices, Tmp& tmp, W&... events) {
@@ -84,7 +77,7 @@ detail::Issue TGATHER(Dst& dst, Src& src, W&... events) {
   const InstrDesc& d = *rec.desc;
   const TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile;
   check_dtype(d, "src", s.dtype, target, d.dtypes);
-  constexpr int times = gather_times(P), at = gather_position(P);
+  constexpr int times = mask_period(P), at = mask_position(P);
   const int R = s.valid_rows, C = s.valid_cols;
   if constexpr (A == GatherAxis::GATHER_COL) {
     if (o.valid_cols != C || R != times * o.valid_rows)

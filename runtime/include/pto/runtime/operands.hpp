@@ -1,6 +1,7 @@
 // Turning a kernel's Tile / GlobalTensor arguments into checked operand records, and appending
 // WaitEvents. Shared by every public instruction function.
 #pragma once
+#include <algorithm>
 #include <initializer_list>
 #include <sstream>
 
@@ -105,6 +106,13 @@ inline void check_dtype(const InstrDesc& d, const char* operand, DType t, Target
 }
 // The descriptor's own rule for dst.
 inline void check_dtype(const InstrDesc& d, DType t, Target target) { check_dtype(d, "dst", t, target, d.dtypes); }
+
+// A scratch tile's write footprint: its first `elems` elements, as whole rows.
+inline void scratch_elems(TileView& t, std::size_t elems) {
+  const std::size_t row = std::size_t(t.row_stride);
+  t.valid_cols = t.cols;
+  t.valid_rows = int(std::min<std::size_t>(std::size_t(t.rows), (elems + row - 1) / row));
+}
 
 inline bool same_valid(const TileView& a, const TileView& b) {
   return a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;

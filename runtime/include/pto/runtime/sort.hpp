@@ -34,13 +34,6 @@ inline constexpr bool kSortRowMajor = ((Tiles::isRowMajor && !Tiles::isBoxedLayo
 template <class T>
 inline constexpr bool kSortType = std::is_same_v<T, float> || std::is_same_v<T, half>;
 
-// A scratch tile's write footprint: its first `elems` elements, as whole rows.
-inline void scratch_elems(TileView& t, std::size_t elems) {
-  const std::size_t row = std::size_t(t.row_stride);
-  t.valid_cols = t.cols;
-  t.valid_rows = int(std::min<std::size_t>(std::size_t(t.rows), (elems + row - 1) / row));
-}
-
 template <class Dst, class Src, class Idx, class Tmp>
 Issue sort32(Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
   using T = typename Src::DType;

@@ -1,0 +1,20 @@
+// Layout instructions (TTRANS, TFILLPAD, TFILLPAD_INPLACE, TFILLPAD_EXPAND): the CPU kernels
+// (backends/cpu/layout.hpp) and, per target, the planner of the stream the NPU code issues
+// (backends/common/plan_layout.hpp). No device paths yet.
+#include "../common/plan_layout.hpp"
+#include "../cpu/layout.hpp"
+#include "families.hpp"
+
+namespace pto::backend {
+namespace {
+constexpr InstrImpl kTable[] = {
+    {Op::TTRANS, cpu::layout::kTrans, {{{}, plan::a2a3::ttrans}, {{}, plan::a5::ttrans}}},
+    {Op::TFILLPAD, cpu::layout::kFillPad, {{{}, plan::a2a3::tfillpad}, {{}, plan::a5::tfillpad}}},
+    {Op::TFILLPAD_INPLACE, cpu::layout::kFillPad, {{{}, plan::a2a3::tfillpad}, {{}, plan::a5::tfillpad}}},
+    {Op::TFILLPAD_EXPAND, cpu::layout::kFillPad, {{{}, plan::a2a3::tfillpad}, {{}, plan::a5::tfillpad}}},
+};
+}  // namespace
+
+std::span<const InstrImpl> layout_instructions() { return kTable; }
+
+}  // namespace pto::backend

@@ -1,0 +1,133 @@
+// Layout instructions (pto-isa docs/isa/TTRANS.md, TFILLPAD.md; docs/layout.md):
+//  - TTRANS(dst, src, tmp): dst[j][i] = src[i][j] over src's valid region (the 2-D form; the NCHW /
+//    NC1HWC0 convolution tiles are not implemented). tmp is A2A3's staging; A5 ignores it.
+//  - TFILLPAD<mode>(dst, src), TFILLPAD_INPLACE, TFILLPAD_EXPAND: src's valid elements, then dst's PadVal
+//    over the rest of each of src's valid rows up to dst's capacity width, and over every column of the
+//    rows from there to dst's valid rows.
+#pragma once
+#include <algorithm>
+#include <type_traits>
+
+#include <pto/isa/enums.hpp>
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/event.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+template <class T>
+inline constexpr bool kLayoutElem = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4;
+template <class... Tiles>
+inline constexpr bool kLayoutVecRowMajor = ((Tiles::Loc == TileType::Vec && Tiles::isRowMajor && !Tiles::isBoxedLayout) && ...);
+}  // namespace detail
+
+template <class Dst, class Src, class Tmp, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Tmp> && (detail::WaitEvent<W> && ...)
+detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
+  using namespace detail;
+  using T = typename Src::DType;
+  static_assert(kLayoutElem<T>, "TTRANS: elements of 1, 2 or 4 bytes");
+  static_assert(sizeof(typename Dst::DType) == sizeof(T) && sizeof(typename Tmp::DType) == sizeof(T),
+                "TTRANS: dst, src and tmp must have elements of one size");
+  static_assert(kLayoutVecRowMajor<Dst, Src, Tmp>,
+                "TTRANS: dst, src and tmp must be RowMajor NoneBox Vec tiles (the convolution-layout forms are not implemented)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TTRANS>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  add_tile(core, rec, tmp);
+  const Target target = core_target(core);
+  const InstrDesc& d = *rec.desc;
+  TileView &o = rec.ops[0].tile, &t = rec.ops[2].tile;
+  const TileView& s = rec.ops[1].tile;
+  check_dtype(d, "src", s.dtype, target, d.dtypes);
+  const int R = s.valid_rows, C = s.valid_cols;
+  if (o.rows < C || o.cols < R)
+    fail(d.name, ": operand dst ", o, " cannot hold src ", s, " transposed: it needs at least ", C, " rows and ", R, " columns");
+  const std::size_t es = sizeof(T);
+  if (target == Target::A5) {
+    // a5/TTrans.hpp: the gather (scatter) offsets are 16-bit lanes for 1- and 2-byte elements.
+    const TileView& ix = s.rows < s.cols ? o : s;
+    const std::uint64_t last = std::uint64_t(ix.rows - 1) * std::uint64_t(ix.row_stride) + std::uint64_t(ix.cols - 1);
+    if (es < 4 && last > 0xFFFF)
+      fail(d.name, ": operand ", s.rows < s.cols ? "dst " : "src ", ix, ": on A5 the ", s.rows < s.cols ? "scatter" : "gather",
+           " offsets of ", es, "-byte elements are 16-bit, and this tile's last element is at ", last, " (> 65535)");
+    t.valid_rows = t.valid_cols = 0;  // not touched
+  } else {
+    const int be = int(32 / es), y = es == 1 ? 32 : 16;
+    if (o.row_stride % y == 0 && s.row_stride % be == 0) {
+      rec.variant = kVariantTransAligned;
+      const int tmp_stride = (R + y - 1) / y * y, tmp_rows = (C + be - 1) / be * be;
+      if (std::size_t(t.rows) * std::size_t(t.cols) < std::size_t(tmp_rows) * std::size_t(tmp_stride))
+        fail(d.name, ": operand tmp ", t, " is too small: A2A3 stages src's ", (C + be - 1) / be, " column blocks there: ",
+             tmp_rows, " x ", tmp_stride, " elements (validCol rounded up to ", be, ", validRow to ", y, ")");
+      scratch_elems(t, std::size_t(tmp_rows) * std::size_t(tmp_stride));
+      // tmp -> dst moves each row's validRow elements as whole 32-byte blocks
+      rec.ops[0].write_tail_bytes = std::uint32_t((std::size_t(R) * es + 31) / 32 * 32 - std::size_t(R) * es);
+    } else {
+      t.valid_rows = t.valid_cols = 0;  // the scalar element loop does not use tmp
+    }
+  }
+  o.valid_rows = C;  // what is written
+  o.valid_cols = R;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <TFillPadMode Mode = TFillPadMode::Normal, class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
+  using namespace detail;
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec,
+                "TFILLPAD: the Vec form (dst and src Vec tiles); the Mat (L1) form is not implemented");
+  static_assert(kLayoutVecRowMajor<Dst, Src>, "TFILLPAD: dst and src must be RowMajor NoneBox tiles");
+  static_assert(Dst::PadVal != PadValue::Null, "TFILLPAD: dst's PadVal is the fill value and must not be PadValue::Null");
+  static_assert(sizeof(typename Dst::DType) == sizeof(typename Src::DType) && kLayoutElem<typename Dst::DType>,
+                "TFILLPAD: dst and src must have elements of one size, 1, 2 or 4 bytes");
+  static_assert(Mode == TFillPadMode::Expand || (Dst::Rows == Src::Rows && Dst::Cols == Src::Cols),
+                "TFILLPAD / TFILLPAD_INPLACE: dst and src must have the same static Rows and Cols (TFILLPAD_EXPAND: dst may be larger)");
+  static_assert(Mode != TFillPadMode::Expand || (Dst::Rows >= Src::Rows && Dst::Cols >= Src::Cols),
+                "TFILLPAD_EXPAND: dst's static Rows and Cols must be at least src's");
+  constexpr Op op = Mode == TFillPadMode::Normal ? Op::TFILLPAD : Mode == TFillPadMode::InPlace ? Op::TFILLPAD_INPLACE : Op::TFILLPAD_EXPAND;
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<op>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  const Target target = core_target(core);
+  const InstrDesc& d = *rec.desc;
+  TileView& o = rec.ops[0].tile;
+  const TileView& s = rec.ops[1].tile;
+  check_dtype(d, o.dtype, target);
+  if (o.valid_rows < s.valid_rows)
+    fail(d.name, ": operand dst ", o, " has fewer valid rows than operand src ", s,
+         "; the pad covers rows from src's valid rows to dst's (on A5 the row count would underflow)");
+  if (Mode == TFillPadMode::InPlace && o.base != s.base)
+    fail(d.name, ": operands dst ", o, " and src ", s, " must be the same storage (TFILLPAD_INPLACE pads src where it is)");
+  if (Mode == TFillPadMode::InPlace) rec.variant |= kVariantFillInPlace;
+  if (target == Target::A2A3 && Dst::PadVal == Src::PadVal) rec.variant |= kVariantKeepBlock;
+  if (o.valid_rows == 0 || o.valid_cols == 0) {
+    o.valid_rows = o.valid_cols = 0;  // the chips return at once
+    rec.ops[1].tile.valid_rows = rec.ops[1].tile.valid_cols = 0;
+  } else {
+    o.valid_cols = o.cols;  // every column of the written rows
+  }
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TFILLPAD_INPLACE(Dst& dst, Src& src, W&... events) {
+  return TFILLPAD<TFillPadMode::InPlace>(dst, src, events...);
+}
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TFILLPAD_EXPAND(Dst& dst, Src& src, W&... events) {
+  return TFILLPAD<TFillPadMode::Expand>(dst, src, events...);
+}
+
+}  // namespace pto
