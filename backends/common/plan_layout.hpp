@@ -12,7 +12,7 @@ namespace a2a3 {
 // more call set over the groups' row tail, then a barrier and one copy_ubuf_to_ubuf from tmp to dst
 // (validCol bursts of validRow's 32-byte blocks). Unaligned strides: a scalar element loop between flags.
 inline void ttrans(const ExecContext& c, IntrinsicStream& s) {
-  const TileView &d = c.ops[0].tile, &x = c.ops[1].tile;
+  const TileView& x = c.ops[1].tile;
   const std::uint64_t es = x.elem_bytes(), be = 32 / es, y = es == 1 ? 32 : 16;
   const std::uint64_t rows = std::uint64_t(x.valid_rows), cols = std::uint64_t(x.valid_cols);
   if (rows == 0 || cols == 0) return;
@@ -22,7 +22,6 @@ inline void ttrans(const ExecContext& c, IntrinsicStream& s) {
     s.add({.op = I::sync_roundtrip});
     return;
   }
-  (void)d;
   A2A3 p(s, es);
   const std::uint64_t sub_x = ceil_div(cols, be), sub_y = rows / y, per = es == 1 ? 4 : 1;
   if (sub_y) p.norm(I::vnchwconv, std::uint32_t(sub_y), 0, std::uint32_t(sub_x * per));
