@@ -288,3 +288,511 @@ BOOST_AUTO_TEST_CASE(a2a3_stream_follows_the_strides) {
   BOOST_TEST(slow > 128u * 128u * 4u);  // the scalar loop pays each element
   BOOST_TEST(fast < slow / 10);
 }
+
+// ---- TRESHAPE and TSUBVIEW: address rebinds --------------------------------------------------------
+
+// A window of an R x C tile at (r0, c0), TLOADed from GM and stored back through the window: out is
+// in[r0 + i][c0 + j]. Then TADDS through the window and TSTORE of the whole src: only the window moved.
+template <class T, int R, int C, int WR, int WC>
+void check_subview(Target target, Mode mode, int r0, int c0) {
+  using Src = Tile<TileType::Vec, T, R, C>;
+  using Win = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, WR, WC>;
+  using GSrc = GlobalTensor<T, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>>;
+  using GWin = GlobalTensor<T, Shape<1, 1, 1, WR, WC>, pto::Stride<1, 1, 1, WC, 1>>;
+  auto plus3 = [](T x) { return T(float(x) + 3.0f); };  // exact: |x| <= 500
+  std::vector<T> in(R * std::size_t(C));
+  for (std::size_t k = 0; k < in.size(); ++k) in[k] = T(float(int(k % 1000) - 500));
+  std::vector<T> win(WR * std::size_t(WC)), whole(in.size());
+  launch({.target = target, .mode = mode, .check = SyncCheck::Throw}, [=](const T* i, T* w, T* o) {
+    Src s;
+    Win v;
+    if (mode == Mode::Manual) TASSIGN(s, 0x100);
+    GSrc gi(const_cast<T*>(i)), go(o);
+    GWin gw(w);
+    TLOAD(s, gi);
+    TSUBVIEW(v, s, std::uint16_t(r0), std::uint16_t(c0));
+    if (mode == Mode::Manual) {
+      set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+      wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    }
+    TADDS(v, v, T(3));
+    if (mode == Mode::Manual) {
+      set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    }
+    TSTORE(gw, v);
+    TSTORE(go, s);
+  }, in, win, whole);
+  std::size_t bad = 0;
+  for (int i = 0; i < WR; ++i)
+    for (int j = 0; j < WC; ++j) bad += win[std::size_t(i) * WC + j] != T(in[std::size_t(r0 + i) * C + c0 + j] + T(3));
+  for (int i = 0; i < R; ++i)
+    for (int j = 0; j < C; ++j) {
+      const bool inside = i >= r0 && i < r0 + WR && j >= c0 && j < c0 + WC;
+      bad += whole[std::size_t(i) * C + j] != (inside ? plus3(in[std::size_t(i) * C + j]) : in[std::size_t(i) * C + j]);
+    }
+  BOOST_TEST(bad == 0u, name_of(target) << (mode == Mode::Auto ? " auto " : " manual ") << R << 'x' << C << " window "
+                                          << WR << 'x' << WC << " at (" << r0 << ',' << c0 << ")");
+}
+
+// pto-isa's tsubview shapes (64x64 -> 32x32 for float, int32, int16; 16x256 -> 8x128 for half), at
+// windows off the origin (its kernel passes (0, 0)), both targets, manual and auto mode.
+BOOST_AUTO_TEST_CASE(tsubview_is_a_window_of_src) {
+  for (Target t : {Target::A2A3, Target::A5})
+    for (Mode m : {Mode::Manual, Mode::Auto}) {
+      check_subview<float, 64, 64, 32, 32>(t, m, 0, 0);
+      check_subview<float, 64, 64, 32, 32>(t, m, 5, 24);
+      check_subview<std::int32_t, 64, 64, 32, 32>(t, m, 32, 32);
+      check_subview<std::int16_t, 64, 64, 32, 32>(t, m, 7, 16);
+      check_subview<half, 16, 256, 8, 128>(t, m, 8, 64);
+    }
+}
+
+// pto-isa's tisa_coverage window: a 3x6 view at (1, 2) of a 4x8 float tile starts 40 bytes in, which
+// scalar access reads; an instruction given that tile is an error (the units address 32-byte blocks).
+BOOST_AUTO_TEST_CASE(tsubview_window_off_a_block_boundary) {
+  launch({}, [] {
+    Tile<TileType::Vec, float, 4, 8> s;
+    Tile<TileType::Vec, float, 3, 8, BLayout::RowMajor, 3, 6> d;
+    TASSIGN(s, 0);
+    for (int k = 0; k < 32; ++k) s.SetValue(k, float(k + 1));
+    TSUBVIEW(d, s, 1, 2);
+    std::size_t bad = 0;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 6; ++c) bad += d.GetValue(r * 8 + c) != s.GetValue((r + 1) * 8 + c + 2);
+    BOOST_TEST(bad == 0u);
+  });
+  const std::string e = error_of([] {
+    launch({}, [] {
+      Tile<TileType::Vec, float, 4, 8> s;
+      Tile<TileType::Vec, float, 3, 8, BLayout::RowMajor, 3, 6> d;
+      TASSIGN(s, 0);
+      TSUBVIEW(d, s, 1, 2);
+      TADDS(d, d, 1.0f);
+    });
+  });
+  BOOST_TEST(contains(e, "TADDS: operand dst"), e);
+  BOOST_TEST(contains(e, "address 0x28 is not 32-byte aligned"), e);
+}
+
+// TRESHAPE: pto-isa's treshape case (2x16 float seen as 1x32 share bytes), and a reshape across dtype
+// kinds that a2a3 TQuant.hpp relies on: half viewed as int16, its sign bit cleared by TANDS, the result
+// viewed as half again (|x|).
+BOOST_AUTO_TEST_CASE(treshape_views_the_same_bytes) {
+  launch({}, [] {
+    Tile<TileType::Vec, float, 2, 16> s;
+    Tile<TileType::Vec, float, 1, 32> d;
+    TASSIGN(s, 0), TASSIGN(d, 0x100);
+    for (int k = 0; k < 32; ++k) s.SetValue(k, float(k + 1));
+    TRESHAPE(d, s);
+    BOOST_TEST(static_cast<void*>(d.data()) == static_cast<void*>(s.data()));
+    s.SetValue(17, 123.0f);
+    BOOST_TEST(d.GetValue(17) == 123.0f);
+    d.SetValue(3, -5.0f);
+    BOOST_TEST(s.GetValue(3) == -5.0f);
+  });
+  for (Target t : {Target::A2A3, Target::A5})
+    for (Mode m : {Mode::Manual, Mode::Auto}) {
+      std::vector<half> in(16 * 32), out(16 * 32);
+      for (std::size_t k = 0; k < in.size(); ++k) in[k] = half(float(int(k % 97) - 48) / 4.0f);
+      launch({.target = t, .mode = m, .check = SyncCheck::Throw}, [m](const half* i, half* o) {
+        Tile<TileType::Vec, half, 16, 32> h, habs;
+        Tile<TileType::Vec, std::int16_t, 32, 16> bits, absbits;
+        if (m == Mode::Manual) TASSIGN(h, 0), TASSIGN(absbits, 0x400);
+        GlobalTensor<half, Shape<1, 1, 1, 16, 32>, pto::Stride<1, 1, 1, 32, 1>> gi(const_cast<half*>(i)), go(o);
+        TLOAD(h, gi);
+        TRESHAPE(bits, h);
+        if (m == Mode::Manual) {
+          set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+          wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+        }
+        TANDS(absbits, bits, std::int16_t(0x7fff));
+        TRESHAPE(habs, absbits);
+        if (m == Mode::Manual) {
+          set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+          wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        }
+        TSTORE(go, habs);
+      }, in, out);
+      std::size_t bad = 0;
+      for (std::size_t k = 0; k < in.size(); ++k) bad += float(out[k]) != std::fabs(float(in[k]));
+      BOOST_TEST(bad == 0u, name_of(t) << (m == Mode::Auto ? " auto" : " manual"));
+    }
+}
+
+// Auto mode: a view holds its source's placement, so a tile placed after the source died does not take
+// the window's bytes (the window is stored after that tile is loaded).
+BOOST_AUTO_TEST_CASE(auto_mode_views_hold_their_source_placement) {
+  std::vector<float> a(32 * 32), b(32 * 32), out(16 * 32);
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = float(k), b[k] = -float(k);
+  launch({.mode = Mode::Auto, .check = SyncCheck::Throw}, [](const float* pa, const float* pb, float* o) {
+    using T32 = Tile<TileType::Vec, float, 32, 32>;
+    using Gm = GlobalTensor<float, Shape<1, 1, 1, 32, 32>, pto::Stride<1, 1, 1, 32, 1>>;
+    Tile<TileType::Vec, float, 32, 32, BLayout::RowMajor, 16, 32> lower;
+    Gm ga(const_cast<float*>(pa)), gb(const_cast<float*>(pb));
+    GlobalTensor<float, Shape<1, 1, 1, 16, 32>, pto::Stride<1, 1, 1, 32, 1>> go(o);
+    {
+      T32 s;
+      TLOAD(s, ga);
+      TSUBVIEW(lower, s, 16, 0);
+    }  // s dies; lower still holds its bytes
+    T32 t;
+    TLOAD(t, gb);
+    TSTORE(go, lower);
+    TSTORE(gb, t);
+  }, a, b, out);
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < out.size(); ++k) bad += out[k] != a[16 * 32 + k];
+  BOOST_TEST(bad == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(rebind_errors_name_the_operand_and_the_rule) {
+  auto on = [](auto body) { return error_of([&] { launch({}, [&] { body(); }); }); };
+  std::string e = on([] {
+    Tile<TileType::Vec, float, 8, 16> s;
+    Tile<TileType::Vec, float, 8, 8> d;  // row stride 8, src's 16
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 0, 8);
+  });
+  BOOST_TEST(contains(e, "TSUBVIEW: operand dst"), e);
+  BOOST_TEST(contains(e, "row stride 8 differs from src's 16"), e);
+  e = on([] {  // one valid row: the strides do not matter (a2a3 TPrelu.hpp takes such a window)
+    Tile<TileType::Vec, std::uint8_t, 4, 64> s;
+    Tile<TileType::Vec, std::uint8_t, 1, 32> d;
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 3, 32);
+  });
+  BOOST_TEST(contains(e, "no pto::Error"), e);
+  e = on([] {
+    Tile<TileType::Vec, float, 8, 16> s;
+    Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, 4, 16> d;
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 6, 0);  // rows 6..9 of 8
+  });
+  BOOST_TEST(contains(e, "TSUBVIEW: operand dst"), e);
+  BOOST_TEST(contains(e, "runs past src"), e);
+  e = on([] {
+    Tile<TileType::Vec, float, 8, 16> s;
+    Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, 0, 0> d;
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 0, 16);
+  });
+  BOOST_TEST(contains(e, "first element (rowIdx 0, colIdx 16) is outside src's 8 x 16 elements"), e);
+  e = on([] {
+    Tile<TileType::Vec, float, 64, 64> s;
+    Tile<TileType::Vec, float, 64, 64, BLayout::RowMajor, 8, 8> d;
+    TASSIGN(s, 192 * 1024 - 64 * 64 * 4);  // the last 16 KiB of A2A3's UB
+    TSUBVIEW(d, s, 32, 0);                   // dst's 64 rows would run 8 KiB past it
+  });
+  BOOST_TEST(contains(e, "runs past the 192 KiB"), e);
+  e = on([] {
+    Tile<TileType::Vec, float, 8, 16> s;
+    Tile<TileType::Vec, float, 16, 8> d;
+    TRESHAPE(d, s);
+  });
+  BOOST_TEST(contains(e, "TRESHAPE: operand src"), e);
+  BOOST_TEST(contains(e, "call TASSIGN first"), e);
+}
+
+// TGET_SCALE_ADDR within one TileType (pto-isa's tget_scale_addr cases: TLOAD src, rebind, TSTORE dst
+// gives the input back), A5 only.
+template <class T, int R, int C>
+void check_scale_addr() {
+  using TileData = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1>;
+  using Gm = GlobalTensor<T, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>>;
+  std::vector<T> in = pattern<T>(std::size_t(R) * C, 7), out(in.size());
+  launch({.target = Target::A5, .check = SyncCheck::Throw}, [](const T* i, T* o) {
+    TileData s(R, C), d(R, C);
+    TASSIGN(s, 0x0), TASSIGN(d, 0x10000);
+    Gm gi(const_cast<T*>(i)), go(o);
+    TLOAD(s, gi);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TGET_SCALE_ADDR(d, s);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+  }, in, out);
+  BOOST_TEST(std::memcmp(in.data(), out.data(), in.size() * sizeof(T)) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(tget_scale_addr_aliases_on_a5) {
+  check_scale_addr<float, 64, 64>();
+  check_scale_addr<std::int32_t, 64, 64>();
+  check_scale_addr<std::int16_t, 64, 64>();
+  check_scale_addr<half, 16, 256>();
+  check_scale_addr<bfloat16_t, 16, 256>();
+  const std::string e = error_of([] {
+    launch({.target = Target::A2A3}, [] {
+      Tile<TileType::Vec, float, 8, 16> s, d;
+      TASSIGN(s, 0);
+      TGET_SCALE_ADDR(d, s);
+    });
+  });
+  BOOST_TEST(contains(e, "TGET_SCALE_ADDR: operand dst"), e);
+  BOOST_TEST(contains(e, "exists on A5 only"), e);
+}
+
+// ---- TCONCAT ---------------------------------------------------------------------------------------
+
+template <class T> using DynGm = GlobalTensor<T, Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>>;
+
+// TCONCAT of a vr x v0 src0 and a vr x v1 src1 (pto-isa's tconcat shapes: dst DR x DC, sources SR x S0C and
+// SR x S1C). form 0: the basic form, dst valid vr x (v0 + v1); form 1: the counts from int32 index tiles
+// (random byte counts below 4 * vk, as pto-isa's gen_data draws them), dst valid vr x w; form 2: also
+// dstIdx. dst starts as zeros over whole rows; the reference is built row by row from the inputs.
+template <class T, int DR, int DC, int SR, int S0C, int S1C>
+void check_concat(Target tg, int form, int vr, int v0, int v1, int w) {
+  using D = Tile<TileType::Vec, T, DR, DC, BLayout::RowMajor, -1, -1>;
+  using S0 = Tile<TileType::Vec, T, SR, S0C, BLayout::RowMajor, -1, -1>;
+  using S1 = Tile<TileType::Vec, T, SR, S1C, BLayout::RowMajor, -1, -1>;
+  using Ix = Tile<TileType::Vec, std::int32_t, SR, 8, BLayout::RowMajor, -1, -1>;
+  if (form == 0) w = v0 + v1;
+  const std::vector<T> a = pattern<T>(std::size_t(vr) * v0, 11), b = pattern<T>(std::size_t(vr) * v1, 12);
+  std::vector<std::int32_t> i0(vr), i1(vr), oi(vr, -1);
+  std::uint32_t x = 99;
+  for (int i = 0; i < vr; ++i) {
+    x = x * 1664525u + 1013904223u, i0[i] = std::int32_t((x >> 8) % std::uint32_t(4 * v0));
+    x = x * 1664525u + 1013904223u, i1[i] = std::int32_t((x >> 8) % std::uint32_t(4 * v1));
+  }
+  std::vector<T> out(std::size_t(vr) * DC);
+  launch({.target = tg, .check = SyncCheck::Throw},
+         [=](const T* pa, const T* pb, const std::int32_t* p0, const std::int32_t* p1, T* po, std::int32_t* poi) {
+           D whole(vr, DC), d(vr, w);
+           S0 s0(vr, v0);
+           S1 s1(vr, v1);
+           Ix x0(vr, 1), x1(vr, 1), xo(vr, 1);
+           TASSIGN(whole, 0), TASSIGN(d, 0), TASSIGN(s0, 0x10000), TASSIGN(s1, 0x18000);
+           TASSIGN(x0, 0x20000), TASSIGN(x1, 0x21000), TASSIGN(xo, 0x22000);
+           DynGm<T> ga(const_cast<T*>(pa), {vr, v0}, {v0}), gb(const_cast<T*>(pb), {vr, v1}, {v1}), gd(po, {vr, DC}, {DC});
+           DynGm<std::int32_t> g0(const_cast<std::int32_t*>(p0), {vr, 1}, {1}), g1(const_cast<std::int32_t*>(p1), {vr, 1}, {1}),
+               go(poi, {vr, 1}, {1});
+           TEXPANDS(whole, T(0));
+           TLOAD(s0, ga);
+           TLOAD(s1, gb);
+           if (form) {
+             TLOAD(x0, g0);
+             TLOAD(x1, g1);
+           }
+           set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+           wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+           pipe_barrier(PIPE_V);
+           if (form == 0) TCONCAT(d, s0, s1);
+           else if (form == 1) TCONCAT(d, s0, s1, x0, x1);
+           else TCONCAT(d, s0, s1, xo, x0, x1);
+           set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+           wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+           TSTORE(gd, whole);
+           if (form == 2) TSTORE(go, xo);
+         },
+         a, b, i0, i1, out, oi);
+  std::size_t bad = 0;
+  for (int i = 0; i < vr; ++i) {
+    const int n0 = form ? std::min(i0[i] / 4, w) : v0, n1 = form ? std::min(i1[i] / 4, w - n0) : v1;
+    for (int j = 0; j < DC; ++j) {
+      const T e = j < n0 ? a[std::size_t(i) * v0 + j] : j < n0 + n1 ? b[std::size_t(i) * v1 + j - n0] : T(0);
+      bad += std::memcmp(&out[std::size_t(i) * DC + j], &e, sizeof(T)) != 0;
+    }
+    if (form == 2) bad += oi[i] != (n0 + n1) * 4;
+  }
+  BOOST_TEST(bad == 0u, name_of(tg) << " form " << form << ' ' << DR << 'x' << DC << " valid " << vr << "x(" << v0 << ','
+                                    << v1 << ") w " << w);
+}
+
+BOOST_AUTO_TEST_CASE(tconcat_joins_rows) {
+  for (Target t : {Target::A2A3, Target::A5})
+    for (int f = 0; f < 3; ++f) {
+      check_concat<float, 64, 128, 64, 64, 64>(t, f, 64, 64, 64, 128);
+      check_concat<std::int32_t, 64, 128, 64, 64, 64>(t, f, 64, 64, 64, 128);
+      check_concat<half, 16, 256, 16, 128, 128>(t, f, 16, 128, 128, 256);
+      check_concat<float, 16, 64, 16, 32, 32>(t, f, 16, 32, 32, 64);
+      check_concat<std::int16_t, 32, 256, 32, 128, 128>(t, f, 32, 128, 128, 256);
+      check_concat<half, 16, 128, 16, 64, 64>(t, f, 16, 63, 64, 127);
+      check_concat<float, 16, 64, 16, 32, 32>(t, f, 16, 31, 32, 63);
+      check_concat<std::int16_t, 32, 256, 32, 128, 128>(t, f, 32, 127, 128, 255);
+      check_concat<std::uint8_t, 8, 128, 8, 64, 64>(t, f, 5, 40, 50, 90);
+      if (f) check_concat<float, 16, 64, 16, 32, 32>(t, f, 16, 32, 32, 20);  // the counts clamped to dst's 20 columns
+    }
+}
+
+// A2A3's basic form moves whole 32-byte blocks: float src0 4 wide ends inside a block, so its block lands
+// whole and src1's 2 elements overwrite 2 of it; src0 8 wide ends on one, so src1's block lands whole.
+// A5 writes exactly n0 + n1 elements. Sources hold 100 + k / 200 + k past their valid columns too.
+BOOST_AUTO_TEST_CASE(a2a3_tconcat_writes_whole_blocks) {
+  for (Target t : {Target::A2A3, Target::A5})
+    for (int n0 : {4, 8}) {
+      const int n1 = n0 == 4 ? 2 : 3;
+      std::vector<float> out(2 * 32);
+      launch({.target = t, .check = SyncCheck::Throw}, [=](float* o) {
+        Tile<TileType::Vec, float, 2, 32, BLayout::RowMajor, -1, -1> whole(2, 32), d(2, n0 + n1);
+        Tile<TileType::Vec, float, 2, 16, BLayout::RowMajor, -1, -1> a(2, n0), b(2, n1);
+        TASSIGN(whole, 0), TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000);
+        for (int k = 0; k < 32; ++k) a.SetValue(k, 100.0f + k), b.SetValue(k, 200.0f + k), whole.SetValue(k, -1.0f), whole.SetValue(32 + k, -1.0f);
+        TCONCAT(d, a, b);
+        set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+        DynGm<float> go(o, {2, 32}, {32});
+        TSTORE(go, whole);
+      }, out);
+      std::size_t bad = 0;
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 32; ++j) {
+          float e = j < n0 ? 100.0f + float(i * 16 + j) : j < n0 + n1 ? 200.0f + float(i * 16 + j - n0) : -1.0f;
+          if (t == Target::A2A3 && n0 == 4 && j >= 6 && j < 8) e = 100.0f + float(i * 16 + j);        // src0's block
+          if (t == Target::A2A3 && n0 == 8 && j >= 11 && j < 16) e = 200.0f + float(i * 16 + j - 8);  // src1's block
+          bad += out[std::size_t(i) * 32 + j] != e;
+        }
+      BOOST_TEST(bad == 0u, name_of(t) << " n0 " << n0);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(tconcat_errors_name_the_operand_and_the_rule) {
+  auto on = [](Target tg, auto body) { return error_of([&] { launch({.target = tg}, [&] { body(); }); }); };
+  auto basic = [](int dcols_valid, int v0, int v1) {
+    return [=] {
+      Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, dcols_valid);
+      Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> a(8, v0), b(8, v1);
+      TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000);
+      TCONCAT(d, a, b);
+    };
+  };
+  std::string e = on(Target::A2A3, basic(64, 40, 30));
+  BOOST_TEST(contains(e, "TCONCAT: operand dst"), e);
+  BOOST_TEST(contains(e, "(A2A3: their sum must fit dst's Cols)"), e);
+  e = on(Target::A2A3, basic(10, 30, 30));  // A2A3 does not read dst's valid columns
+  BOOST_TEST(contains(e, "no pto::Error"), e);
+  e = on(Target::A5, basic(50, 30, 30));
+  BOOST_TEST(contains(e, "(A5: their sum must equal dst's valid columns)"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64), a(8, 32), b(6, 32);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000);
+    TCONCAT(d, a, b);
+  });
+  BOOST_TEST(contains(e, "must have dst's 8 valid rows"), e);
+  e = on(Target::A2A3, [] {
+    Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64), a(8, 32), b(8, 32);
+    Tile<TileType::Vec, std::int32_t, 8, 8, BLayout::RowMajor, -1, -1> i0(8, 1), i1(8, 1), o(8, 2);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000), TASSIGN(i0, 0x3000), TASSIGN(i1, 0x3100), TASSIGN(o, 0x3200);
+    TCONCAT(d, a, b, o, i0, i1);
+  });
+  BOOST_TEST(contains(e, "operand dstIdx"), e);
+  BOOST_TEST(contains(e, "must have 1 valid column"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64), a(8, 32), b(8, 32);
+    Tile<TileType::Vec, std::int32_t, 8, 8, BLayout::RowMajor, -1, -1> i0(8, 1), i1(8, 1);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000), TASSIGN(i0, 0x3000), TASSIGN(i1, 0x3100);
+    TEXPANDS(i0, -4);
+    TEXPANDS(i1, 8);
+    pipe_barrier(PIPE_V);
+    TCONCAT(d, a, b, i0, i1);
+  });
+  BOOST_TEST(contains(e, "TCONCAT: operand src0Idx holds -4 at row 0; a count of bytes is never negative"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64);
+    Tile<TileType::Vec, float, 8, 32, BLayout::RowMajor, -1, -1> a(8, 32), b(8, 32);
+    Tile<TileType::Vec, std::int32_t, 8, 8, BLayout::RowMajor, -1, -1> i0(8, 1), i1(8, 1);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000), TASSIGN(i0, 0x3000), TASSIGN(i1, 0x3100);
+    TEXPANDS(i0, 40 * 4);  // 40 elements of src0's 32-column rows
+    TEXPANDS(i1, 0);
+    pipe_barrier(PIPE_V);
+    TCONCAT(d, a, b, i0, i1);
+  });
+  BOOST_TEST(contains(e, "TCONCAT: row 0 takes 40 elements of src0"), e);
+  BOOST_TEST(contains(e, "more than its row holds"), e);
+}
+
+// ---- TEXTRACT / TINSERT between Vec tiles --------------------------------------------------------
+
+// A VR x VC window (the small tile SR x SC, static valid) at (r0, c0) of a BR x BC tile: TEXTRACT stores
+// the window; TINSERT writes the small tile's data there and stores the whole big tile (the rest must be
+// unchanged).
+template <class T, int BR, int BC, int SR, int SC, int VR, int VC>
+void check_window(Target tg, bool insert, int r0, int c0) {
+  using Big = Tile<TileType::Vec, T, BR, BC>;
+  using Small = Tile<TileType::Vec, T, SR, SC, BLayout::RowMajor, VR, VC>;
+  const std::vector<T> big = pattern<T>(std::size_t(BR) * BC, 21), small = pattern<T>(std::size_t(VR) * VC, 22);
+  std::vector<T> out(insert ? big.size() : small.size());
+  launch({.target = tg, .check = SyncCheck::Throw}, [=](const T* pb, const T* ps, T* po) {
+    Big b;
+    Small w;
+    TASSIGN(b, 0), TASSIGN(w, 0x20000);
+    GlobalTensor<T, Shape<1, 1, 1, BR, BC>, pto::Stride<1, 1, 1, BC, 1>> gb(const_cast<T*>(pb)), gbo(po);
+    GlobalTensor<T, Shape<1, 1, 1, VR, VC>, pto::Stride<1, 1, 1, VC, 1>> gs(const_cast<T*>(ps)), gso(po);
+    TLOAD(b, gb);
+    if (insert) TLOAD(w, gs);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    if (insert) TINSERT(b, w, std::uint16_t(r0), std::uint16_t(c0));
+    else TEXTRACT(w, b, std::uint16_t(r0), std::uint16_t(c0));
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    if (insert) TSTORE(gbo, b);
+    else TSTORE(gso, w);
+  }, big, small, out);
+  std::size_t bad = 0;
+  if (insert) {
+    for (int i = 0; i < BR; ++i)
+      for (int j = 0; j < BC; ++j) {
+        const bool in = i >= r0 && i < r0 + VR && j >= c0 && j < c0 + VC;
+        const T e = in ? small[std::size_t(i - r0) * VC + j - c0] : big[std::size_t(i) * BC + j];
+        bad += std::memcmp(&out[std::size_t(i) * BC + j], &e, sizeof(T)) != 0;
+      }
+  } else {
+    for (int i = 0; i < VR; ++i)
+      for (int j = 0; j < VC; ++j) bad += std::memcmp(&out[std::size_t(i) * VC + j], &big[std::size_t(r0 + i) * BC + c0 + j], sizeof(T)) != 0;
+  }
+  BOOST_TEST(bad == 0u, name_of(tg) << (insert ? " TINSERT " : " TEXTRACT ") << VR << 'x' << VC << " at (" << r0 << ',' << c0
+                                    << ") of " << BR << 'x' << BC);
+}
+
+// pto-isa's same-dtype tinsert Vec cases (half 32x32 with an 8x16 source at (24, 16); float 128x96 with
+// an 8x16 source at (120, 80)), and extracts of aligned, unaligned-width and 1 x 1 windows.
+BOOST_AUTO_TEST_CASE(textract_tinsert_copy_the_window) {
+  for (Target t : {Target::A2A3, Target::A5})
+    for (bool ins : {true, false}) {
+      check_window<half, 32, 32, 8, 16, 8, 16>(t, ins, 24, 16);
+      check_window<float, 128, 96, 8, 16, 8, 16>(t, ins, 120, 80);
+      check_window<float, 64, 64, 16, 32, 13, 29>(t, ins, 8, 24);   // a width ending inside a block
+      check_window<std::int8_t, 64, 64, 8, 32, 8, 30>(t, ins, 4, 32);
+      check_window<float, 16, 16, 1, 8, 1, 1>(t, ins, 3, 5);         // 1 x 1: the scalar path, any column
+      check_window<bfloat16_t, 16, 64, 16, 32, 16, 32>(t, ins, 0, 32);
+    }
+  for (bool ins : {true, false}) check_window<float, 64, 64, 16, 32, 13, 29>(Target::A5, ins, 5, 3);  // A5: any column
+}
+
+BOOST_AUTO_TEST_CASE(textract_tinsert_errors_name_the_rule) {
+  auto on = [](Target tg, auto body) { return error_of([&] { launch({.target = tg}, [&] { body(); }); }); };
+  auto unaligned = [] {
+    Tile<TileType::Vec, float, 64, 64> b;
+    Tile<TileType::Vec, float, 16, 32> w;
+    TASSIGN(b, 0), TASSIGN(w, 0x10000);
+    TEXTRACT(w, b, 0, 4);
+  };
+  std::string e = on(Target::A2A3, unaligned);
+  BOOST_TEST(contains(e, "TEXTRACT: indexCol 4 is 16 bytes into a row of operand src"), e);
+  BOOST_TEST(contains(e, "must be a multiple of 32"), e);
+  e = on(Target::A5, unaligned);
+  BOOST_TEST(contains(e, "no pto::Error"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 64, 64> b;
+    Tile<TileType::Vec, float, 16, 32> w;
+    TASSIGN(b, 0), TASSIGN(w, 0x10000);
+    TINSERT(b, w, 56, 0);
+  });
+  BOOST_TEST(contains(e, "TINSERT: operand dst"), e);
+  BOOST_TEST(contains(e, "16 x 32 window at (indexRow 56, indexCol 0) runs past its 64 x 64 elements"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, std::uint16_t, 16, 32> b, w;
+    TASSIGN(b, 0), TASSIGN(w, 0x10000);
+    TEXTRACT(w, b);
+  });
+  BOOST_TEST(contains(e, "TEXTRACT"), e);
+  BOOST_TEST(contains(e, "uint16"), e);
+  e = on(Target::A2A3, [] {
+    Tile<TileType::Vec, std::int8_t, 16, 64> b;
+    Tile<TileType::Vec, std::int8_t, 16, 32, BLayout::RowMajor, 16, -1> w(32);
+    TASSIGN(b, 0), TASSIGN(w, 0x10000);
+    TEXTRACT(w, b);
+  });
+  BOOST_TEST(contains(e, "needs an even static ValidCol"), e);
+}

@@ -29,7 +29,8 @@ constexpr bool pipes_agree() {
 }
 static_assert(pipes_agree(), "a descriptor's pipe differs from its Op's pipe in isa/op.hpp");
 
-// Synchronisation instructions (flags, barriers, TSYNC, SYNCALL) have no operands and no kernel.
+// Synchronisation instructions (flags, barriers, TSYNC, SYNCALL) and the address rebinds (TRESHAPE,
+// TSUBVIEW) have no operands and no kernel.
 bool is_sync(Op op) { return find_desc(op)->operand_count == 0; }
 }  // namespace
 

@@ -95,8 +95,8 @@ inline void gm_window(Dir dir, const TileView& t, const GmView& g, std::byte* ot
   flush();
 }
 
-std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).step * std::ptrdiff_t(t.elem_bytes()); }
-std::ptrdiff_t line_bytes(const TileView& t) { return lines_of(t).len * std::ptrdiff_t(t.elem_bytes()); }
+inline std::ptrdiff_t line_step_bytes(const TileView& t) { return lines_of(t).step * std::ptrdiff_t(t.elem_bytes()); }
+inline std::ptrdiff_t line_bytes(const TileView& t) { return lines_of(t).len * std::ptrdiff_t(t.elem_bytes()); }
 
 // Pad the rest of each line's last 32-byte block (NPU rule, spec §1.6).
 inline void pad_lines(const TileView& t) {

@@ -1,7 +1,9 @@
-// Layout instructions (TTRANS, TFILLPAD, TFILLPAD_INPLACE, TFILLPAD_EXPAND): the CPU kernels
+// Layout instructions (TTRANS, TFILLPAD, TFILLPAD_INPLACE, TFILLPAD_EXPAND, TCONCAT; TEXTRACT and TINSERT
+// between Vec tiles, whose CPU kernel is TMOV's: their operands are the window and its copy): the CPU kernels
 // (backends/cpu/layout.hpp) and, per target, the planner of the stream the NPU code issues
 // (backends/common/plan_layout.hpp). No device paths yet.
 #include "../common/plan_layout.hpp"
+#include "../cpu/data_movement.hpp"
 #include "../cpu/layout.hpp"
 #include "families.hpp"
 
@@ -12,6 +14,9 @@ constexpr InstrImpl kTable[] = {
     {Op::TFILLPAD, cpu::layout::kFillPad, {{{}, plan::a2a3::tfillpad}, {{}, plan::a5::tfillpad}}},
     {Op::TFILLPAD_INPLACE, cpu::layout::kFillPad, {{{}, plan::a2a3::tfillpad}, {{}, plan::a5::tfillpad}}},
     {Op::TFILLPAD_EXPAND, cpu::layout::kFillPad, {{{}, plan::a2a3::tfillpad}, {{}, plan::a5::tfillpad}}},
+    {Op::TEXTRACT_V2V, cpu::move::kTMov, {{{}, plan::a2a3::twindow}, {{}, plan::a5::twindow<false>}}},
+    {Op::TINSERT_V2V, cpu::move::kTMov, {{{}, plan::a2a3::twindow}, {{}, plan::a5::twindow<true>}}},
+    {Op::TCONCAT, cpu::layout::kConcat, {{{}, plan::a2a3::tconcat}, {{}, plan::a5::tconcat}}},
 };
 }  // namespace
 

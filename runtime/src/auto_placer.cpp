@@ -49,12 +49,20 @@ std::size_t AutoPlacer::place(std::size_t bytes, const TileView& tile, const cha
   fail(os.str());
 }
 
+// The placement holding `offset`: a view (TRESHAPE, TSUBVIEW) may point inside it, not at its start.
+std::map<std::size_t, AutoPlacer::Live>::iterator AutoPlacer::holding(std::size_t offset) {
+  auto it = live_.upper_bound(offset);
+  if (it == live_.begin()) return live_.end();
+  --it;
+  return offset < it->first + it->second.bytes ? it : live_.end();
+}
+
 void AutoPlacer::retain(std::size_t offset) {
-  if (auto it = live_.find(offset); it != live_.end()) ++it->second.refs;
+  if (auto it = holding(offset); it != live_.end()) ++it->second.refs;
 }
 
 void AutoPlacer::release(std::size_t offset) {
-  if (auto it = live_.find(offset); it != live_.end() && --it->second.refs == 0) live_.erase(it);
+  if (auto it = holding(offset); it != live_.end() && --it->second.refs == 0) live_.erase(it);
 }
 
 void AutoPlacer::reserve(std::size_t offset, std::size_t bytes) {

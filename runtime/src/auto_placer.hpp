@@ -18,6 +18,7 @@ public:
   // The offset of a new placement of `bytes` for `tile`; throws pto::Error listing the live tiles when
   // no free block is large enough.
   std::size_t place(std::size_t bytes, const TileView& tile, const char* instruction, const char* operand);
+  // A Tile object starts / stops holding the placement that contains `offset`.
   void retain(std::size_t offset);
   void release(std::size_t offset);
   void reserve(std::size_t offset, std::size_t bytes);  // a TASSIGNed range: never placed over
@@ -33,6 +34,8 @@ private:
   std::string where_;
   std::map<std::size_t, Live> live_;              // offset -> placement
   std::map<std::size_t, std::size_t> reserved_;   // offset -> end, merged
+
+  std::map<std::size_t, Live>::iterator holding(std::size_t offset);
 };
 
 }  // namespace pto::detail

@@ -10,9 +10,11 @@
 #include <pto/runtime/data_movement.hpp>
 #include <pto/runtime/direct_call.hpp>
 #include <pto/runtime/event.hpp>
+#include <pto/runtime/extract.hpp>
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/launch.hpp>
 #include <pto/runtime/qualifiers.hpp>
+#include <pto/runtime/rebind.hpp>
 #include <pto/runtime/sync.hpp>
 #include <pto/runtime/tassign.hpp>
 #include <pto/runtime/tile_scalar.hpp>

@@ -124,8 +124,11 @@ inline constexpr DTypeSet k2and4{D::I16, D::U16, D::I32, D::U32, D::F16, D::BF16
 inline constexpr DTypeRule kGather{k2and4, k2and4 | DTypeSet{D::I8, D::U8} | kWide};
 // Generators (a2a3 TCI.hpp: 2- and 4-byte types; a5 Tci.hpp: 16- and 32-bit integers).
 inline constexpr DTypeRule kTci{k2and4, kInts16to32};
-// Layout (a2a3 / a5 TTrans.hpp, TFillPad.hpp): every 1-, 2- and 4-byte type.
+// Layout (a2a3 / a5 TTrans.hpp, TFillPad.hpp, TConcat.hpp): every 1-, 2- and 4-byte type. TEXTRACT /
+// TINSERT between Vec tiles (a2a3 textract_common.hpp; a5 TExtract.hpp, TInsert.hpp): A5 has no u8, i16,
+// u16 or u32 there, but the 8-bit floats (its fp4 forms are not implemented).
 inline constexpr DTypeRule kLayout{kUpTo32, kUpTo32};
+inline constexpr DTypeRule kWindow{kUpTo32, {D::F16, D::BF16, D::F32, D::I32, D::I8, D::F8E4M3, D::F8E5M2, D::F8E8M0, D::HF8}};
 }  // namespace dtypes
 
 // The instructions the runtime implements (their backends: backends/instructions/). Adding one: a line
@@ -243,12 +246,23 @@ inline constexpr InstrDesc kInstrTable[] = {
     // generators: TCI runs on the scalar pipe (pto-isa's op list), priced by the stream its NPU code
     // issues (the scalar loop; A2A3's tmp form a vector sequence; A5 vci)
     instr(Op::TCI, "TCI", {{PTO_D_W, {"tmp", Role::Write}}}, 2, true, dtypes::kTci, CostClass::Stream),
+    // address rebinds (runtime/rebind.hpp): no operands, no kernel; a zero-cost scalar record that carries
+    // the wait events
+    instr(Op::TRESHAPE, "TRESHAPE", {}, 0),
+    instr(Op::TSUBVIEW, "TSUBVIEW", {}, 0),
+    instr(Op::TGET_SCALE_ADDR, "TGET_SCALE_ADDR", {}, 0),
     // layout: TTRANS's tmp is A2A3's staging (vnchwconv writes it, a copy moves it to dst); TFILLPAD_INPLACE
     // rewrites dst (= src) around its valid region
     instr(Op::TTRANS, "TTRANS", {{PTO_D_W, PTO_D_R("src"), {"tmp", Role::Write}}}, 3, false, dtypes::kLayout),
     instr(Op::TFILLPAD, "TFILLPAD", PTO_UN, false, dtypes::kLayout),
     instr(Op::TFILLPAD_INPLACE, "TFILLPAD_INPLACE", {{{"dst", Role::ReadWrite}, PTO_D_R("src")}}, 2, false, dtypes::kLayout),
     instr(Op::TFILLPAD_EXPAND, "TFILLPAD_EXPAND", PTO_UN, false, dtypes::kLayout),
+    // TEXTRACT / TINSERT between Vec tiles: the big tile's operand is the window
+    instr(Op::TEXTRACT_V2V, "TEXTRACT", PTO_UN, false, dtypes::kWindow),
+    instr(Op::TINSERT_V2V, "TINSERT", {{{"dst", Role::Write}, PTO_D_R("src")}}, 2, false, dtypes::kWindow),
+    // TCONCAT's forms: 3 operands, or 5 with the per-row byte counts, or 6 with dstIdx written
+    instr(Op::TCONCAT, "TCONCAT", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src0Idx"), PTO_D_R("src1Idx"),
+                                    {"dstIdx", Role::Write}}}, 6, false, dtypes::kLayout),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

@@ -116,6 +116,13 @@ constexpr MaskPattern pattern_of(std::uint8_t variant) { return MaskPattern((var
 inline constexpr std::uint8_t kVariantTransAligned = 1;
 inline constexpr std::uint8_t kVariantFillInPlace = 1;
 inline constexpr std::uint8_t kVariantKeepBlock = 2;
+// TCONCAT (A2A3's basic form): src0's rows, and src1's where they start on a block, move as whole 32-byte
+// blocks (copy_ubuf_to_ubuf), so the rest of each block is the source's bytes.
+inline constexpr std::uint8_t kVariantConcatBlocks = 1;
+// TEXTRACT / TINSERT (Vec): the window tile's static ValidCol fills whole 32-byte blocks (the NPUs' DMA
+// path); its static valid shape is 1 x 1 (their scalar path).
+inline constexpr std::uint8_t kVariantWindowAligned = 1;
+inline constexpr std::uint8_t kVariantWindowScalar = 2;
 inline constexpr std::uint8_t kVariantDescending = 1;
 inline constexpr std::uint8_t kVariantTciTmp = 2;
 

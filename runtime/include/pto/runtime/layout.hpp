@@ -4,8 +4,11 @@
 //  - TFILLPAD<mode>(dst, src), TFILLPAD_INPLACE, TFILLPAD_EXPAND: src's valid elements, then dst's PadVal
 //    over the rest of each of src's valid rows up to dst's capacity width, and over every column of the
 //    rows from there to dst's valid rows.
+//  - TCONCAT(dst, src0, src1[, src0Idx, src1Idx[, dstIdx]]) (TCONCAT.md): each of dst's valid rows is
+//    src0's row then src1's; the index forms take the two lengths per row from the index tiles.
 #pragma once
 #include <algorithm>
+#include <tuple>
 #include <type_traits>
 
 #include <pto/isa/enums.hpp>
@@ -128,6 +131,125 @@ template <class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TFILLPAD_EXPAND(Dst& dst, Src& src, W&... events) {
   return TFILLPAD<TFillPadMode::Expand>(dst, src, events...);
+}
+
+namespace detail {
+template <class Dst, class Src0, class Src1>
+constexpr bool tconcat_static() {
+  static_assert(Dst::Loc == TileType::Vec && Src0::Loc == TileType::Vec && Src1::Loc == TileType::Vec,
+                "TCONCAT: dst, src0 and src1 must be Vec tiles");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src0::DType> && std::is_same_v<typename Dst::DType, typename Src1::DType>,
+                "TCONCAT: dst, src0 and src1 must have one DType");
+  static_assert(kLayoutVecRowMajor<Dst, Src0, Src1>, "TCONCAT: dst, src0 and src1 must be RowMajor NoneBox tiles");
+  return true;
+}
+template <class... Idx>
+constexpr bool tconcat_idx_static() {
+  using I0 = std::tuple_element_t<0, std::tuple<Idx...>>;
+  static_assert(((Idx::Loc == TileType::Vec && !Idx::isBoxedLayout) && ...), "TCONCAT: the index tiles must be NoneBox Vec tiles");
+  static_assert((std::is_same_v<typename Idx::DType, typename I0::DType> && ...), "TCONCAT: the index tiles must have one DType");
+  static_assert(std::is_integral_v<typename I0::DType> && sizeof(typename I0::DType) <= 4,
+                "TCONCAT: index tiles hold byte counts as 8-, 16- or 32-bit integers");
+  return true;
+}
+
+// After dst, src0, src1 (and the index tiles) are operands: the rules of both forms, then what dst's
+// operand covers (rows x the columns written; A2A3's basic form writes whole 32-byte blocks).
+inline void tconcat_rules(Core& core, InstrRecord& rec) {
+  const InstrDesc& d = *rec.desc;
+  const Target target = core_target(core);
+  TileView& o = rec.ops[0].tile;
+  const TileView &a = rec.ops[1].tile, &b = rec.ops[2].tile;
+  check_dtype(d, o.dtype, target);
+  if (a.valid_rows != o.valid_rows || b.valid_rows != o.valid_rows)
+    fail(d.name, ": operands src0 ", a, " and src1 ", b, " must have dst's ", o.valid_rows, " valid rows (dst ", o, ")");
+  if (rec.nops == 3) {
+    const int n = a.valid_cols + b.valid_cols;
+    if (target == Target::A2A3 && n > o.cols)
+      fail(d.name, ": operand dst ", o, " has ", o.cols, " columns; src0's and src1's valid columns are ", n,
+           " (A2A3: their sum must fit dst's Cols)");
+    if (target == Target::A5 && n != o.valid_cols)
+      fail(d.name, ": operand dst ", o, " has ", o.valid_cols, " valid columns; src0's and src1's valid columns are ", n,
+           " (A5: their sum must equal dst's valid columns)");
+    if (target == Target::A2A3) {
+      // copy_ubuf_to_ubuf moves whole blocks: src0's round up; src1's too when it starts on a block
+      // (otherwise a scalar loop copies it exactly)
+      const int be = int(32 / o.elem_bytes()), up0 = (a.valid_cols + be - 1) / be * be;
+      const int end = a.valid_cols % be == 0 ? a.valid_cols + (b.valid_cols + be - 1) / be * be : std::max(up0, n);
+      rec.variant |= kVariantConcatBlocks;
+      rec.ops[0].write_tail_bytes = std::uint32_t(std::size_t(end - n) * o.elem_bytes());
+    }
+    o.valid_cols = n;
+    return;
+  }
+  // the counts are data: src0 and src1 may be read up to their Cols
+  rec.ops[1].tile.valid_cols = rec.ops[1].tile.cols;
+  rec.ops[2].tile.valid_cols = rec.ops[2].tile.cols;
+  for (int k = 3; k < rec.nops; ++k) {
+    TileView& x = rec.ops[k].tile;
+    const char* name = d.operands[k].name;
+    if (x.rows < o.valid_rows)
+      fail(d.name, ": operand ", name, " ", x, " has ", x.rows, " rows; dst has ", o.valid_rows,
+           " valid rows and each takes its count from element (row, 0)");
+    if (k == 5 && x.valid_cols != 1) fail(d.name, ": operand ", name, " ", x, " must have 1 valid column (the NPUs assert it)");
+    if (x.valid_cols < 1) fail(d.name, ": operand ", name, " ", x, " has no valid column; each row's count is its element (row, 0)");
+    x.valid_rows = o.valid_rows;  // what is read (written) of it: column 0 of dst's rows
+    x.valid_cols = std::min(x.valid_cols, 1);
+  }
+}
+}  // namespace detail
+
+template <class Dst, class Src0, class Src1, class... W>
+  requires TileLike<Dst> && TileLike<Src0> && TileLike<Src1> && (detail::WaitEvent<W> && ...)
+detail::Issue TCONCAT(Dst& dst, Src0& src0, Src1& src1, W&... events) {
+  using namespace detail;
+  static_assert(tconcat_static<Dst, Src0, Src1>());
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  tconcat_rules(core, rec);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// The index forms: row i of dst is the first src0Idx(i, 0) / sizeof(index) elements of src0's row (at
+// most dst's valid columns), then as many of src1's as fit; dstIdx(i, 0) = their count * sizeof(index).
+template <class Dst, class Src0, class Src1, class Idx0, class Idx1, class... W>
+  requires TileLike<Dst> && TileLike<Src0> && TileLike<Src1> && TileLike<Idx0> && TileLike<Idx1> && (detail::WaitEvent<W> && ...)
+detail::Issue TCONCAT(Dst& dst, Src0& src0, Src1& src1, Idx0& src0Idx, Idx1& src1Idx, W&... events) {
+  using namespace detail;
+  static_assert(tconcat_static<Dst, Src0, Src1>() && tconcat_idx_static<Idx0, Idx1>());
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  add_tile(core, rec, src0Idx);
+  add_tile(core, rec, src1Idx);
+  tconcat_rules(core, rec);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <class Dst, class Src0, class Src1, class DstIdx, class Idx0, class Idx1, class... W>
+  requires TileLike<Dst> && TileLike<Src0> && TileLike<Src1> && TileLike<DstIdx> && TileLike<Idx0> && TileLike<Idx1> &&
+           (detail::WaitEvent<W> && ...)
+detail::Issue TCONCAT(Dst& dst, Src0& src0, Src1& src1, DstIdx& dstIdx, Idx0& src0Idx, Idx1& src1Idx, W&... events) {
+  using namespace detail;
+  static_assert(tconcat_static<Dst, Src0, Src1>() && tconcat_idx_static<DstIdx, Idx0, Idx1>());
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src0);
+  add_tile(core, rec, src1);
+  add_tile(core, rec, src0Idx);
+  add_tile(core, rec, src1Idx);
+  add_tile(core, rec, dstIdx);
+  tconcat_rules(core, rec);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
 }
 
 }  // namespace pto

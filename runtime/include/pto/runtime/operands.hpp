@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <sstream>
 
+#include <pto/isa/buffers.hpp>
 #include <pto/isa/error.hpp>
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/tile.hpp>
@@ -23,23 +24,35 @@ inline InstrRecord compute_record(const InstrDesc& d) {
   return rec;
 }
 
+// Storage for `tile`, operand `operand` of `instr`: auto mode places a tile that has none at its first
+// use; manual mode needs a TASSIGN; a tile placed by another core's run is an error.
 template <TileLike T>
-void add_tile(Core& core, InstrRecord& rec, T& tile) {
-  const InstrDesc& d = *rec.desc;
-  if (rec.nops >= d.operand_count) fail(d.name, ": more operands than its descriptor's ", d.operand_count);
-  const OperandDesc& od = d.operands[rec.nops];
+void place_operand(Core& core, T& tile, const char* instr, const char* operand) {
   if (tile.addr_ == nullptr) {
     if (core_mode(core) != Mode::Auto)
-      fail(d.name, ": operand ", od.name, " ", tile.view(),
+      fail(instr, ": operand ", operand, " ", tile.view(),
            ": the tile has no buffer address; call TASSIGN first (manual mode places tiles explicitly)");
-    tile.addr_ = auto_place(core, T::Loc, T::GetSizeInBytes(), tile.view(), d.name, od.name);
+    tile.addr_ = auto_place(core, T::Loc, T::GetSizeInBytes(), tile.view(), instr, operand);
     tile.offset_ = std::uint32_t(tile.addr_ - buffer_base(core, T::Loc));
     tile.owner_ = core_run_id(core);
     tile.auto_placed_ = true;
   }
   if (tile.owner_ != core_run_id(core))
-    fail(d.name, ": operand ", od.name, " ", tile.view(),
+    fail(instr, ": operand ", operand, " ", tile.view(),
          ": the tile was placed on another core; TASSIGN it inside the kernel that uses it");
+}
+
+template <TileLike T>
+void add_tile(Core& core, InstrRecord& rec, T& tile) {
+  const InstrDesc& d = *rec.desc;
+  if (rec.nops >= d.operand_count) fail(d.name, ": more operands than its descriptor's ", d.operand_count);
+  const OperandDesc& od = d.operands[rec.nops];
+  place_operand(core, tile, d.name, od.name);
+  // TASSIGN and auto placement align every tile; only a TSUBVIEW window can start between blocks.
+  if (tile.offset_ % kBlockBytes != 0)
+    fail(d.name, ": operand ", od.name, " ", tile.view(), ": its address 0x", std::hex, tile.offset_, std::dec,
+         " is not 32-byte aligned (a TSUBVIEW window starting inside a 32-byte block); the vector and DMA units "
+         "address on-chip buffers in 32-byte blocks");
   Operand& o = rec.ops[rec.nops++];
   o.kind = Operand::Kind::Tile;
   o.role = od.role;

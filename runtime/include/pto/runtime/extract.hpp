@@ -1,0 +1,101 @@
+// TEXTRACT and TINSERT between Vec tiles (pto-isa docs/isa/TEXTRACT.md, TINSERT.md; docs/layout.md):
+//  - TEXTRACT(dst, src, indexRow, indexCol): dst(r, c) = src(indexRow + r, indexCol + c) over dst's valid
+//    region;
+//  - TINSERT(dst, src, indexRow, indexCol): dst(indexRow + r, indexCol + c) = src(r, c) over src's valid
+//    region; the rest of dst is untouched.
+// Rules from a2a3 / a5 TExtract.hpp and TInsert.hpp (the Vec -> Vec branch): one dtype, both tiles ND,
+// the small tile no larger than the big one, the window inside the big tile's storage; A2A3 also needs
+// indexCol on a 32-byte boundary. The large tile's operand is the window itself, so the copy, the
+// dependencies and the checker see exactly the bytes moved.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/event.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+// Small and Big: the window's tile and the tile it lies in (TEXTRACT: dst and src; TINSERT: src and dst).
+template <class Small, class Big>
+constexpr bool window_static() {
+  static_assert(Small::Loc == TileType::Vec && Big::Loc == TileType::Vec,
+                "TEXTRACT / TINSERT: only the Vec -> Vec form is implemented so far (the cube's forms come with the cube)");
+  static_assert(std::is_same_v<typename Small::DType, typename Big::DType>,
+                "TEXTRACT / TINSERT (Vec -> Vec): dst and src must have the same DType (the NPUs convert nothing here)");
+  static_assert(Small::isRowMajor && !Small::isBoxedLayout && Big::isRowMajor && !Big::isBoxedLayout,
+                "TEXTRACT / TINSERT (Vec -> Vec): dst and src must both be ND (RowMajor NoneBox) tiles; the NZ form is not "
+                "implemented yet and the NPUs reject the other layouts");
+  static_assert(Small::Rows <= Big::Rows && Small::Cols <= Big::Cols,
+                "TEXTRACT / TINSERT (Vec -> Vec): the window's tile (TEXTRACT's dst, TINSERT's src) must be no larger than "
+                "the other in Rows and Cols");
+  return true;
+}
+
+// `small` is rec.ops[small_at], `big` the other operand: checks the window at (r0, c0), then makes the
+// big operand's view that window.
+template <class Small>
+void window_rules(Core& core, InstrRecord& rec, int small_at, std::uint16_t r0, std::uint16_t c0) {
+  const InstrDesc& d = *rec.desc;
+  const Target target = core_target(core);
+  TileView& big = rec.ops[1 - small_at].tile;
+  const TileView& small = rec.ops[small_at].tile;
+  const char* bn = small_at == 0 ? "src" : "dst";
+  check_dtype(d, small.dtype, target);
+  if (r0 + small.valid_rows > big.rows || c0 + small.valid_cols > big.cols)
+    fail(d.name, ": operand ", bn, " ", big, ": the ", small.valid_rows, " x ", small.valid_cols, " window at (indexRow ", r0,
+         ", indexCol ", c0, ") runs past its ", big.rows, " x ", big.cols, " elements");
+  constexpr bool one = Small::ValidRow == 1 && Small::ValidCol == 1;  // the NPUs' scalar path
+  if (one) rec.variant |= kVariantWindowScalar;
+  if (Small::ValidCol != -1 && std::size_t(Small::ValidCol) * big.elem_bytes() % 32 == 0) rec.variant |= kVariantWindowAligned;
+  if (target == Target::A2A3 && !one) {
+    const std::size_t es = big.elem_bytes();
+    if (std::size_t(c0) * es % 32 != 0)
+      fail(d.name, ": indexCol ", c0, " is ", std::size_t(c0) * es, " bytes into a row of operand ", bn, " ", big,
+           "; A2A3 copies whole 32-byte blocks, so indexCol * sizeof(T) must be a multiple of 32");
+    if (es == 1 && (Small::ValidCol == -1 || Small::ValidCol % 2 != 0))
+      fail(d.name, ": operand ", small_at == 0 ? "dst " : "src ", small,
+           ": A2A3 moves 1-byte elements in pairs and needs an even static ValidCol (its check rejects a dynamic one too)");
+  }
+  big.base += big.elem_offset(r0, c0) * std::ptrdiff_t(big.elem_bytes());
+  big.offset += std::uint32_t(big.elem_offset(r0, c0) * std::ptrdiff_t(big.elem_bytes()));
+  big.valid_rows = small.valid_rows;
+  big.valid_cols = small.valid_cols;
+  big.static_valid_rows = big.static_valid_cols = false;
+}
+}  // namespace detail
+
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint16_t indexCol = 0, W&... events) {
+  using namespace detail;
+  static_assert(window_static<Dst, Src>());
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TEXTRACT_V2V>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  window_rules<Dst>(core, rec, 0, indexRow, indexCol);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TINSERT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
+  using namespace detail;
+  static_assert(window_static<Src, Dst>());
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TINSERT_V2V>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  window_rules<Src>(core, rec, 1, indexRow, indexCol);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+}  // namespace pto

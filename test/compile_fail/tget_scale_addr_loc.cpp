@@ -1,0 +1,4 @@
+// expect: TGET_SCALE_ADDR: the Left/Right -> scale-tile form needs the cube's MX scale buffers
+#include <pto/pto-inst.hpp>
+using namespace pto;
+void f() { Tile<TileType::Vec, float, 16, 16> s; Tile<TileType::Mat, float, 16, 16> d; TGET_SCALE_ADDR(d, s); }
