@@ -796,3 +796,118 @@ BOOST_AUTO_TEST_CASE(textract_tinsert_errors_name_the_rule) {
   });
   BOOST_TEST(contains(e, "needs an even static ValidCol"), e);
 }
+
+// ---- TTRI and the partial element-wise ops (kept here: they share this suite's helpers) ----------
+
+// pto-isa's ttri cases (np.triu / np.tril of ones with k = diagonal over the valid region).
+template <class T, int R, int C>
+void check_tri(Target tg, bool upper, int vr, int vc, int diag) {
+  std::vector<T> out(std::size_t(vr) * vc);
+  launch({.target = tg, .check = SyncCheck::Throw}, [=](T* o) {
+    Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1> d(vr, vc);
+    TASSIGN(d, 0);
+    if (upper) TTRI<decltype(d), 1>(d, diag);
+    else TTRI<decltype(d), 0>(d, diag);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    DynGm<T> g(o, {vr, vc}, {vc});
+    TSTORE(g, d);
+  }, out);
+  std::size_t bad = 0;
+  for (int i = 0; i < vr; ++i)
+    for (int j = 0; j < vc; ++j) bad += double(out[std::size_t(i) * vc + j]) != ((upper ? j >= i + diag : j <= i + diag) ? 1.0 : 0.0);
+  BOOST_TEST(bad == 0u, name_of(tg) << (upper ? " upper " : " lower ") << vr << 'x' << vc << " d " << diag);
+}
+
+BOOST_AUTO_TEST_CASE(ttri_fills_the_triangle) {
+  for (Target t : {Target::A2A3, Target::A5})
+    for (bool up : {true, false}) {
+      check_tri<float, 4, 8>(t, up, 4, 4, 0);
+      check_tri<float, 64, 64>(t, up, 64, 64, 0);
+      check_tri<std::int32_t, 64, 64>(t, up, 64, 64, 0);
+      check_tri<std::int16_t, 64, 64>(t, up, 64, 64, 0);
+      check_tri<std::uint32_t, 64, 64>(t, up, 64, 64, 0);
+      check_tri<half, 16, 256>(t, up, 16, 256, 0);
+      check_tri<float, 128, 128>(t, up, 128, 125, 0);
+      check_tri<float, 128, 128>(t, up, 128, 111, 2);
+      check_tri<float, 128, 128>(t, up, 128, 111, -2);
+      check_tri<float, 128, 128>(t, up, 128, 31, 444);
+      check_tri<float, 128, 128>(t, up, 128, 31, -444);
+    }
+  check_tri<std::uint8_t, 32, 96>(Target::A5, true, 32, 91, 3);  // A5's 8-bit types
+  const std::string e = error_of([] {
+    launch({.target = Target::A2A3}, [] {
+      Tile<TileType::Vec, std::uint8_t, 32, 64> d;
+      TASSIGN(d, 0);
+      TTRI<decltype(d), 0>(d, 0);
+    });
+  });
+  BOOST_TEST(contains(e, "TTRI"), e);
+  BOOST_TEST(contains(e, "uint8"), e);
+}
+
+// The partial ops: pto-isa's tpartadd / tpartmax / tpartmin case (64x64 with a 32x32 src1) and its
+// tpartmul cases (int32 2x8: src1 1x4; dst 2x6 with src0 1x4 and src1 2x6), both targets; the reference
+// is op where both sources are valid, the covering source elsewhere.
+template <class T, Op O>
+void check_part(Target tg, int r0, int c0, int r1, int c1) {
+  constexpr int R = 64, C = 64;
+  using Tl = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1>;
+  const int R0 = std::max(r0, r1), C0 = std::max(c0, c1);
+  std::vector<T> a = pattern<T>(std::size_t(r0) * c0, 31), b = pattern<T>(std::size_t(r1) * c1, 32), out(std::size_t(R0) * C0);
+  launch({.target = tg, .check = SyncCheck::Throw}, [=](const T* pa, const T* pb, T* po) {
+    Tl d(R0, C0), x(r0, c0), y(r1, c1);
+    TASSIGN(d, 0), TASSIGN(x, 0x4000), TASSIGN(y, 0x8000);
+    DynGm<T> ga(const_cast<T*>(pa), {r0, c0}, {c0}), gb(const_cast<T*>(pb), {r1, c1}, {c1}), go(po, {R0, C0}, {C0});
+    TLOAD(x, ga);
+    TLOAD(y, gb);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    if constexpr (O == Op::TPARTADD) TPARTADD(d, x, y);
+    else if constexpr (O == Op::TPARTMUL) TPARTMUL(d, x, y);
+    else if constexpr (O == Op::TPARTMAX) TPARTMAX(d, x, y);
+    else TPARTMIN(d, x, y);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+  }, a, b, out);
+  std::size_t bad = 0;
+  for (int i = 0; i < R0; ++i)
+    for (int j = 0; j < C0; ++j) {
+      const bool in0 = i < r0 && j < c0, in1 = i < r1 && j < c1;
+      T e;
+      if (in0 && in1) {
+        const double u = double(a[std::size_t(i) * c0 + j]), v = double(b[std::size_t(i) * c1 + j]);
+        const double r = O == Op::TPARTADD ? u + v : O == Op::TPARTMUL ? u * v : O == Op::TPARTMAX ? std::max(u, v) : std::min(u, v);
+        if constexpr (std::is_integral_v<T>) e = T(std::int64_t(r));
+        else e = T(float(r));  // one rounding of the exact result (half: the float product is exact)
+      } else {
+        e = in0 ? a[std::size_t(i) * c0 + j] : b[std::size_t(i) * c1 + j];
+      }
+      bad += std::memcmp(&out[std::size_t(i) * C0 + j], &e, sizeof(T)) != 0;
+    }
+  BOOST_TEST(bad == 0u, name_of(tg) << ' ' << op_name(O) << " src0 " << r0 << 'x' << c0 << " src1 " << r1 << 'x' << c1);
+}
+
+BOOST_AUTO_TEST_CASE(tpart_ops_combine_where_both_are_valid) {
+  for (Target t : {Target::A2A3, Target::A5}) {
+    check_part<float, Op::TPARTADD>(t, 64, 64, 32, 32);
+    check_part<float, Op::TPARTMAX>(t, 64, 64, 32, 32);
+    check_part<float, Op::TPARTMIN>(t, 64, 64, 32, 32);
+    check_part<std::int32_t, Op::TPARTMUL>(t, 2, 8, 1, 4);
+    check_part<std::int32_t, Op::TPARTMUL>(t, 1, 4, 2, 6);
+    check_part<half, Op::TPARTADD>(t, 8, 48, 8, 16);
+    check_part<std::int16_t, Op::TPARTMAX>(t, 8, 64, 64, 64);
+  }
+  check_part<std::int8_t, Op::TPARTMAX>(Target::A5, 64, 64, 32, 32);
+  check_part<std::uint8_t, Op::TPARTMIN>(Target::A5, 64, 64, 32, 32);
+  std::string e = error_of([] {
+    launch({}, [] {
+      Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1> d(16, 16), a(16, 8), b(8, 16);  // crossed
+      TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000);
+      TPARTADD(d, a, b);
+    });
+  });
+  BOOST_TEST(contains(e, "TPARTADD: operands src0"), e);
+  BOOST_TEST(contains(e, "one source's valid region must be dst's"), e);
+}

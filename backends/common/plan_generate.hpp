@@ -1,4 +1,4 @@
-// The intrinsic streams of the generators (TCI), as their NPU code issues them (pto-isa a2a3 TCI.hpp,
+// The intrinsic streams of the generators (TCI, TTRI), as their NPU code issues them (pto-isa a2a3 TCI.hpp,
 // a5 Tci.hpp); the cost of each intrinsic is the pipeline model's table.
 #pragma once
 #include "planner.hpp"
@@ -50,6 +50,23 @@ inline void tci(const ExecContext& c, IntrinsicStream& s) {
     t.count(I::vmuls, C);
   }
 }
+
+// TTRI: in counter mode, per valid row a vector_dup of the background (upper: 1, lower: 0) over the
+// row, a barrier, then where i + diagonal >= 0 a vector_dup of the other value over the triangle's
+// part of the row (lower: i + diagonal + 1 elements, upper: i + diagonal, at most the row), a barrier.
+inline void ttri(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  const bool upper = c.variant & kVariantUpper;
+  const std::int64_t diag = c.scalar.as<std::int32_t>(), C = d.valid_cols;
+  A2A3 p(s, d.elem_bytes());
+  for (std::int64_t i = 0; i < d.valid_rows && C > 0; ++i) {
+    p.count(I::vector_dup, std::uint64_t(C));
+    s.barrier();
+    if (i + diag < 0) continue;
+    p.count(I::vector_dup, std::uint64_t(std::min(C, upper ? i + diag : i + diag + 1)));
+    s.barrier();
+  }
+}
 }  // namespace a2a3
 
 namespace a5 {
@@ -61,6 +78,20 @@ inline void tci(const ExecContext& c, IntrinsicStream& s) {
   p.add(I::plt, chunks);
   p.add(I::vci, chunks);
   p.add(I::vsts, chunks);
+}
+
+// TTRI: two splats, then per valid row a store per 256-byte chunk of the background, and per row of the
+// triangle's part (from the first row it reaches) a predicated store per chunk.
+inline void ttri(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  const bool upper = c.variant & kVariantUpper;
+  const std::int64_t diag = c.scalar.as<std::int32_t>(), R = d.valid_rows;
+  const std::uint64_t chunks = ceil_div(std::uint64_t(d.valid_cols), 256 / d.elem_bytes());
+  const std::int64_t first = upper ? (diag > 0 ? 0 : 1 - diag) : std::max<std::int64_t>(0, -diag);
+  A5 p(s, d.elem_bytes());
+  p.add(I::vbr, 2);
+  p.add(I::vloop, std::uint64_t(R));
+  p.add(I::vsts, std::uint64_t(R) * chunks + std::uint64_t(std::max<std::int64_t>(0, R - first)) * chunks);
 }
 }  // namespace a5
 

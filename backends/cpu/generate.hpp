@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include <pto/isa/bfloat16.hpp>
+#include <pto/isa/dtype.hpp>
 #include <pto/isa/kernel_abi.hpp>
 
 namespace pto::cpu::generate {
@@ -46,6 +47,22 @@ inline void tci_kernel(ExecContext& ctx) {
   }
 }
 
+// TTRI: 1 inside the triangle (lower: j <= i + diagonal; upper: j >= i + diagonal), 0 outside, over dst's
+// valid region.
+inline void ttri_kernel(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const bool upper = ctx.variant & kVariantUpper;
+  const std::int64_t diag = ctx.scalar.as<std::int32_t>();
+  visit_dtype(d.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    for (int i = 0; i < d.valid_rows; ++i) {
+      T* row = d.ptr<T>(i, 0);
+      for (int j = 0; j < d.valid_cols; ++j) row[j] = (upper ? j >= i + diag : j <= i + diag) ? T(1.0f) : T(0.0f);
+    }
+  });
+}
+
 inline constexpr BackendKernel kTci{nullptr, tci_kernel};
+inline constexpr BackendKernel kTri{nullptr, ttri_kernel};
 
 }  // namespace pto::cpu::generate

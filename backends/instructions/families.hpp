@@ -19,6 +19,7 @@ std::span<const InstrImpl> convert_instructions();
 std::span<const InstrImpl> compound_instructions();
 std::span<const InstrImpl> sort_instructions();
 std::span<const InstrImpl> layout_instructions();
+std::span<const InstrImpl> partial_instructions();
 std::span<const InstrImpl> generate_instructions();
 
 }  // namespace pto::backend

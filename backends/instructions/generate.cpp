@@ -1,4 +1,4 @@
-// Generators (TCI): the CPU kernel (backends/cpu/generate.hpp) and, per target, the planner of the
+// Generators (TCI, TTRI): the CPU kernel (backends/cpu/generate.hpp) and, per target, the planner of the
 // stream its NPU code issues (backends/common/plan_generate.hpp). No device path yet.
 #include "../common/plan_generate.hpp"
 #include "../cpu/generate.hpp"
@@ -8,6 +8,7 @@ namespace pto::backend {
 namespace {
 constexpr InstrImpl kTable[] = {
     {Op::TCI, cpu::generate::kTci, {{{}, plan::a2a3::tci}, {{}, plan::a5::tci}}},
+    {Op::TTRI, cpu::generate::kTri, {{{}, plan::a2a3::ttri}, {{}, plan::a5::ttri}}},
 };
 }  // namespace
 

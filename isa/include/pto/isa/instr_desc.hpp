@@ -122,8 +122,13 @@ inline constexpr DTypeRule kCarry{kVecA2A3, kVecA2A3};
 inline constexpr DTypeRule kSort{kFloats, kFloats};
 inline constexpr DTypeSet k2and4{D::I16, D::U16, D::I32, D::U32, D::F16, D::BF16, D::F32};
 inline constexpr DTypeRule kGather{k2and4, k2and4 | DTypeSet{D::I8, D::U8} | kWide};
-// Generators (a2a3 TCI.hpp: 2- and 4-byte types; a5 Tci.hpp: 16- and 32-bit integers).
+// Generators (a2a3 TCI.hpp: 2- and 4-byte types; a5 Tci.hpp: 16- and 32-bit integers; a2a3 / a5 TTri.hpp).
 inline constexpr DTypeRule kTci{k2and4, kInts16to32};
+inline constexpr DTypeRule kTri{{D::I32, D::I16, D::U32, D::U16, D::F16, D::F32}, kUpTo32 | kWide};
+// Partial element-wise ops (a2a3 TPartAdd.hpp ... : int16/32, half, float; a5 TPartAdd.hpp ...: 8- to
+// 64-bit integers and the floats, TPARTMUL without the 64-bit ones).
+inline constexpr DTypeRule kPart{kVecA2A3, kAddsA5};
+inline constexpr DTypeRule kPartMul{kVecA2A3, kUpTo32};
 // Layout (a2a3 / a5 TTrans.hpp, TFillPad.hpp, TConcat.hpp): every 1-, 2- and 4-byte type. TEXTRACT /
 // TINSERT between Vec tiles (a2a3 textract_common.hpp; a5 TExtract.hpp, TInsert.hpp): A5 has no u8, i16,
 // u16 or u32 there, but the 8-bit floats (its fp4 forms are not implemented).
@@ -246,6 +251,12 @@ inline constexpr InstrDesc kInstrTable[] = {
     // generators: TCI runs on the scalar pipe (pto-isa's op list), priced by the stream its NPU code
     // issues (the scalar loop; A2A3's tmp form a vector sequence; A5 vci)
     instr(Op::TCI, "TCI", {{PTO_D_W, {"tmp", Role::Write}}}, 2, true, dtypes::kTci, CostClass::Stream),
+    instr(Op::TTRI, "TTRI", {{PTO_D_W}}, 1, true, dtypes::kTri),
+    // partial element-wise ops: op where both sources are valid, the covering source elsewhere
+    instr(Op::TPARTADD, "TPARTADD", PTO_BIN, false, dtypes::kPart),
+    instr(Op::TPARTMUL, "TPARTMUL", PTO_BIN, false, dtypes::kPartMul),
+    instr(Op::TPARTMAX, "TPARTMAX", PTO_BIN, false, dtypes::kPart),
+    instr(Op::TPARTMIN, "TPARTMIN", PTO_BIN, false, dtypes::kPart),
     // address rebinds (runtime/rebind.hpp): no operands, no kernel; a zero-cost scalar record that carries
     // the wait events
     instr(Op::TRESHAPE, "TRESHAPE", {}, 0),

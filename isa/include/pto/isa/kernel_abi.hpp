@@ -125,6 +125,7 @@ inline constexpr std::uint8_t kVariantWindowAligned = 1;
 inline constexpr std::uint8_t kVariantWindowScalar = 2;
 inline constexpr std::uint8_t kVariantDescending = 1;
 inline constexpr std::uint8_t kVariantTciTmp = 2;
+inline constexpr std::uint8_t kVariantUpper = 1;  // TTRI: the upper triangle
 
 struct ExecContext {
   const Operand* ops = nullptr;

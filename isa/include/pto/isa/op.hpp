@@ -34,7 +34,8 @@ namespace pto {
   X(TROWPROD, PIPE_V) X(TCOLPROD, PIPE_V) X(TROWARGMAX, PIPE_V) X(TROWARGMIN, PIPE_V) X(TCOLARGMAX, PIPE_V)     \
   X(TCOLARGMIN, PIPE_V) X(TSORT32, PIPE_V) X(TMRGSORT, PIPE_V) X(TGATHER, PIPE_V)                          \
   X(TTRANS, PIPE_V) X(TFILLPAD, PIPE_V) X(TFILLPAD_INPLACE, PIPE_V) X(TFILLPAD_EXPAND, PIPE_V) X(TCONCAT, PIPE_V)          \
-  X(TEXTRACT_V2V, PIPE_V) X(TINSERT_V2V, PIPE_V)                          \
+  X(TEXTRACT_V2V, PIPE_V) X(TINSERT_V2V, PIPE_V) X(TTRI, PIPE_V)                         \
+  X(TPARTADD, PIPE_V) X(TPARTMUL, PIPE_V) X(TPARTMAX, PIPE_V) X(TPARTMIN, PIPE_V)                          \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
   X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)
 

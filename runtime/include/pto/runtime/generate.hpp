@@ -5,6 +5,8 @@
 //    issued after it. The tmp form is A2A3's vector path (integers only; tmp a 4-byte tile of at least
 //    768 bytes, 2560 with 64 or more 32-bit columns, 1792 for 16-bit), whose descending order computes
 //    -(start + j), as the chip does (docs/sort-gather.md); A5 ignores tmp.
+//  - TTRI<TileData, isUpperOrLower>(dst, diagonal) (TTRI.md): over dst's valid region, lower (0):
+//    dst[i][j] = 1 where j <= i + diagonal, else 0; upper (1): 1 where j >= i + diagonal, else 0.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -65,6 +67,23 @@ template <class TileData, class TileDataTmp, class T, int descending, class... W
   requires TileLike<TileData> && TileLike<TileDataTmp> && (detail::WaitEvent<W> && ...)
 detail::Issue TCI(TileData& dst, T start, TileDataTmp& tmp, W&... events) {
   return detail::tci<TileData, TileDataTmp, T, descending>(dst, start, &tmp, events...);
+}
+
+template <class TileData, int isUpperOrLower, class... W>
+  requires TileLike<TileData> && (detail::WaitEvent<W> && ...)
+detail::Issue TTRI(TileData& dst, int diagonal, W&... events) {
+  using namespace detail;
+  static_assert(TileData::Loc == TileType::Vec && TileData::isRowMajor && !TileData::isBoxedLayout,
+                "TTRI: dst must be a RowMajor NoneBox Vec tile");
+  static_assert(isUpperOrLower == 0 || isUpperOrLower == 1, "TTRI: isUpperOrLower must be 0 (lower) or 1 (upper)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TTRI>());
+  add_tile(core, rec, dst);
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
+  if (isUpperOrLower) rec.variant |= kVariantUpper;
+  rec.scalar = ScalarValue::of(std::int32_t(diagonal));
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
 }
 
 }  // namespace pto
