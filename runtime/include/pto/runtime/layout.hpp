@@ -199,17 +199,24 @@ inline void tconcat_rules(Core& core, InstrRecord& rec) {
 }
 }  // namespace detail
 
+namespace detail {
+// TCONCAT's record: its tiles as operands in the descriptor's order, then the rules of the form.
+template <class... Tiles>
+InstrRecord tconcat_record(Core& core, Tiles&... tiles) {
+  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
+  (add_tile(core, rec, tiles), ...);
+  tconcat_rules(core, rec);
+  return rec;
+}
+}  // namespace detail
+
 template <class Dst, class Src0, class Src1, class... W>
   requires TileLike<Dst> && TileLike<Src0> && TileLike<Src1> && (detail::WaitEvent<W> && ...)
 detail::Issue TCONCAT(Dst& dst, Src0& src0, Src1& src1, W&... events) {
   using namespace detail;
   static_assert(tconcat_static<Dst, Src0, Src1>());
   Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src0);
-  add_tile(core, rec, src1);
-  tconcat_rules(core, rec);
+  InstrRecord rec = tconcat_record(core, dst, src0, src1);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -222,13 +229,7 @@ detail::Issue TCONCAT(Dst& dst, Src0& src0, Src1& src1, Idx0& src0Idx, Idx1& src
   using namespace detail;
   static_assert(tconcat_static<Dst, Src0, Src1>() && tconcat_idx_static<Idx0, Idx1>());
   Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src0);
-  add_tile(core, rec, src1);
-  add_tile(core, rec, src0Idx);
-  add_tile(core, rec, src1Idx);
-  tconcat_rules(core, rec);
+  InstrRecord rec = tconcat_record(core, dst, src0, src1, src0Idx, src1Idx);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -240,14 +241,7 @@ detail::Issue TCONCAT(Dst& dst, Src0& src0, Src1& src1, DstIdx& dstIdx, Idx0& sr
   using namespace detail;
   static_assert(tconcat_static<Dst, Src0, Src1>() && tconcat_idx_static<DstIdx, Idx0, Idx1>());
   Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TCONCAT>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src0);
-  add_tile(core, rec, src1);
-  add_tile(core, rec, src0Idx);
-  add_tile(core, rec, src1Idx);
-  add_tile(core, rec, dstIdx);
-  tconcat_rules(core, rec);
+  InstrRecord rec = tconcat_record(core, dst, src0, src1, src0Idx, src1Idx, dstIdx);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
