@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE data_movement
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -125,19 +126,38 @@ BOOST_AUTO_TEST_CASE(tload_nd_five_dimensional_rows) {
     }
 }
 
-BOOST_AUTO_TEST_CASE(tmov_copies_the_dst_valid_region) {
-  using Src = Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, -1, -1>;
-  using Dst = Tile<TileType::Vec, float, 8, 32, BLayout::RowMajor, -1, -1>;
-  Src s(16, 64);
-  Dst d(5, 20);
+// TMOV moves the bits of the smaller valid region (either operand's), the dtypes of one size: A5 between
+// any two tiles, A2A3 between tiles of one shape.
+BOOST_AUTO_TEST_CASE(tmov_copies_the_smaller_valid_region) {
+  launch({.target = Target::A5}, [] {
+    using Src = Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, -1, -1>;
+    using Dst = Tile<TileType::Vec, std::int32_t, 8, 32, BLayout::RowMajor, -1, -1>;
+    Src s(3, 64);
+    Dst d(5, 20);
+    TASSIGN(s, 0);
+    TASSIGN(d, 0x8000);
+    for (int i = 0; i < 16 * 64; ++i) s.data()[i] = float(i);
+    for (int i = 0; i < 8 * 32; ++i) d.data()[i] = -1;
+    TMOV(d, s);
+    pipe_barrier(PIPE_ALL);
+    for (int r = 0; r < 8; ++r)
+      for (int c = 0; c < 32; ++c) {
+        const float f = float(r * 64 + c);
+        std::int32_t want = -1;
+        if (r < 3 && c < 20) std::memcpy(&want, &f, 4);
+        BOOST_TEST_REQUIRE(d.data()[r * 32 + c] == want);
+      }
+  });
+  using Tl = Tile<TileType::Vec, half, 16, 32, BLayout::RowMajor, -1, -1>;
+  Tl s(16, 16), d(6, 32);  // A2A3 (the implicit core): one shape, the smaller region 6 x 16 (whole blocks)
   TASSIGN(s, 0);
-  TASSIGN(d, 0x8000);
-  for (int i = 0; i < 16 * 64; ++i) s.data()[i] = float(i);
-  for (int i = 0; i < 8 * 32; ++i) d.data()[i] = -1.0f;
+  TASSIGN(d, 0x4000);
+  for (int i = 0; i < 16 * 32; ++i) s.data()[i] = half(float(i % 1000));
+  for (int i = 0; i < 16 * 32; ++i) d.data()[i] = half(-1.0f);
   TMOV(d, s);
-  for (int r = 0; r < 8; ++r)
+  for (int r = 0; r < 16; ++r)
     for (int c = 0; c < 32; ++c)
-      BOOST_TEST_REQUIRE(d.data()[r * 32 + c] == ((r < 5 && c < 20) ? float(r * 64 + c) : -1.0f));
+      BOOST_TEST_REQUIRE(float(d.data()[r * 32 + c]) == ((r < 6 && c < 16) ? float((r * 32 + c) % 1000) : -1.0f));
 }
 
 BOOST_AUTO_TEST_CASE(texpands_fills_the_valid_region_for_each_dtype) {
@@ -202,4 +222,110 @@ BOOST_AUTO_TEST_CASE(scalar_element_access_to_gm) {
     (void)g.GetElement(0, 0, 0, 0, 6);
   });
   BOOST_TEST(idx.find("GetElement: index 6 of dimension 4 is outside its shape 6") != std::string::npos, idx);
+}
+
+// TPREFETCH: the NPUs' DMA walk through a scratch tile. The reference replays the walk written out
+// here: per (d0, d1, d2) slice one call when the slice's bytes fit the tile, else calls of at most
+// Rows x Cols elements; every call writes the tile from its first byte, rows packed (A5) or each on a
+// 32-byte block (A2A3). The tile's bytes afterwards are what the chip leaves there.
+namespace {
+template <int S2, int S3, int S4, int TR, int TC>
+std::vector<float> prefetch_ref(const std::vector<float>& gm, bool a2a3) {
+  std::vector<float> t(TR * std::size_t(TC), -1.0f);
+  const bool fits = S3 * S4 <= TR * TC;
+  const int cr = fits ? S3 : std::min(S3, TR), cc = fits ? S4 : std::min(S4, TC);
+  for (int n = 0; n < S2; ++n)
+    for (int r = 0; r < S3; r += cr)
+      for (int c = 0; c < S4; c += cc) {
+        const int rc = std::min(cr, S3 - r), ccn = std::min(cc, S4 - c), pitch = a2a3 ? (ccn + 7) / 8 * 8 : ccn;
+        for (int i = 0; i < rc; ++i)
+          for (int j = 0; j < ccn; ++j) t[std::size_t(i) * pitch + j] = gm[std::size_t(n) * S3 * S4 + std::size_t(r + i) * S4 + c + j];
+      }
+  return t;
+}
+template <int S2, int S3, int S4, int TR, int TC>
+void check_prefetch(Target tg) {
+  std::vector<float> gm(S2 * std::size_t(S3) * S4), out(TR * std::size_t(TC));
+  for (std::size_t i = 0; i < gm.size(); ++i) gm[i] = float(i);
+  const auto rep = launch({.target = tg}, [](const float* g, float* o) -> Kernel {
+    Tile<TileType::Vec, float, TR, TC> t;
+    TASSIGN(t, 0);
+    co_await TEXPANDS(t, -1.0f);
+    co_await pipe_barrier(PIPE_ALL);
+    GlobalTensor<float, Shape<1, 1, S2, S3, S4>, pto::Stride<1, S2 * S3 * S4, S3 * S4, S4, 1>> src(const_cast<float*>(g));
+    co_await TPREFETCH(t, src);
+    co_await pipe_barrier(PIPE_ALL);
+    GlobalTensor<float, Shape<1, 1, 1, TR, TC>, pto::Stride<1, 1, 1, TC, 1>> dst(o);
+    co_await TSTORE(dst, t);
+  }, gm, out);
+  BOOST_TEST_CONTEXT(name_of(tg) << " TPREFETCH " << S2 << 'x' << S3 << 'x' << S4 << " through " << TR << 'x' << TC) {
+    BOOST_TEST((out == prefetch_ref<S2, S3, S4, TR, TC>(gm, tg == Target::A2A3)));
+    BOOST_TEST(rep.cores[0].pipes[PIPE_MTE2].busy_cycles > 0u);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tprefetch_leaves_the_chips_last_chunks) {
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    check_prefetch<1, 64, 64, 64, 64>(tg);  // pto-isa's case: one call, the tensor itself
+    check_prefetch<1, 3, 10, 4, 16>(tg);    // one call, rows packed (A5) or on blocks (A2A3)
+    check_prefetch<2, 20, 24, 8, 16>(tg);   // chunks of 8 x 16, the last ones smaller
+    check_prefetch<3, 4, 8, 4, 8>(tg);      // one call per slice
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tprefetch_models_every_call_and_names_its_errors) {
+  auto mte2 = [](Target tg, auto body) { return launch({.target = tg, .model_only = true}, [&] { body(); }).cores[0].pipes[PIPE_MTE2].busy_cycles; };
+  std::vector<float> gm(40 * 64);
+  const auto one = mte2(Target::A2A3, [&] {
+    Tile<TileType::Vec, float, 40, 64> t;
+    TASSIGN(t, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 40, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data());
+    TPREFETCH(t, g);
+  });
+  const auto chunked = mte2(Target::A2A3, [&] {
+    Tile<TileType::Vec, float, 8, 64> t;  // five calls of 8 rows
+    TASSIGN(t, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 40, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data());
+    TPREFETCH(t, g);
+  });
+  const auto load = mte2(Target::A2A3, [&] {
+    Tile<TileType::Vec, float, 40, 64> t;
+    TASSIGN(t, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 40, 64>, pto::Stride<1, 1, 1, 64, 1>> g(gm.data());
+    TLOAD(t, g);
+  });
+  BOOST_TEST_MESSAGE("A2A3 TPREFETCH 40x64 f32: " << one << " MTE2 cycles in one call, " << chunked << " in five; TLOAD " << load);
+  BOOST_TEST(one == load);  // the same bytes in one call
+  BOOST_TEST(chunked > one);  // four more call setups
+  auto err = [](Target tg, auto body) {
+    try {
+      launch({.target = tg}, body);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no pto::Error");
+  };
+  std::vector<float> small(3 * 10);
+  const std::string over = err(Target::A2A3, [&] {
+    Tile<TileType::Vec, float, 2, 16> t;  // 128 bytes: 3 rows of 40 fit, but not each on a 64-byte step
+    TASSIGN(t, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 3, 10>, pto::Stride<1, 1, 1, 10, 1>> g(small.data());
+    TPREFETCH(t, g);
+  });
+  BOOST_TEST(over.find("TPREFETCH: operand dst") != std::string::npos, over);
+  BOOST_TEST(over.find("past the tile's 128") != std::string::npos, over);
+  BOOST_TEST(err(Target::A5, [&] {
+    Tile<TileType::Vec, float, 2, 16> t;
+    TASSIGN(t, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 3, 10>, pto::Stride<1, 1, 1, 10, 1>> g(small.data());
+    TPREFETCH(t, g);
+  }) == "no pto::Error");
+  const std::string strided = err(Target::A5, [&] {
+    Tile<TileType::Vec, float, 2, 16> t;
+    TASSIGN(t, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 3, 5>, pto::Stride<1, 1, 1, 10, 2>> g(small.data());
+    TPREFETCH(t, g);
+  });
+  BOOST_TEST(strided.find("stride dimension 4 must be 1") != std::string::npos, strided);
 }

@@ -263,7 +263,10 @@ void elementwise(Target target, int n, std::vector<EOp> ops) {
           case Exp: if constexpr (kExpAxpy<T> && DT::isRowMajor) TEXP(d, s); break;
           case Axpy: if constexpr (kExpAxpy<T> && DT::isRowMajor) TAXPY(d, s, k_s); break;
           case Expands: TEXPANDS(d, k_t); break;
-          case Mov: if constexpr (DT::isRowMajor == ST::isRowMajor) TMOV(d, s); break;
+          case Mov:  // A2A3 moves between tiles of one shape only
+            if constexpr (DT::isRowMajor == ST::isRowMajor)
+              if (target == Target::A5 || (DT::Rows == ST::Rows && DT::Cols == ST::Cols)) TMOV(d, s);
+            break;
           default: break;
         }
       } else if constexpr (DT::isRowMajor) {

@@ -139,15 +139,16 @@ BOOST_AUTO_TEST_CASE(dtype_rules_name_the_supporting_targets) {
       {"TEXPANDS: operand dst dtype int64 is not supported on A2A3", "supported on: A5"});
 }
 
-BOOST_AUTO_TEST_CASE(tmov_source_smaller_than_destination) {
+BOOST_AUTO_TEST_CASE(a2a3_tmov_between_tiles_of_one_shape) {
   expect_error(
       [] {
-        Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1> s(4, 16), d(8, 16);
+        Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1> s(4, 16);
+        Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, -1, -1> d(8, 16);
         TASSIGN(s, 0);
         TASSIGN(d, 0x400);
         TMOV(d, s);
       },
-      {"TMOV: operand src", "valid 4x16", "smaller valid region than operand dst", "valid 8x16"});
+      {"TMOV: operand dst", "valid 8x16", "operand src", "valid 4x16", "A2A3 moves between Vec tiles of one shape"});
 }
 
 BOOST_AUTO_TEST_CASE(flag_operands) {

@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE layout
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -492,6 +493,39 @@ BOOST_AUTO_TEST_CASE(rebind_errors_name_the_operand_and_the_rule) {
   });
   BOOST_TEST(contains(e, "TRESHAPE: operand src"), e);
   BOOST_TEST(contains(e, "call TASSIGN first"), e);
+  e = on([] {
+    Tile<TileType::Vec, float, 16, 8, BLayout::ColMajor> s;  // columns 16 apart
+    Tile<TileType::Vec, float, 8, 8, BLayout::ColMajor> d;   // columns 8 apart
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 8, 0);
+  });
+  BOOST_TEST(contains(e, "column stride 8 differs from src's 16"), e);
+  BOOST_TEST(contains(e, "give dst src's Rows"), e);
+  e = on([] {  // NZ half: 16 x 16 boxes; a window 8 rows down cuts through them
+    Tile<TileType::Vec, half, 32, 32, BLayout::ColMajor, 32, 32, SLayout::RowMajor> s;
+    Tile<TileType::Vec, half, 16, 32, BLayout::ColMajor, 16, 32, SLayout::RowMajor> d;
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 8, 0);
+  });
+  BOOST_TEST(contains(e, "TSUBVIEW: operand dst"), e);
+  BOOST_TEST(contains(e, "where the boxes line up"), e);
+  e = on([] {  // the next column of boxes is a window (rowIdx * RowStride + colIdx * ColStride lands on it)
+    Tile<TileType::Vec, half, 32, 32, BLayout::ColMajor, 32, 32, SLayout::RowMajor> s;
+    Tile<TileType::Vec, half, 32, 16, BLayout::ColMajor, 32, 16, SLayout::RowMajor> d;
+    TASSIGN(s, 0);
+    TSUBVIEW(d, s, 0, 16);
+  });
+  BOOST_TEST(contains(e, "no pto::Error"), e);
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 4, 64> s;   // 1 KiB, the last of A5's 256 KiB UB
+      Tile<TileType::Vec, float, 16, 64> d;  // 4 KiB from there
+      TASSIGN(s, 256 * 1024 - 1024);
+      TGET_SCALE_ADDR(d, s);
+    });
+  });
+  BOOST_TEST(contains(e, "TGET_SCALE_ADDR: operand dst"), e);
+  BOOST_TEST(contains(e, "its 4096 bytes run past the buffer"), e);
 }
 
 // TGET_SCALE_ADDR within one TileType (pto-isa's tget_scale_addr cases: TLOAD src, rebind, TSTORE dst
@@ -677,6 +711,23 @@ BOOST_AUTO_TEST_CASE(tconcat_errors_name_the_operand_and_the_rule) {
   });
   BOOST_TEST(contains(e, "operand dstIdx"), e);
   BOOST_TEST(contains(e, "must have 1 valid column"), e);
+  e = on(Target::A2A3, [] {
+    Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64), a(8, 32), b(8, 32);
+    Tile<TileType::Vec, std::int32_t, 4, 8, BLayout::RowMajor, -1, -1> i0(4, 1);  // 4 rows for dst's 8
+    Tile<TileType::Vec, std::int32_t, 8, 8, BLayout::RowMajor, -1, -1> i1(8, 1);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000), TASSIGN(i0, 0x3000), TASSIGN(i1, 0x3100);
+    TCONCAT(d, a, b, i0, i1);
+  });
+  BOOST_TEST(contains(e, "operand src0Idx"), e);
+  BOOST_TEST(contains(e, "has 4 rows; dst has 8 valid rows and each takes its count from element (row, 0)"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64), a(8, 32), b(8, 32);
+    Tile<TileType::Vec, std::int32_t, 8, 8, BLayout::RowMajor, -1, -1> i0(8, 1), i1(8, 0);
+    TASSIGN(d, 0), TASSIGN(a, 0x1000), TASSIGN(b, 0x2000), TASSIGN(i0, 0x3000), TASSIGN(i1, 0x3100);
+    TCONCAT(d, a, b, i0, i1);
+  });
+  BOOST_TEST(contains(e, "operand src1Idx"), e);
+  BOOST_TEST(contains(e, "has no valid column; each row's count is its element (row, 0)"), e);
   e = on(Target::A5, [] {
     Tile<TileType::Vec, float, 8, 64, BLayout::RowMajor, -1, -1> d(8, 64), a(8, 32), b(8, 32);
     Tile<TileType::Vec, std::int32_t, 8, 8, BLayout::RowMajor, -1, -1> i0(8, 1), i1(8, 1);
@@ -909,5 +960,132 @@ BOOST_AUTO_TEST_CASE(tpart_ops_combine_where_both_are_valid) {
     });
   });
   BOOST_TEST(contains(e, "TPARTADD: operands src0"), e);
+  BOOST_TEST(contains(e, "one source's valid region must be dst's"), e);
+}
+
+// TPARTARGMAX / TPARTARGMIN: pto-isa's case (float 64x64 with a 32x32 src1, uint32 indices) and half
+// values with 16- and 32-bit indices, both targets. The reference: where both sources are valid the
+// larger (smaller) value and the index beside it, src0's on a tie; elsewhere the covering source's pair.
+template <class V, class X, bool Max>
+void check_partarg(Target tg, int r0, int c0, int r1, int c1, bool ties) {
+  constexpr int R = 64, C = 64;
+  using Tv = Tile<TileType::Vec, V, R, C, BLayout::RowMajor, -1, -1>;
+  using Tx = Tile<TileType::Vec, X, R, C, BLayout::RowMajor, -1, -1>;
+  const int R0 = std::max(r0, r1), C0 = std::max(c0, c1);
+  std::vector<V> a = pattern<V>(std::size_t(r0) * c0, 41), b = pattern<V>(std::size_t(r1) * c1, 42), ov(std::size_t(R0) * C0);
+  if (ties) {
+    a.assign(a.size(), V(3));
+    b.assign(b.size(), V(3));
+  }
+  std::vector<X> ai(a.size()), bi(b.size()), oi(ov.size());
+  for (std::size_t k = 0; k < ai.size(); ++k) ai[k] = X(k % 1000);
+  for (std::size_t k = 0; k < bi.size(); ++k) bi[k] = X(1000 + k % 1000);
+  launch({.target = tg, .check = SyncCheck::Throw}, [=](const V* pa, const V* pb, const X* pai, const X* pbi, V* pov, X* poi) {
+    Tv d(R0, C0), x(r0, c0), y(r1, c1);
+    Tx di(R0, C0), xi(r0, c0), yi(r1, c1);
+    constexpr unsigned kv = R * C * sizeof(V), kx = R * C * sizeof(X);
+    TASSIGN(d, 0), TASSIGN(x, kv), TASSIGN(y, 2 * kv), TASSIGN(di, 3 * kv), TASSIGN(xi, 3 * kv + kx), TASSIGN(yi, 3 * kv + 2 * kx);
+    DynGm<V> ga(const_cast<V*>(pa), {r0, c0}, {c0}), gb(const_cast<V*>(pb), {r1, c1}, {c1}), gov(pov, {R0, C0}, {C0});
+    DynGm<X> gai(const_cast<X*>(pai), {r0, c0}, {c0}), gbi(const_cast<X*>(pbi), {r1, c1}, {c1}), goi(poi, {R0, C0}, {C0});
+    TLOAD(x, ga);
+    TLOAD(y, gb);
+    TLOAD(xi, gai);
+    TLOAD(yi, gbi);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    if constexpr (Max) TPARTARGMAX(d, x, y, di, xi, yi);
+    else TPARTARGMIN(d, x, y, di, xi, yi);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(gov, d);
+    TSTORE(goi, di);
+  }, a, b, ai, bi, ov, oi);
+  std::size_t bad = 0;
+  for (int i = 0; i < R0; ++i)
+    for (int j = 0; j < C0; ++j) {
+      const bool in0 = i < r0 && j < c0, in1 = i < r1 && j < c1;
+      bool one = !in0;
+      if (in0 && in1) {
+        const double u = double(a[std::size_t(i) * c0 + j]), v = double(b[std::size_t(i) * c1 + j]);
+        one = Max ? v > u : v < u;
+      }
+      const V ev = one ? b[std::size_t(i) * c1 + j] : a[std::size_t(i) * c0 + j];
+      const X ex = one ? bi[std::size_t(i) * c1 + j] : ai[std::size_t(i) * c0 + j];
+      const std::size_t k = std::size_t(i) * C0 + j;
+      bad += std::memcmp(&ov[k], &ev, sizeof(V)) != 0 || oi[k] != ex;
+    }
+  BOOST_TEST(bad == 0u, name_of(tg) << (Max ? " TPARTARGMAX " : " TPARTARGMIN ") << name_of(dtype_v<V>) << "/" << name_of(dtype_v<X>)
+                                     << " src0 " << r0 << "x" << c0 << " src1 " << r1 << "x" << c1 << (ties ? " ties" : ""));
+}
+
+BOOST_AUTO_TEST_CASE(tpartarg_ops_carry_the_winners_index) {
+  for (Target t : {Target::A2A3, Target::A5}) {
+    check_partarg<float, std::uint32_t, true>(t, 64, 64, 32, 32, false);
+    check_partarg<float, std::uint32_t, false>(t, 64, 64, 32, 32, false);
+    check_partarg<float, std::int32_t, true>(t, 16, 40, 16, 64, false);  // src1 covers: the compare over src0's columns
+    check_partarg<half, std::uint16_t, true>(t, 8, 48, 8, 16, false);
+    check_partarg<half, std::int16_t, false>(t, 40, 64, 64, 64, false);
+    check_partarg<half, std::uint32_t, true>(t, 32, 64, 16, 64, false);
+    check_partarg<float, std::uint32_t, true>(t, 16, 16, 16, 16, true);   // ties: src0's index
+    check_partarg<half, std::uint16_t, false>(t, 16, 32, 8, 32, true);
+  }
+  check_partarg<half, std::uint32_t, false>(Target::A5, 8, 64, 8, 48, false);
+}
+
+// NaN: A2A3 keeps src0 only when its compare holds (so a NaN in either takes src1), A5 takes src1 only
+// when its compare holds (a NaN keeps src0).
+BOOST_AUTO_TEST_CASE(tpartarg_nan_follows_each_chips_compare) {
+  for (Target t : {Target::A2A3, Target::A5}) {
+    std::array<float, 16> out{};
+    std::array<std::uint32_t, 16> idx{};
+    launch({.target = t, .check = SyncCheck::Off}, [&] {
+      Tile<TileType::Vec, float, 1, 16> d, a, b;
+      Tile<TileType::Vec, std::uint32_t, 1, 16> di, ai, bi;
+      TASSIGN(d, 0), TASSIGN(a, 0x100), TASSIGN(b, 0x200), TASSIGN(di, 0x300), TASSIGN(ai, 0x400), TASSIGN(bi, 0x500);
+      for (int k = 0; k < 16; ++k) {
+        a.SetValue(k, k % 2 ? NAN : 1.0f);
+        b.SetValue(k, k % 2 ? 1.0f : NAN);
+        ai.SetValue(k, 0), bi.SetValue(k, 1);
+      }
+      TPARTARGMAX(d, a, b, di, ai, bi);
+      pipe_barrier(PIPE_ALL);
+      for (int k = 0; k < 16; ++k) out[std::size_t(k)] = d.GetValue(k), idx[std::size_t(k)] = di.GetValue(k);
+    });
+    const std::uint32_t want = t == Target::A2A3 ? 1u : 0u;
+    for (int k = 0; k < 16; ++k) BOOST_TEST(idx[std::size_t(k)] == want, name_of(t) << " element " << k);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tpartarg_errors_name_the_operand_and_the_rule) {
+  auto on = [](Target tg, auto body) { return error_of([&] { launch({.target = tg}, [&] { body(); }); }); };
+  std::string e = on(Target::A2A3, [] {
+    Tile<TileType::Vec, half, 8, 128> d, a, b;
+    Tile<TileType::Vec, std::uint32_t, 8, 128> di, ai, bi;
+    TASSIGN(d, 0), TASSIGN(a, 0x800), TASSIGN(b, 0x1000), TASSIGN(di, 0x2000), TASSIGN(ai, 0x3000), TASSIGN(bi, 0x4000);
+    TPARTARGMAX(d, a, b, di, ai, bi);
+  });
+  BOOST_TEST(contains(e, "TPARTARGMAX: operand dst"), e);
+  BOOST_TEST(contains(e, "handles only 64 valid columns"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, -1, -1> d(8, 16), a(8, 16), b(4, 16);
+    Tile<TileType::Vec, std::int32_t, 8, 16, BLayout::RowMajor, -1, -1> di(8, 16), ai(8, 16), bi(8, 16);
+    TASSIGN(d, 0), TASSIGN(a, 0x200), TASSIGN(b, 0x400), TASSIGN(di, 0x600), TASSIGN(ai, 0x800), TASSIGN(bi, 0xa00);
+    TPARTARGMIN(d, a, b, di, ai, bi);
+  });
+  BOOST_TEST(contains(e, "TPARTARGMIN"), e);
+  BOOST_TEST(contains(e, "src1Idx"), e);
+  e = on(Target::A2A3, [] {
+    Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, -1, -1> d(0, 16), a(0, 16), b(0, 16);
+    Tile<TileType::Vec, std::int32_t, 8, 16, BLayout::RowMajor, -1, -1> di(0, 16), ai(0, 16), bi(0, 16);
+    TASSIGN(d, 0), TASSIGN(a, 0x200), TASSIGN(b, 0x400), TASSIGN(di, 0x600), TASSIGN(ai, 0x800), TASSIGN(bi, 0xa00);
+    TPARTARGMAX(d, a, b, di, ai, bi);
+  });
+  BOOST_TEST(contains(e, "A2A3 requires a non-empty valid region"), e);
+  e = on(Target::A5, [] {
+    Tile<TileType::Vec, float, 8, 16, BLayout::RowMajor, -1, -1> d(8, 16), a(8, 8), b(4, 16);
+    Tile<TileType::Vec, std::int32_t, 8, 16, BLayout::RowMajor, -1, -1> di(8, 16), ai(8, 8), bi(4, 16);
+    TASSIGN(d, 0), TASSIGN(a, 0x200), TASSIGN(b, 0x400), TASSIGN(di, 0x600), TASSIGN(ai, 0x800), TASSIGN(bi, 0xa00);
+    TPARTARGMAX(d, a, b, di, ai, bi);
+  });
   BOOST_TEST(contains(e, "one source's valid region must be dst's"), e);
 }

@@ -20,35 +20,19 @@
 #include <pto/pto-inst.hpp>
 
 #include "element_ref.hpp"
+#include "ub_harness.hpp"
 
 using namespace pto;
 using pto_test::contains;
 using pto_test::error_of;
 
 namespace {
-constexpr std::size_t kUb = 192 * 1024;
 template <class T, int R, int C> using DynTile = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1>;
-using Ub = std::vector<std::byte>;
-
-// Runs `issue` on one core of `target` with UB holding `init` first; returns UB afterwards.
-Ub run_ub(Target target, const Ub& init, const std::function<void()>& issue, bool cpu_reference = false) {
-  Ub out(kUb);
-  launch({.blocks = 1, .target = target, .check = SyncCheck::Off, .cpu_reference = cpu_reference}, [&]() -> Kernel {
-    Tile<TileType::Vec, std::uint8_t, 1, 32> probe;
-    TASSIGN(probe, 0);
-    std::memcpy(probe.data(), init.data(), kUb);
-    issue();
-    co_await pipe_barrier(PIPE_ALL);
-    std::memcpy(out.data(), probe.data(), kUb);
-  });
-  return out;
-}
-template <class T> void put(Ub& ub, std::size_t at, const std::vector<T>& v) { std::memcpy(ub.data() + at, v.data(), v.size() * sizeof(T)); }
-template <class T> std::vector<T> get(const Ub& ub, std::size_t at, std::size_t n) {
-  std::vector<T> v(n);
-  std::memcpy(v.data(), ub.data() + at, n * sizeof(T));
-  return v;
-}
+using pto_test::get;
+using pto_test::kUb;
+using pto_test::put;
+using pto_test::run_ub;
+using pto_test::Ub;
 
 // A record as the ISA lays it out: float [value, index]; half [value, 0, index].
 struct Rec {

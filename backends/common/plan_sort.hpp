@@ -103,6 +103,37 @@ inline void tgather(const ExecContext& c, IntrinsicStream& s) {
     p.count(I::vgather, std::uint64_t(d.valid_cols));
   }
 }
+
+// TSCATTER (a2a3 TScatter.hpp): dst zeroed by one counter-mode vector_dup over its bytes (as 16- or
+// 32-bit lanes), a V -> S handoff, the scalar loop (the index form and the row patterns: one step per
+// element) or per src row a counter-mode vcopy (the column patterns), an S -> V handoff. P1111 is a TMOV.
+inline void tscatter(const ExecContext& c, IntrinsicStream& s) {
+  const TileView &d = c.ops[0].tile, &x = c.ops[1].tile;
+  const bool mask = c.variant & kVariantGatherMask;
+  if (mask && pattern_of(c.variant) == MaskPattern::P1111) return A2A3(s, d.elem_bytes()).tmov(d, x);
+  const std::size_t lane = d.elem_bytes() == 4 ? 4 : 2;
+  A2A3(s, lane).count(I::vector_dup, std::uint64_t(d.rows) * std::uint64_t(d.cols) * d.elem_bytes() / lane);
+  s.add({.op = I::sync_roundtrip});
+  if (mask && (c.variant & kVariantGatherCol)) {
+    A2A3 v(s, d.elem_bytes());
+    v.count(I::vcopy, std::uint64_t(x.valid_cols), std::uint32_t(x.valid_rows));
+  } else {
+    s.add({.op = I::scalar_elem, .repeats = std::uint32_t(std::uint64_t(x.valid_rows) * std::uint64_t(x.valid_cols))});
+  }
+  s.add({.op = I::sync_roundtrip});
+}
+// TGATHERB (a2a3 TGatherB.hpp): per row one vgatherb per 255 whole repeats (8 blocks each) and one for
+// the rest, then (one row here) a single repeat for the row's last part.
+inline void tgatherb(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = c.ops[0].tile;
+  const std::uint64_t epr = 256 / d.elem_bytes(), reps = std::uint64_t(d.valid_cols) / epr;
+  A2A3 v(s, d.elem_bytes());
+  if (reps) {
+    v.norm(I::vgatherb, 255, 0, std::uint32_t(reps / 255 * std::uint64_t(d.valid_rows)));
+    v.norm(I::vgatherb, std::uint32_t(reps % 255), 0, std::uint32_t(d.valid_rows));
+  }
+  if (std::uint64_t(d.valid_cols) % epr) v.norm(I::vgatherb, std::uint32_t(d.valid_rows));
+}
 }  // namespace a2a3
 
 namespace a5 {
@@ -147,6 +178,60 @@ inline void tgather(const ExecContext& c, IntrinsicStream& s) {
   p.add(I::plt, chunks);
   p.add(I::vlds, chunks);
   p.add(I::vgather, chunks);
+  p.add(I::vsts, chunks);
+}
+
+// TSCATTER (a5 TScatter.hpp, Int64Rearrange.hpp): dst zeroed by predicated stores of a zero register,
+// then per row and chunk: the index form loads src and the indices and scatters; the row patterns load
+// src, interleave with zeros (one vintlv for halves, three for quarters) and store (2 or 4 stores); the
+// column patterns load and store the row. 64-bit data: one register pair per row.
+inline void tscatter(const ExecContext& c, IntrinsicStream& s) {
+  const TileView &d = c.ops[0].tile, &x = c.ops[1].tile;
+  const bool mask = c.variant & kVariantGatherMask;
+  const MaskPattern pat = pattern_of(c.variant);
+  const std::size_t es = d.elem_bytes();
+  A5 p(s, es);
+  if (mask && pat == MaskPattern::P1111) {
+    const std::uint64_t chunks = std::uint64_t(x.valid_rows) * ceil_div(std::uint64_t(x.valid_cols), 256 / es);
+    p.add(I::vloop, std::uint64_t(x.valid_rows));
+    p.add(I::vlds, chunks);
+    p.add(I::vsts, chunks);
+    return;
+  }
+  p.add(I::vsts, ceil_div(std::uint64_t(d.rows) * std::uint64_t(d.cols) * es, 256));
+  const std::uint64_t rows = std::uint64_t(x.valid_rows);
+  p.add(I::vloop, rows);
+  if (es == 8) {
+    p.add(I::vlds, rows * (mask ? 1 : 2));
+    if (!mask) p.add(I::vadd, 2 * rows);
+    if (mask && (c.variant & kVariantGatherCol)) p.add(I::vsts, rows);
+    else p.add(I::vscatter, 2 * rows);
+    return;
+  }
+  if (!mask) {
+    const std::uint64_t chunks = rows * ceil_div(std::uint64_t(x.valid_cols), 256 / c.ops[2].tile.elem_bytes());
+    p.add(I::vlds, 2 * chunks);
+    p.add(I::vscatter, chunks);
+    return;
+  }
+  const std::uint64_t chunks = rows * ceil_div(std::uint64_t(x.valid_cols), 256 / es), times = std::uint64_t(mask_period(pat));
+  p.add(I::vlds, chunks);
+  if (c.variant & kVariantGatherCol) {
+    p.add(I::vsts, chunks);
+    return;
+  }
+  p.add(I::vintlv, chunks * (times - 1));
+  p.add(I::vsts, chunks * times);
+}
+// TGATHERB (a5 TGatherB.hpp): per row and 256-byte chunk of dst, a load of the offsets, the block
+// gather and a store.
+inline void tgatherb(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = c.ops[0].tile;
+  const std::uint64_t chunks = std::uint64_t(d.valid_rows) * ceil_div(std::uint64_t(d.valid_cols), 256 / d.elem_bytes());
+  A5 p(s, d.elem_bytes());
+  p.add(I::vloop, std::uint64_t(d.valid_rows));
+  p.add(I::vlds, chunks);
+  p.add(I::vgatherb, chunks);
   p.add(I::vsts, chunks);
 }
 }  // namespace a5

@@ -1,4 +1,4 @@
-// TLOAD, TSTORE, TMOV (Vec->Vec) and TEXPANDS on the CPU.
+// TLOAD, TSTORE, TPREFETCH, TMOV (Vec->Vec) and TEXPANDS on the CPU.
 // Legality was checked when the instruction was issued (runtime/instructions); these only move bytes.
 #pragma once
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/prefetch.hpp>
 #include "pad_value.hpp"
 #include "stable_source.hpp"
 
@@ -182,7 +183,29 @@ inline void texpands_finish(ExecContext& ctx) {
   });
 }
 
+// TPREFETCH: the chip's DMA calls in their order (isa/prefetch.hpp), each row of a call one contiguous
+// burst; dst ends holding what the last calls left there.
+inline void tprefetch_finish(ExecContext& ctx) {
+  const TileView& t = ctx.ops[0].tile;
+  const GmView& g = ctx.ops[1].gm;
+  const PrefetchWalk w = prefetch_walk(g, t, ctx.target);
+  if (w.calls() == 0) return;
+  const std::size_t es = std::size_t(w.elem_bytes);
+  for (std::int64_t n0 = 0; n0 < g.shape[0]; ++n0)
+    for (std::int64_t n1 = 0; n1 < g.shape[1]; ++n1)
+      for (std::int64_t n2 = 0; n2 < g.shape[2]; ++n2) {
+        const std::int64_t slice = n0 * g.stride[0] + n1 * g.stride[1] + n2 * g.stride[2];
+        for (std::int64_t r = 0; r < w.rows; r += w.chunk_rows)
+          for (std::int64_t c = 0; c < w.cols; c += w.chunk_cols) {
+            const std::int64_t rc = std::min(w.chunk_rows, w.rows - r), cc = std::min(w.chunk_cols, w.cols - c);
+            for (std::int64_t i = 0; i < rc; ++i)
+              std::memcpy(t.base + i * w.pitch(cc), g.base + std::size_t(slice + (r + i) * g.stride[3] + c) * es, std::size_t(cc) * es);
+          }
+      }
+}
+
 inline constexpr BackendKernel kTLoad{tload_start, tload_finish, tload_direct};
+inline constexpr BackendKernel kTPrefetch{nullptr, tprefetch_finish};
 inline constexpr BackendKernel kTStore{tstore_start, tstore_finish, tstore_direct};
 inline constexpr BackendKernel kTMov{nullptr, tmov_finish};
 inline constexpr BackendKernel kTExpandS{nullptr, texpands_finish};

@@ -1,4 +1,4 @@
-// TLOAD (to Vec or Mat), TSTORE (from Vec or Mat), TMOV (Vec -> Vec) and TEXPANDS: one entry per instruction. The DMA transfers have
+// TLOAD (to Vec or Mat), TPREFETCH, TSTORE (from Vec or Mat), TMOV (Vec -> Vec) and TEXPANDS: one entry per instruction. The DMA transfers have
 // only a CPU kernel (the pipeline model prices them by bytes); TMOV and TEXPANDS run on the vector
 // pipe and have device paths.
 #include "../a2a3/paths.hpp"
@@ -12,6 +12,7 @@ namespace {
 
 constexpr InstrImpl kTable[] = {
     {Op::TLOAD, cpu::move::kTLoad, {}},
+    {Op::TPREFETCH, cpu::move::kTPrefetch, {}},
     {Op::TSTORE_VEC, cpu::move::kTStore, {}},
     {Op::TSTORE_MAT, cpu::move::kTStore, {}},
     {Op::TMOV_V2V, cpu::move::kTMov,

@@ -1,4 +1,4 @@
-// Partial element-wise ops (TPARTADD, TPARTMUL, TPARTMAX, TPARTMIN): the CPU kernel
+// Partial element-wise ops (TPARTADD, TPARTMUL, TPARTMAX, TPARTMIN, TPARTARGMAX, TPARTARGMIN): the CPU kernel
 // (backends/cpu/partial.hpp) and, per target, the planner of the stream the NPU code issues
 // (backends/common/plan_partial.hpp). No device paths yet.
 #include "../common/plan_partial.hpp"
@@ -13,6 +13,8 @@ constexpr InstrImpl kTable[] = {
     {Op::TPARTMUL, cpu::partial::kPart<BinOp::Mul>, {{{}, plan::a2a3::tpart<Intrinsic::vmul>}, {{}, plan::a5::tpart<Intrinsic::vmul>}}},
     {Op::TPARTMAX, cpu::partial::kPart<BinOp::Max>, {{{}, plan::a2a3::tpart<Intrinsic::vmax>}, {{}, plan::a5::tpart<Intrinsic::vmax>}}},
     {Op::TPARTMIN, cpu::partial::kPart<BinOp::Min>, {{{}, plan::a2a3::tpart<Intrinsic::vmin>}, {{}, plan::a5::tpart<Intrinsic::vmin>}}},
+    {Op::TPARTARGMAX, cpu::partial::kPartArg<true>, {{{}, plan::a2a3::tpartarg}, {{}, plan::a5::tpartarg}}},
+    {Op::TPARTARGMIN, cpu::partial::kPartArg<false>, {{{}, plan::a2a3::tpartarg}, {{}, plan::a5::tpartarg}}},
 };
 }  // namespace
 

@@ -1,4 +1,4 @@
-// Sorting and gathering (TSORT32, TMRGSORT, TGATHER): the CPU kernels (backends/cpu/sort.hpp,
+// Sorting, gathering and scattering (TSORT32, TMRGSORT, TGATHER, TGATHERB, TSCATTER): the CPU kernels (backends/cpu/sort.hpp,
 // backends/cpu/gather.hpp) and, per target, the planner of the stream the NPU code issues
 // (backends/common/plan_sort.hpp). No device paths yet.
 #include "../common/plan_sort.hpp"
@@ -12,6 +12,8 @@ constexpr InstrImpl kTable[] = {
     {Op::TSORT32, cpu::sort::kSort32, {{{}, plan::a2a3::tsort32}, {{}, plan::a5::tsort32}}},
     {Op::TMRGSORT, cpu::sort::kMrgSort, {{{}, plan::a2a3::tmrgsort}, {{}, plan::a5::tmrgsort}}},
     {Op::TGATHER, cpu::gather::kGather, {{{}, plan::a2a3::tgather}, {{}, plan::a5::tgather}}},
+    {Op::TGATHERB, cpu::gather::kGatherB, {{{}, plan::a2a3::tgatherb}, {{}, plan::a5::tgatherb}}},
+    {Op::TSCATTER, cpu::gather::kScatter, {{{}, plan::a2a3::tscatter}, {{}, plan::a5::tscatter}}},
 };
 }  // namespace
 

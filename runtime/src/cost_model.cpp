@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <pto/isa/error.hpp>
+#include <pto/isa/prefetch.hpp>
 
 #include "registry.hpp"
 
@@ -77,6 +78,8 @@ CostTable make_a2a3() {
   set({I::vmrgsort4}, {6, 78, 14});
   set({I::vbitsort}, {6, 90, 14});
   set({I::vgather}, {24, 2, 0});
+  set({I::vgatherb}, {24, 2, 0});  // assumed: as vgather (no figure)
+  set({I::vintlv}, {6, 2, 0});     // unused: A5's interleave
   set({I::vreducev2}, {14, 14, 20});
   // Layout: scatter_vnchwconv at pto-isa's cost-model default (6 + 2 per repeat; no measurement of its
   // own), vcopy as vector_dup (assumed).
@@ -148,6 +151,8 @@ CostTable make_a5() {
   set({I::vmrgsort4}, {20, 78, 0});
   set({I::vbitsort}, {20, 90, 0});
   set({I::vgather}, {9, 2, 0});
+  set({I::vgatherb}, {9, 2, 0});  // assumed: as vgather2 (no figure)
+  set({I::vintlv}, {7, 1.25, 0});  // assumed: as vadd (no figure)
   set({I::vsqz}, {7, 1.25, 0});
   set({I::vreducev2}, {14, 14, 0});
   set({I::vci}, {7, 1.25, 0});  // assumed: as vadd (no A5 figure)
@@ -346,6 +351,10 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
          table_.name, "' does not have (its bytes_per_cycle is 0)");
   // The DMA calls: the NPU's TLOAD / TSTORE issue one per (d0, d1, d2) of the GM tensor (its d3 x d4 are
   // one call's bursts), so each of those pays the path's setup.
+  if (rec.desc->op == Op::TPREFETCH) {  // its own walk: every call moves a chunk of the tensor
+    const PrefetchWalk w = prefetch_walk(rec.ops[1].gm, rec.ops[0].tile, target_);
+    return dma_cycles(path, std::uint64_t(w.bytes()), true, rec.desc->name, std::uint64_t(std::max<std::int64_t>(1, w.calls())));
+  }
   std::uint64_t calls = 1;
   for (const Operand* o : {&rec.ops[0], &rec.ops[1]})
     if (o->kind == Operand::Kind::Gm) calls = std::uint64_t(std::max<std::int64_t>(1, o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));

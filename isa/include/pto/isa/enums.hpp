@@ -51,6 +51,8 @@ constexpr int mask_position(MaskPattern p) {
 }
 // TGATHER's mask-pattern axis: columns of every row (packed across rows), or rows.
 enum class GatherAxis : std::uint8_t { GATHER_ROW = 0, GATHER_COL = 1 };
+// TSCATTER's mask-pattern axis: spread the columns of every row, or the rows.
+enum class ScatterAxis : std::uint8_t { SCATTER_ROW = 0, SCATTER_COL = 1 };
 
 // TFILLPAD's forms (values as pto-isa's type.hpp): dst and src of one static shape, dst being src, or
 // dst larger than src.

@@ -129,6 +129,12 @@ inline constexpr DTypeRule kTri{{D::I32, D::I16, D::U32, D::U16, D::F16, D::F32}
 // 64-bit integers and the floats, TPARTMUL without the 64-bit ones).
 inline constexpr DTypeRule kPart{kVecA2A3, kAddsA5};
 inline constexpr DTypeRule kPartMul{kVecA2A3, kUpTo32};
+// TPARTARGMAX / TPARTARGMIN (a2a3 TPartArgOp.hpp, a5 TPartArgBinOps.hpp): half and float values.
+inline constexpr DTypeRule kPartArg{kFloats, kFloats};
+// TSCATTER (a2a3 / a5 TScatter.hpp): every 1-, 2- and 4-byte type, A5 also the 64-bit integers; TGATHERB
+// (a2a3 / a5 TGatherB.hpp) copies 32-byte blocks of any 1-, 2- or 4-byte type.
+inline constexpr DTypeRule kScatter{kUpTo32, kUpTo32 | kWide};
+inline constexpr DTypeRule kGatherB{kUpTo32, kUpTo32};
 // Layout (a2a3 / a5 TTrans.hpp, TFillPad.hpp, TConcat.hpp): every 1-, 2- and 4-byte type. TEXTRACT /
 // TINSERT between Vec tiles (a2a3 textract_common.hpp; a5 TExtract.hpp, TInsert.hpp): A5 has no u8, i16,
 // u16 or u32 there, but the 8-bit floats (its fp4 forms are not implemented).
@@ -257,6 +263,16 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TPARTMUL, "TPARTMUL", PTO_BIN, false, dtypes::kPartMul),
     instr(Op::TPARTMAX, "TPARTMAX", PTO_BIN, false, dtypes::kPart),
     instr(Op::TPARTMIN, "TPARTMIN", PTO_BIN, false, dtypes::kPart),
+    instr(Op::TPARTARGMAX, "TPARTARGMAX", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"dstIdx", Role::Write}, PTO_D_R("src0Idx"),
+                                            PTO_D_R("src1Idx")}}, 6, false, dtypes::kPartArg),
+    instr(Op::TPARTARGMIN, "TPARTARGMIN", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), {"dstIdx", Role::Write}, PTO_D_R("src0Idx"),
+                                            PTO_D_R("src1Idx")}}, 6, false, dtypes::kPartArg),
+    // scattering: dst is zeroed whole first (the index form and the patterns but P1111); TGATHERB reads
+    // 32-byte blocks of src at byte offsets
+    instr(Op::TSCATTER, "TSCATTER", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("indexes")}}, 3, false, dtypes::kScatter),
+    instr(Op::TGATHERB, "TGATHERB", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("offset")}}, 3, false, dtypes::kGatherB),
+    // TPREFETCH: an MTE2 DMA into a scratch tile (its contents are the chip's last chunk)
+    instr(Op::TPREFETCH, "TPREFETCH", {{PTO_D_W, PTO_D_R("src")}}, 2),
     // address rebinds (runtime/rebind.hpp): no operands, no kernel; a zero-cost scalar record that carries
     // the wait events
     instr(Op::TRESHAPE, "TRESHAPE", {}, 0),

@@ -126,6 +126,7 @@ inline constexpr std::uint8_t kVariantWindowScalar = 2;
 inline constexpr std::uint8_t kVariantDescending = 1;
 inline constexpr std::uint8_t kVariantTciTmp = 2;
 inline constexpr std::uint8_t kVariantUpper = 1;  // TTRI: the upper triangle
+inline constexpr std::uint8_t kVariantSrc1Strict = 1;  // TPARTARG*: src1 only when strictly better (A5; A2A3 keeps src0 unless it loses)
 
 struct ExecContext {
   const Operand* ops = nullptr;

@@ -36,6 +36,7 @@ namespace pto {
   X(TTRANS, PIPE_V) X(TFILLPAD, PIPE_V) X(TFILLPAD_INPLACE, PIPE_V) X(TFILLPAD_EXPAND, PIPE_V) X(TCONCAT, PIPE_V)          \
   X(TEXTRACT_V2V, PIPE_V) X(TINSERT_V2V, PIPE_V) X(TTRI, PIPE_V)                         \
   X(TPARTADD, PIPE_V) X(TPARTMUL, PIPE_V) X(TPARTMAX, PIPE_V) X(TPARTMIN, PIPE_V)                          \
+  X(TPARTARGMAX, PIPE_V) X(TPARTARGMIN, PIPE_V) X(TGATHERB, PIPE_V) X(TSCATTER, PIPE_V)                   \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
   X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)
 

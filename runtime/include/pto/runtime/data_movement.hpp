@@ -1,9 +1,10 @@
-// TLOAD and TSTORE (Vec and Mat tiles), TMOV (Vec -> Vec) and TEXPANDS.
+// TLOAD and TSTORE (Vec and Mat tiles), TPREFETCH, TMOV (Vec -> Vec) and TEXPANDS.
 // Each: compile-time rules as static_asserts, runtime rules as pto::Error, then one record issued.
 #pragma once
 #include <algorithm>
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/instr_desc.hpp>
+#include <pto/isa/prefetch.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/issue.hpp>
 #include <pto/runtime/operands.hpp>
@@ -81,23 +82,68 @@ detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
   return Issue(core, rec);
 }
 
+// TPREFETCH(dst, src) (docs/isa/TPREFETCH.md; a2a3 / a5 TPrefetch.hpp): the NPUs' DMA of the tensor's
+// bytes through dst, a scratch tile, on MTE2 (isa/prefetch.hpp has its walk). It takes no wait events
+// (it calls no TSYNC). The model prices every call; dst is written (whole, for dependencies and the
+// checker) and holds what the chip's last calls leave there, nothing a kernel should read.
+template <class TileData, class GlobalData>
+  requires TileLike<TileData> && GlobalLike<GlobalData>
+detail::Issue TPREFETCH(TileData& dst, GlobalData& src) {
+  using namespace detail;
+  static_assert(TileData::Loc == TileType::Vec, "TPREFETCH: dst must be a Vec tile (the NPUs' DMA writes UB)");
+  static_assert(sizeof(typename TileData::DType) == sizeof(typename GlobalData::DType),
+                "TPREFETCH: the tile's and the tensor's element types must have the same size");
+  Core& core = current_core();
+  const Target target = core_target(core);
+  InstrRecord rec = compute_record(desc_of<Op::TPREFETCH>());
+  add_tile(core, rec, dst);
+  add_gm(rec, src);
+  TileView& t = rec.ops[0].tile;
+  t.valid_rows = t.rows;  // the calls write the tile from its first byte, whatever its valid region
+  t.valid_cols = t.cols;
+  const GmView& g = rec.ops[1].gm;
+  if (g.stride[4] != 1)
+    fail("TPREFETCH: operand src ", g, ": the DMA reads each row as one burst, so stride dimension 4 must be 1");
+  const PrefetchWalk w = prefetch_walk(g, t, target);
+  if (w.extent() > std::int64_t(t.capacity_bytes()))
+    fail("TPREFETCH: operand dst ", t, ": A2A3 starts each of the ", w.chunk_rows, " rows of ", w.chunk_cols,
+         " elements on a 32-byte block, ", w.extent(), " bytes, past the tile's ", t.capacity_bytes(),
+         " (the chip would write past dst)");
+  if (target == Target::A2A3 && w.chunk_rows >= 4096)
+    fail("TPREFETCH: operand src ", g, ": A2A3 DMA moves fewer than 4096 rows per call (", w.chunk_rows, " here)");
+  return Issue(core, rec);
+}
+template <class TileData, class Src>
+  requires TileLike<TileData> && TileLike<Src>
+void TPREFETCH(TileData&, Src&) {
+  static_assert(!TileLike<Src>, "TPREFETCH: src must be a GlobalTensor (the NPUs prefetch from GM; pto-isa's CPU "
+                                "simulator also takes a tile and copies it, which no chip does)");
+}
+
+// TMOV Vec -> Vec (a2a3 / a5 TMov.hpp TMovToVec): the bits of min(dst's, src's) valid rows x columns,
+// element (r, c) to (r, c); the dtypes may differ if their sizes agree. A2A3 requires one static shape
+// (its static_assert; a runtime rule here, the target being a launch option); A5 takes any two.
 template <class DstTile, class SrcTile, class... WaitEvents>
   requires TileLike<DstTile> && TileLike<SrcTile>
 detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   using namespace detail;
   static_assert(DstTile::Loc == TileType::Vec && SrcTile::Loc == TileType::Vec,
                 "TMOV: only the Vec -> Vec form is implemented so far");
-  static_assert(std::is_same_v<typename DstTile::DType, typename SrcTile::DType>,
-                "TMOV (Vec -> Vec): dst and src must have the same DType");
+  static_assert(sizeof(typename DstTile::DType) == sizeof(typename SrcTile::DType),
+                "TMOV (Vec -> Vec): dst and src must have elements of one size (the bits move unchanged)");
+  static_assert(!DstTile::isBoxedLayout && !SrcTile::isBoxedLayout,
+                "TMOV (Vec -> Vec): boxed (NZ / ZN) tiles are not implemented yet");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TMOV_V2V>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  const TileView& d = rec.ops[0].tile;
-  const TileView& s = rec.ops[1].tile;
-  if (s.valid_rows < d.valid_rows || s.valid_cols < d.valid_cols)
-    fail("TMOV: operand src ", s, " has a smaller valid region than operand dst ", d,
-         "; the copy covers dst's valid region, so src must cover it too");
+  TileView& d = rec.ops[0].tile;
+  TileView& s = rec.ops[1].tile;
+  if (core_target(core) == Target::A2A3 && (d.rows != s.rows || d.cols != s.cols))
+    fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3 moves between Vec tiles of one shape (Rows and Cols; "
+         "its static_assert); A5 takes any two");
+  d.valid_rows = s.valid_rows = std::min(d.valid_rows, s.valid_rows);  // the chips move the smaller region
+  d.valid_cols = s.valid_cols = std::min(d.valid_cols, s.valid_cols);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

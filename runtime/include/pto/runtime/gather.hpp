@@ -5,6 +5,15 @@
 //  - TGATHER<Dst, Src, MaskPattern, GatherAxis>(dst, src): GATHER_ROW packs the columns the pattern
 //    keeps from every row of src into dst from its first element (row after row); GATHER_COL takes
 //    src's rows times * i + position into dst's row i.
+//  - TGATHERB(dst, src, offset) (a2a3 / a5 TGatherB.hpp; pto-isa's docs describe a per-element gather,
+//    the NPUs gather 32-byte blocks): block b of dst's row r is the 32 bytes at src's base + offset[r][b].
+// Scattering (docs/isa/TSCATTER.md; a2a3 / a5 TScatter.hpp):
+//  - TSCATTER(dst, src, indexes): dst is zeroed whole, then src[i][j] goes to dst's element number
+//    indexes[i][j] (row-major over dst's storage) for every (i, j) of indexes' valid region, in row
+//    order (a repeated index keeps the last).
+//  - TSCATTER<MaskPattern, ScatterAxis>(dst, src): dst is zeroed whole, then by rows src[i][j] goes to
+//    dst[i][times * j + position], by columns src's row i to dst's row times * i + position; P1111 is a
+//    TMOV.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -97,6 +106,121 @@ detail::Issue TGATHER(Dst& dst, Src& src, W&... events) {
   }
   rec.variant = std::uint8_t(kVariantGatherMask | (std::uint8_t(P) << kVariantPatternShift) |
                              (A == GatherAxis::GATHER_COL ? kVariantGatherCol : 0));
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <class Dst, class Src, class Idx, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Idx> && (detail::WaitEvent<W> && ...)
+detail::Issue TSCATTER(Dst& dst, Src& src, Idx& indexes, W&... events) {
+  using namespace detail;
+  using I = typename Idx::DType;
+  constexpr std::size_t es = sizeof(typename Dst::DType), is = sizeof(I);
+  static_assert(kVecRowMajor<Dst, Src, Idx>, "TSCATTER: dst, src and indexes must be RowMajor NoneBox Vec tiles");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, "TSCATTER: dst and src must have the same DType");
+  static_assert(std::is_integral_v<I> && (is == 2 || is == 4), "TSCATTER: indexes must be a 16- or 32-bit integer tile");
+  static_assert((es == 4 && is == 4) || (es == 2 && is == 2) || (es == 1 && is == 2) || (es == 8 && is == 4),
+                "TSCATTER: data and index sizes must be 4 and 4, 2 and 2, 1 and 2 bytes, or 8 and 4 on A5 (the NPUs' rule)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TSCATTER>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  add_tile(core, rec, indexes);
+  const Target target = core_target(core);
+  const InstrDesc& d = *rec.desc;
+  TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile;
+  const TileView& x = rec.ops[2].tile;
+  check_dtype(d, o.dtype, target);
+  if (x.valid_rows > s.valid_rows || x.valid_cols > s.valid_cols)
+    fail(d.name, ": operand indexes ", x, " has a larger valid region than operand src ", s,
+         ": every index scatters the src element at its own position");
+  if (target == Target::A5 && es == 8 && x.valid_cols > 64)
+    fail(d.name, ": operand indexes ", x, ": A5 scatters at most 64 columns of 64-bit data per row (Int64Scatter takes "
+         "one register of indices per row); the chip would drop the rest");
+  s.valid_rows = x.valid_rows;  // the elements read
+  s.valid_cols = x.valid_cols;
+  o.valid_rows = o.rows;  // zeroed whole
+  o.valid_cols = o.cols;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <MaskPattern P = MaskPattern::P1111, auto A = ScatterAxis::SCATTER_ROW, class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TSCATTER(Dst& dst, Src& src, W&... events) {
+  using namespace detail;
+  static_assert(std::is_same_v<decltype(A), ScatterAxis>, "TSCATTER: the second template argument is a ScatterAxis");
+  static_assert(kVecRowMajor<Dst, Src>, "TSCATTER: dst and src must be RowMajor NoneBox Vec tiles");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>, "TSCATTER: dst and src must have the same DType");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TSCATTER>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  const Target target = core_target(core);
+  const InstrDesc& d = *rec.desc;
+  TileView &o = rec.ops[0].tile;
+  const TileView& s = rec.ops[1].tile;
+  check_dtype(d, o.dtype, target);
+  constexpr int times = mask_period(P);
+  constexpr bool col = A == ScatterAxis::SCATTER_COL;
+  const int want_rows = col ? times * s.valid_rows : s.valid_rows, want_cols = col ? s.valid_cols : times * s.valid_cols;
+  if (o.valid_rows != want_rows || o.valid_cols != want_cols)
+    fail(d.name, ": operand dst ", o, " with src ", s, ": the pattern spreads src's ", col ? "rows" : "columns", " over ", times,
+         " times as many, so dst's valid region must be ", want_rows, 'x', want_cols);
+  if constexpr (P != MaskPattern::P1111) {
+    if (target == Target::A2A3 && col && o.elem_bytes() == 1)
+      fail(d.name, ": operand src ", s, ": A2A3 copies the rows of 8-bit data as 16-bit lanes counted in elements, twice "
+           "the bytes (a2a3 TScatter.hpp); the chip would write past each row");
+    if (target == Target::A5 && o.elem_bytes() == 8 && s.valid_cols > 64)
+      fail(d.name, ": operand src ", s, ": A5 spreads at most 64 64-bit elements per row (Int64ScatterPattern)");
+    o.valid_rows = o.rows;  // zeroed whole
+    o.valid_cols = o.cols;
+  }
+  rec.variant = std::uint8_t(kVariantGatherMask | (std::uint8_t(P) << kVariantPatternShift) | (col ? kVariantGatherCol : 0));
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+template <class Dst, class Src, class Off, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Off> && (detail::WaitEvent<W> && ...)
+detail::Issue TGATHERB(Dst& dst, Src& src, Off& offset, W&... events) {
+  using namespace detail;
+  constexpr std::size_t es = sizeof(typename Dst::DType);
+  static_assert(kVecRowMajor<Dst, Src, Off>, "TGATHERB: dst, src and offset must be RowMajor NoneBox Vec tiles");
+  static_assert(es == 1 || es == 2 || es == 4, "TGATHERB: dst's elements must be 1, 2 or 4 bytes");
+  static_assert(std::is_integral_v<typename Off::DType> && sizeof(typename Off::DType) == 4,
+                "TGATHERB: offset holds 32-bit byte offsets, one per 32-byte block of dst");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TGATHERB>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  add_tile(core, rec, offset);
+  const Target target = core_target(core);
+  const InstrDesc& d = *rec.desc;
+  const TileView& o = rec.ops[0].tile;
+  TileView &s = rec.ops[1].tile, &f = rec.ops[2].tile;
+  check_dtype(d, o.dtype, target);
+  const int blocks = int((std::size_t(o.valid_cols) * es + 31) / 32), epr = int(256 / es);
+  if (f.rows < o.valid_rows || f.cols < blocks)
+    fail(d.name, ": operand offset ", f, ": dst ", o, " has ", o.valid_rows, " rows of ", blocks,
+         " blocks, and each block takes its own offset");
+  if (target == Target::A2A3 && o.valid_cols % epr != 0 && o.valid_rows > 1)
+    fail(d.name, ": operand dst ", o, ": A2A3 gathers a row's last part (valid columns not a multiple of ", epr,
+         ") as 8 whole blocks per row, stepping its offsets 8 at a time rather than by offset's rows; this runtime does "
+         "not reproduce that form (use whole multiples of ", epr, " columns, or one row)");
+  if (target == Target::A2A3 && o.valid_cols % epr != 0) {  // one row: its tail is 8 whole blocks
+    const int tail_from = o.valid_cols / epr * epr, tail_blocks = 8;
+    if (std::size_t(tail_from) * es + 256 > std::size_t(o.cols) * es || f.cols < tail_from * int(es) / 32 + tail_blocks)
+      fail(d.name, ": operand dst ", o, ": A2A3 gathers the row's last ", o.valid_cols - tail_from, " columns as 8 whole "
+           "blocks (256 bytes), which must fit in dst's row and take 8 offsets");
+    rec.ops[0].write_tail_bytes = std::uint32_t(std::size_t(tail_from) * es + 256 - std::size_t(o.valid_cols) * es);
+    f.valid_cols = tail_from * int(es) / 32 + tail_blocks;
+  } else {
+    f.valid_cols = blocks;
+  }
+  f.valid_rows = o.valid_rows;  // the offsets read
+  s.valid_rows = s.rows;        // any block of src's storage
+  s.valid_cols = s.cols;
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

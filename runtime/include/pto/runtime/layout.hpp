@@ -24,8 +24,6 @@ namespace pto {
 namespace detail {
 template <class T>
 inline constexpr bool kLayoutElem = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4;
-template <class... Tiles>
-inline constexpr bool kLayoutVecRowMajor = ((Tiles::Loc == TileType::Vec && Tiles::isRowMajor && !Tiles::isBoxedLayout) && ...);
 }  // namespace detail
 
 template <class Dst, class Src, class Tmp, class... W>
@@ -36,7 +34,7 @@ detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   static_assert(kLayoutElem<T>, "TTRANS: elements of 1, 2 or 4 bytes");
   static_assert(sizeof(typename Dst::DType) == sizeof(T) && sizeof(typename Tmp::DType) == sizeof(T),
                 "TTRANS: dst, src and tmp must have elements of one size");
-  static_assert(kLayoutVecRowMajor<Dst, Src, Tmp>,
+  static_assert(kVecRowMajor<Dst, Src, Tmp>,
                 "TTRANS: dst, src and tmp must be RowMajor NoneBox Vec tiles (the convolution-layout forms are not implemented)");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TTRANS>());
@@ -87,7 +85,7 @@ detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
   using namespace detail;
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec,
                 "TFILLPAD: the Vec form (dst and src Vec tiles); the Mat (L1) form is not implemented");
-  static_assert(kLayoutVecRowMajor<Dst, Src>, "TFILLPAD: dst and src must be RowMajor NoneBox tiles");
+  static_assert(kVecRowMajor<Dst, Src>, "TFILLPAD: dst and src must be RowMajor NoneBox tiles");
   static_assert(Dst::PadVal != PadValue::Null, "TFILLPAD: dst's PadVal is the fill value and must not be PadValue::Null");
   static_assert(sizeof(typename Dst::DType) == sizeof(typename Src::DType) && kLayoutElem<typename Dst::DType>,
                 "TFILLPAD: dst and src must have elements of one size, 1, 2 or 4 bytes");
@@ -140,7 +138,7 @@ constexpr bool tconcat_static() {
                 "TCONCAT: dst, src0 and src1 must be Vec tiles");
   static_assert(std::is_same_v<typename Dst::DType, typename Src0::DType> && std::is_same_v<typename Dst::DType, typename Src1::DType>,
                 "TCONCAT: dst, src0 and src1 must have one DType");
-  static_assert(kLayoutVecRowMajor<Dst, Src0, Src1>, "TCONCAT: dst, src0 and src1 must be RowMajor NoneBox tiles");
+  static_assert(kVecRowMajor<Dst, Src0, Src1>, "TCONCAT: dst, src0 and src1 must be RowMajor NoneBox tiles");
   return true;
 }
 template <class... Idx>

@@ -131,6 +131,10 @@ inline bool same_valid(const TileView& a, const TileView& b) {
   return a.valid_rows == b.valid_rows && a.valid_cols == b.valid_cols;
 }
 
+// Tiles most vector instructions take: RowMajor NoneBox Vec tiles (a static_assert's condition).
+template <class... Tiles>
+inline constexpr bool kVecRowMajor = ((Tiles::Loc == TileType::Vec && Tiles::isRowMajor && !Tiles::isBoxedLayout) && ...);
+
 // RA "valid shapes equal" of the element-wise families.
 inline void check_same_valid(const InstrDesc& d, const char* a_name, const TileView& a, const char* b_name,
                              const TileView& b) {
