@@ -1,12 +1,14 @@
-// TCI: pto-isa's CPU test cases (tests/cpu/st/testcase/tci: int32 1x16, ascending from 0, descending
+// TCI, TRANDOM and THISTOGRAM. TCI: pto-isa's CPU test cases (tests/cpu/st/testcase/tci: int32 1x16, ascending from 0, descending
 // from 100), every dtype each target takes, wrap-around, A2A3's tmp form (whose descending order
 // computes -(start + j), as the chip's vector path does), TCI on the scalar pipe feeding a vector
 // instruction, the errors, the scalar loop's cycles. References: start +- j in the element type.
 #define BOOST_TEST_MODULE generate
 #include <boost/test/unit_test.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -140,4 +142,197 @@ BOOST_AUTO_TEST_CASE(the_scalar_loop_costs_per_column) {
     }).cores[0].pipes[PIPE_S].busy_cycles;
   };
   BOOST_TEST(s_busy(std::integral_constant<int, 64>{}) - s_busy(std::integral_constant<int, 16>{}) == 48u * 4u);
+}
+
+// ---- TRANDOM ------------------------------------------------------------------------------------------
+// The reference: Philox-4x32-R written from its definition (Salmon, Moraes, Dror, Shaw, SC'11), checked
+// against the published known-answer vectors of Philox-4x32-10 (Random123's kat_vectors), then arranged
+// as a5 TRandom.hpp stores it (runtime/generate.hpp: element k of a row is word k % 4 of the block for
+// counter + base(row) + k / 4).
+namespace {
+using Block = std::array<std::uint32_t, 4>;
+Block philox_ref(Block x, std::uint32_t k0, std::uint32_t k1, int rounds) {
+  for (int r = 0; r < rounds; ++r) {
+    if (r) k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
+    const std::uint64_t a = std::uint64_t(x[0]) * 0xD2511F53u, b = std::uint64_t(x[2]) * 0xCD9E8D57u;
+    x = {std::uint32_t(b >> 32) ^ x[1] ^ k0, std::uint32_t(b), std::uint32_t(a >> 32) ^ x[3] ^ k1, std::uint32_t(a)};
+  }
+  return x;
+}
+Block plus(Block c, unsigned __int128 n) {
+  unsigned __int128 v = 0;
+  for (int w = 3; w >= 0; --w) v = v << 32 | c[std::size_t(w)];
+  v += n;
+  for (int w = 0; w < 4; ++w, v >>= 32) c[std::size_t(w)] = std::uint32_t(v);
+  return c;
+}
+template <class T, int R, int C, std::uint16_t Rounds>
+std::vector<T> run_trandom(int vr, int vc, const TRandomKey& key, const TRandomCounter& ctr) {
+  std::vector<T> out(R * std::size_t(C), T(0x5a5a5a5a));
+  launch({.target = Target::A5}, [&](T* o) {
+    Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1> d(vr, vc);
+    TASSIGN(d, 0);
+    Event<Op::SCALAR, Op::TRANDOM> e0;
+    e0.Init();
+    Event<Op::TRANDOM, Op::TSTORE_VEC> e1 = TRANDOM<Rounds>(d, key, ctr, e0);
+    GlobalTensor<T, Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, C, 1>> g(o, {vr, vc});
+    TSTORE(g, d, e1);
+  }, out);
+  return out;
+}
+template <class T, int R, int C, std::uint16_t Rounds>
+void check_trandom(int vr, int vc, std::uint32_t k0, std::uint32_t k1, Block ctr) {
+  const TRandomKey key = {k0, k1};
+  const TRandomCounter c = {ctr[0], ctr[1], ctr[2], ctr[3]};
+  const std::vector<T> got = run_trandom<T, R, C, Rounds>(vr, vc, key, c);
+  std::vector<T> want(got.size(), T(0x5a5a5a5a));
+  const int chunks = (vc + 255) / 256;
+  const unsigned __int128 row_step = 64u * unsigned(chunks - 1) + unsigned((vc - 1) % 64 + 1);
+  for (int i = 0; i < vr; ++i)
+    for (int k = 0; k < vc; ++k) {
+      const Block b = philox_ref(plus(ctr, row_step * unsigned(i) + unsigned(k) / 4), k0, k1, Rounds);
+      want[std::size_t(i) * C + std::size_t(k)] = T(b[std::size_t(k % 4)]);
+    }
+  BOOST_TEST_CONTEXT("TRANDOM<" << Rounds << "> " << name_of(dtype_v<T>) << ' ' << vr << 'x' << vc << " of " << R << 'x' << C) {
+    BOOST_TEST(std::memcmp(got.data(), want.data(), got.size() * sizeof(T)) == 0);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(philox_reference_matches_the_published_vectors) {
+  BOOST_TEST((philox_ref({0, 0, 0, 0}, 0, 0, 10) == Block{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
+  BOOST_TEST((philox_ref({~0u, ~0u, ~0u, ~0u}, ~0u, ~0u, 10) == Block{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
+  BOOST_TEST((philox_ref({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, 0xa4093822, 0x299f31d0, 10) ==
+              Block{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+}
+
+BOOST_AUTO_TEST_CASE(trandom_is_philox_in_the_chips_order) {
+  check_trandom<std::uint32_t, 4, 256, 10>(4, 256, 0x01234, 0x56789, {0, 0, 0, 0});  // pto-isa's case, its doc's key
+  check_trandom<std::int32_t, 4, 256, 10>(4, 256, 0x9a3b, 0x77, {0xfffffff0u, ~0u, ~0u, 5});  // carries across words
+  check_trandom<std::uint32_t, 3, 512, 7>(3, 300, 1, 2, {7, 0, 0, 0});   // two chunks, a partial one; 7 rounds
+  check_trandom<std::uint32_t, 5, 64, 10>(5, 18, 3, 4, {0, 1, 0, 0});    // a row of 18: the next row starts 18 later
+  check_trandom<std::int32_t, 2, 1024, 10>(2, 1024, 5, 6, {1, 2, 3, 4}); // four whole chunks per row
+}
+
+BOOST_AUTO_TEST_CASE(trandom_errors) {
+  const TRandomKey key = {1, 2};
+  const TRandomCounter ctr = {0, 0, 0, 0};
+  const std::string e = error_of([&] {
+    launch({.target = Target::A2A3}, [&] {
+      Tile<TileType::Vec, std::uint32_t, 1, 64> d;
+      TASSIGN(d, 0);
+      TRANDOM(d, key, ctr);
+    });
+  });
+  BOOST_TEST((contains(e, "TRANDOM: operand dst") && contains(e, "exists on A5 only")), e);
+}
+
+// ---- THISTOGRAM ---------------------------------------------------------------------------------------
+// pto-isa's A5 test shapes (tests/npu/a5/src/st/testcase/thistogram: uint16 2x128, 4x64, 8x128, 1x256,
+// 4x256, 2x100 for both bytes; uint32 for every byte), values drawn so the filters pass some elements
+// and not others. Reference: count the selected byte of every valid element that passes the filter,
+// then sum the bins up (the chip's histogram is cumulative).
+namespace {
+template <class S, int R, int C, HistByte B>
+void check_histogram(unsigned seed) {
+  constexpr bool u16 = sizeof(S) == 2;
+  constexpr int CP = u16 ? (C + 15) / 16 * 16 : (C + 31) / 32 * 32;  // src Cols (uint32: idx's Cols too)
+  constexpr int levels = u16 ? (B == HistByte::BYTE_0 ? 1 : 0) : 3 - int(B);
+  std::mt19937 g(seed);
+  std::vector<S> src(R * std::size_t(C));
+  // Upper bytes from a few values, so the filters select part of each row.
+  for (auto& v : src) {
+    const std::uint32_t top = g() % 3, b2 = g() % 2, b1 = g() % 2, low = g() % 256;
+    v = u16 ? S(top << 8 | low) : S(top << 24 | b2 << 16 | b1 << 8 | low);
+  }
+  std::vector<std::uint8_t> idx(u16 ? 32 : 3 * std::size_t(CP), 0);
+  if (u16) {
+    for (int r = 0; r < R; ++r) idx[std::size_t(r)] = std::uint8_t(r % 3);
+  } else {
+    for (int c = 0; c < CP; ++c) idx[std::size_t(c)] = 1, idx[std::size_t(CP) + c] = std::uint8_t(c == 0 ? 0 : 1), idx[2 * std::size_t(CP) + c] = std::uint8_t(c == 0 ? 1 : 0);
+  }
+  std::vector<std::uint32_t> out(R * std::size_t(256), 0xdeadbeefu);
+  launch({.target = Target::A5}, [](const S* s, std::uint32_t* o, const std::uint8_t* ix) {
+    GlobalTensor<S, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>> sg(const_cast<S*>(s));
+    GlobalTensor<std::uint32_t, Shape<1, 1, 1, R, 256>, pto::Stride<1, 1, 1, 256, 1>> og(o);
+    Tile<TileType::Vec, S, R, CP, BLayout::RowMajor, -1, -1> st(R, C);
+    Tile<TileType::Vec, std::uint32_t, R, 256, BLayout::RowMajor, -1, -1> dt(R, 256);
+    TASSIGN(st, 0x0);
+    TASSIGN(dt, 0x10000);
+    // idx: uint16, a ColMajor column of one byte per row; uint32, RowMajor rows of one byte per level.
+    constexpr int IR = u16 ? 32 : levels ? levels : 1, IC = u16 ? 1 : CP;
+    using It = std::conditional_t<u16, Tile<TileType::Vec, std::uint8_t, IR, IC, BLayout::ColMajor, -1, -1>,
+                                  Tile<TileType::Vec, std::uint8_t, IR, IC, BLayout::RowMajor, -1, -1>>;
+    using Ig = std::conditional_t<u16, GlobalTensor<std::uint8_t, Shape<1, 1, 1, R, 1>, pto::Stride<1, 1, 1, 1, 1>, Layout::DN>,
+                                  GlobalTensor<std::uint8_t, Shape<1, 1, 1, IR, CP>, pto::Stride<1, 1, 1, CP, 1>>>;
+    It it(u16 ? R : IR, IC);
+    Ig ig(const_cast<std::uint8_t*>(ix));
+    TASSIGN(it, 0x30000);
+    TLOAD(st, sg);
+    TLOAD(it, ig);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    THISTOGRAM<B>(dt, st, it);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(og, dt);
+  }, src, out, idx);
+  std::vector<std::uint32_t> want(out.size(), 0);
+  const int k = int(B);
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) {
+      const std::uint32_t v = src[std::size_t(r) * C + c];
+      bool pass = true;
+      if (u16 && levels) pass = (v >> 8) == idx[std::size_t(r)];
+      if (!u16)
+        for (int l = 0; l < levels; ++l) pass = pass && ((v >> (24 - 8 * l)) & 0xff) == idx[std::size_t(l) * CP];
+      if (pass) ++want[std::size_t(r) * 256 + ((v >> (8 * k)) & 0xff)];
+    }
+  for (int r = 0; r < R; ++r)  // ascending cumulative, as the chip's chistv2 (pto-isa's A5 goldens)
+    for (int b = 1; b < 256; ++b) want[std::size_t(r) * 256 + b] += want[std::size_t(r) * 256 + b - 1];
+  BOOST_TEST_CONTEXT("THISTOGRAM<BYTE_" << k << "> " << name_of(dtype_v<S>) << ' ' << R << 'x' << C) {
+    BOOST_TEST(out == want);
+    std::uint64_t total = 0;
+    for (int r = 0; r < R; ++r) total += want[std::size_t(r) * 256 + 255];
+    BOOST_TEST(total > 0u);  // the filter passes something
+    if (levels) BOOST_TEST(total < std::uint64_t(R) * C);  // ... and drops something
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(thistogram_counts_the_bytes_that_pass_the_filter) {
+  check_histogram<std::uint16_t, 2, 128, HistByte::BYTE_1>(1);
+  check_histogram<std::uint16_t, 4, 64, HistByte::BYTE_1>(2);
+  check_histogram<std::uint16_t, 8, 128, HistByte::BYTE_1>(3);
+  check_histogram<std::uint16_t, 1, 256, HistByte::BYTE_1>(4);
+  check_histogram<std::uint16_t, 4, 256, HistByte::BYTE_1>(5);
+  check_histogram<std::uint16_t, 2, 100, HistByte::BYTE_1>(6);
+  check_histogram<std::uint16_t, 2, 128, HistByte::BYTE_0>(7);
+  check_histogram<std::uint16_t, 4, 64, HistByte::BYTE_0>(8);
+  check_histogram<std::uint16_t, 8, 128, HistByte::BYTE_0>(9);
+  check_histogram<std::uint16_t, 1, 256, HistByte::BYTE_0>(10);
+  check_histogram<std::uint16_t, 4, 256, HistByte::BYTE_0>(11);
+  check_histogram<std::uint16_t, 2, 100, HistByte::BYTE_0>(12);
+  check_histogram<std::uint32_t, 2, 128, HistByte::BYTE_3>(13);
+  check_histogram<std::uint32_t, 4, 300, HistByte::BYTE_2>(14);
+  check_histogram<std::uint32_t, 2, 256, HistByte::BYTE_1>(15);
+  check_histogram<std::uint32_t, 3, 100, HistByte::BYTE_0>(16);
+}
+
+BOOST_AUTO_TEST_CASE(thistogram_errors) {
+  auto run = [](Target tg, int src_rows) {
+    return error_of([=] {
+      launch({.target = tg}, [=] {
+        Tile<TileType::Vec, std::uint16_t, 4, 128, BLayout::RowMajor, -1, -1> s(src_rows, 128);
+        Tile<TileType::Vec, std::uint32_t, 2, 256> d;
+        Tile<TileType::Vec, std::uint8_t, 32, 1, BLayout::ColMajor> x;
+        TASSIGN(s, 0), TASSIGN(d, 0x1000), TASSIGN(x, 0x4000);
+        THISTOGRAM<HistByte::BYTE_0>(d, s, x);
+      });
+    });
+  };
+  const std::string e = run(Target::A2A3, 2);
+  BOOST_TEST((contains(e, "THISTOGRAM: operand dst") && contains(e, "exists on A5 only")), e);
+  const std::string e2 = run(Target::A5, 4);
+  BOOST_TEST(contains(e2, "fewer than src"), e2);
 }

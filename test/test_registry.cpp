@@ -30,8 +30,8 @@ constexpr bool pipes_agree() {
 static_assert(pipes_agree(), "a descriptor's pipe differs from its Op's pipe in isa/op.hpp");
 
 // Synchronisation instructions (flags, barriers, TSYNC, SYNCALL) and the address rebinds (TRESHAPE,
-// TSUBVIEW) have no operands and no kernel.
-bool is_sync(Op op) { return find_desc(op)->operand_count == 0; }
+// TSUBVIEW) have no operands and no kernel; TPRINT prints on the host after its barrier (no kernel).
+bool is_sync(Op op) { return find_desc(op)->operand_count == 0 || op == Op::TPRINT; }
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(every_described_compute_instruction_has_a_cpu_kernel_and_every_entry_a_descriptor) {

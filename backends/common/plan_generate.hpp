@@ -80,6 +80,48 @@ inline void tci(const ExecContext& c, IntrinsicStream& s) {
   p.add(I::vsts, chunks);
 }
 
+// TRANDOM: the splats of key, counter and constants, vci and the lane add; then per row and 256-element
+// chunk the Philox rounds (2 vmull, 4 vxor, 2 vadds each), 4 vintlv, 4 predicated stores and the
+// counter's advance (a splat, 4 carry adds).
+inline void trandom(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  const std::uint64_t n = std::uint64_t(d.valid_rows) * ceil_div(std::uint64_t(d.valid_cols), 256);
+  const std::uint64_t rounds = c.variant & kVariantRounds7 ? 7 : 10;
+  A5 p(s, 4);
+  p.add(I::vbr, 9 + n);
+  p.add(I::vci, 1);
+  p.add(I::vaddc, 4 + 4 * n);
+  p.add(I::vmull, 2 * rounds * n);
+  p.add(I::vxor, 4 * rounds * n);
+  p.add(I::vadds, 2 * rounds * n);
+  p.add(I::vintlv, 4 * n);
+  p.add(I::plt, 4 * n);
+  p.add(I::vsts, 4 * n);
+  p.add(I::vloop, std::uint64_t(d.valid_rows));
+}
+
+// THISTOGRAM: per row the filter-byte loads (one broadcast each) and four bin resets, per 256-element
+// chunk two predicates, the byte loads (uint16: one deinterleaving load; uint32: two and two vdintlv),
+// the filter compares, two chistv2, four vcvt, four vadd and two resets; per row two interleaved stores.
+inline void thistogram(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& src = c.ops[1].tile;
+  const bool u16 = src.elem_bytes() == 2;
+  const int byte = c.variant & 3;
+  const std::uint64_t levels = std::uint64_t(u16 ? (byte == 0 ? 1 : 0) : 3 - byte);
+  const std::uint64_t R = std::uint64_t(src.valid_rows), n = R * ceil_div(std::uint64_t(src.valid_cols), 256);
+  A5 p(s, 1);
+  p.add(I::vbr, 2 + 4 * R + 2 * n);
+  p.add(I::vlds, (u16 ? R : levels) + (u16 ? 1 : 2) * n);
+  if (!u16) p.add(I::vdintlv, 2 * n);
+  if (levels) p.add(I::vcmp, levels * n);
+  p.add(I::plt, 2 * n);
+  p.add(I::chistv2, 2 * n);
+  p.add(I::vcvt, 4 * n);
+  p.add(I::vadd, 4 * n);
+  p.add(I::vsts, 2 * R);
+  p.add(I::vloop, R);
+}
+
 // TTRI: two splats, then per valid row a store per 256-byte chunk of the background, and per row of the
 // triangle's part (from the first row it reaches) a predicated store per chunk.
 inline void ttri(const ExecContext& c, IntrinsicStream& s) {

@@ -63,6 +63,54 @@ inline void ttri_kernel(ExecContext& ctx) {
 }
 
 inline constexpr BackendKernel kTci{nullptr, tci_kernel};
+// TRANDOM: one Philox-4x32 block (Salmon et al., SC'11): per round the two products of words 0 and 2
+// with their multipliers, mixed with words 1 and 3 and the key, then the key bumped by the Weyl constants.
+struct Philox {
+  std::uint32_t w[4];
+};
+inline Philox philox4x32(Philox c, std::uint32_t k0, std::uint32_t k1, int rounds) {
+  for (int r = 0; r < rounds; ++r) {
+    const std::uint64_t p0 = std::uint64_t(0xD2511F53u) * c.w[0], p1 = std::uint64_t(0xCD9E8D57u) * c.w[2];
+    c = {{std::uint32_t(p1 >> 32) ^ c.w[1] ^ k0, std::uint32_t(p1), std::uint32_t(p0 >> 32) ^ c.w[3] ^ k1, std::uint32_t(p0)}};
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return c;
+}
+// The 128-bit counter plus n (the chip's vaddc / vaddcs chain).
+inline Philox add128(Philox c, std::uint64_t n) {
+  std::uint64_t carry = n;
+  for (auto& w : c.w) {
+    const std::uint64_t s = std::uint64_t(w) + (carry & 0xffffffffu);
+    w = std::uint32_t(s);
+    carry = (carry >> 32) + (s >> 32);
+  }
+  return c;
+}
+// The chip's arrangement (runtime/generate.hpp): 64 lanes of four words per 256-element chunk, element
+// k of a chunk word k % 4 of lane k / 4; the counter advances 64 per chunk and, at a row's end, by the
+// last chunk's columns modulo 64 (1..64).
+inline void trandom(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const int rounds = ctx.variant & kVariantRounds7 ? 7 : 10;
+  const auto k0 = std::uint32_t(ctx.scalar.bits), k1 = std::uint32_t(ctx.scalar.bits >> 32);
+  Philox c{{std::uint32_t(ctx.scalar.wide[0]), std::uint32_t(ctx.scalar.wide[0] >> 32), std::uint32_t(ctx.scalar.wide[1]),
+            std::uint32_t(ctx.scalar.wide[1] >> 32)}};
+  const int C = d.valid_cols;
+  if (C <= 0) return;
+  const int chunks = (C + 255) / 256;
+  const std::uint64_t row_step = 64 * std::uint64_t(chunks - 1) + std::uint64_t((C - 1) % 64 + 1);
+  for (int i = 0; i < d.valid_rows; ++i, c = add128(c, row_step)) {
+    std::uint32_t* row = d.ptr<std::uint32_t>(i, 0);
+    for (int k = 0; k < C; k += 4) {
+      const Philox out = philox4x32(add128(c, std::uint64_t(k) / 4), k0, k1, rounds);
+      for (int w = 0; w < 4 && k + w < C; ++w) row[k + w] = out.w[w];
+    }
+  }
+}
+
+inline constexpr BackendKernel kRandom{nullptr, trandom};
+
 inline constexpr BackendKernel kTri{nullptr, ttri_kernel};
 
 }  // namespace pto::cpu::generate

@@ -1,10 +1,11 @@
-// TLOAD (to Vec or Mat), TPREFETCH, TSTORE (from Vec or Mat), TMOV (Vec -> Vec) and TEXPANDS: one entry per instruction. The DMA transfers have
-// only a CPU kernel (the pipeline model prices them by bytes); TMOV and TEXPANDS run on the vector
+// TLOAD (to Vec or Mat), TPREFETCH, TSTORE (from Vec or Mat), MGATHER / MSCATTER (GM through an index
+// tile), TMOV (Vec -> Vec) and TEXPANDS: one entry per instruction. The transfers have only a CPU kernel (the pipeline model prices them by bytes); TMOV and TEXPANDS run on the vector
 // pipe and have device paths.
 #include "../a2a3/paths.hpp"
 #include "../a5/paths.hpp"
 #include "../common/planner.hpp"
 #include "../cpu/data_movement.hpp"
+#include "../cpu/gm_indexed.hpp"
 #include "families.hpp"
 
 namespace pto::backend {
@@ -13,6 +14,8 @@ namespace {
 constexpr InstrImpl kTable[] = {
     {Op::TLOAD, cpu::move::kTLoad, {}},
     {Op::TPREFETCH, cpu::move::kTPrefetch, {}},
+    {Op::MGATHER, cpu::gm_indexed::kMGather, {}},
+    {Op::MSCATTER, cpu::gm_indexed::kMScatter, {}},
     {Op::TSTORE_VEC, cpu::move::kTStore, {}},
     {Op::TSTORE_MAT, cpu::move::kTStore, {}},
     {Op::TMOV_V2V, cpu::move::kTMov,

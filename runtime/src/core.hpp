@@ -75,6 +75,7 @@ struct CoreOptions {
   const GmAllocations* gm = nullptr;       // the launch's sized GM arguments (bounds, names); null: none
   bool gm_sized_only = false;              // ... and there is no raw GM pointer: other GM is the kernel's own
   LaunchScheduler* scheduler = nullptr;    // the launch's cores (SYNCALL); null: this core is the only one
+  std::ostream* print = nullptr;           // TPRINT's stream; null: std::cout
 };
 
 class Core {

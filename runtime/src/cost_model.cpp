@@ -79,7 +79,7 @@ CostTable make_a2a3() {
   set({I::vbitsort}, {6, 90, 14});
   set({I::vgather}, {24, 2, 0});
   set({I::vgatherb}, {24, 2, 0});  // assumed: as vgather (no figure)
-  set({I::vintlv}, {6, 2, 0});     // unused: A5's interleave
+  set({I::vintlv, I::vdintlv, I::chistv2}, {6, 2, 0});  // unused: A5's (de)interleaves and byte histogram
   set({I::vreducev2}, {14, 14, 20});
   // Layout: scatter_vnchwconv at pto-isa's cost-model default (6 + 2 per repeat; no measurement of its
   // own), vcopy as vector_dup (assumed).
@@ -152,7 +152,8 @@ CostTable make_a5() {
   set({I::vbitsort}, {20, 90, 0});
   set({I::vgather}, {9, 2, 0});
   set({I::vgatherb}, {9, 2, 0});  // assumed: as vgather2 (no figure)
-  set({I::vintlv}, {7, 1.25, 0});  // assumed: as vadd (no figure)
+  set({I::vintlv, I::vdintlv}, {7, 1.25, 0});  // assumed: as vadd (no figure)
+  set({I::chistv2}, {9, 2, 0});  // assumed: a load's latency, two issues per 256-byte count (no figure)
   set({I::vsqz}, {7, 1.25, 0});
   set({I::vreducev2}, {14, 14, 0});
   set({I::vci}, {7, 1.25, 0});  // assumed: as vadd (no A5 figure)
@@ -339,6 +340,29 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
   fail("pipeline model: no cost class for ", rec.desc->name);
 }
 
+// MGATHER / MSCATTER, by the walk each chip's code makes (a2a3 / a5 MGather.hpp, MScatter.hpp; every
+// index counted as in the table: the model does not read the indices):
+//  - A2A3, on the scalar unit with 7 pipe round trips around it: Row, one DMA call per row (the path's
+//    setup plus the row's bytes) and a loop step; Elem, per element a loop step and a scalar GM access
+//    (two for an atomic add: read, then write).
+//  - A5, one SIMT launch (the path's setup once): Row, the rows' bytes in coalesced bursts; Elem, one
+//    sector per element.
+std::uint64_t CostModel::gm_indexed_cycles(const InstrRecord& rec) const {
+  const bool gather = rec.desc->op == Op::MGATHER;
+  const TileView& t = rec.ops[gather ? 0 : 1].tile;
+  const DmaCost& path = gather ? table_.transfer(Memory::GM, Memory::UB) : table_.transfer(Memory::UB, Memory::GM);
+  const std::uint64_t rows = std::uint64_t(t.valid_rows), n = rows * std::uint64_t(t.valid_cols);
+  const bool elem = rec.variant & kVariantElem;
+  const bool atomic = ((rec.variant >> kVariantAtomicShift) & 3) != 0;
+  if (target_ == Target::A5)
+    return dma_cycles(path, elem ? n * table_.simt_sector_bytes : n * t.elem_bytes(), true, rec.desc->name);
+  const double step = table_[Intrinsic::scalar_elem].per_repeat, sync = 7 * table_[Intrinsic::sync_roundtrip].per_repeat;
+  if (elem)
+    return whole_cycles(std::ceil(sync + double(n) * (step + double(table_.scalar_gm_cycles) * (atomic ? 2 : 1))), rec.desc->name);
+  return whole_cycles(std::ceil(sync + double(rows) * step), rec.desc->name) +
+         dma_cycles(path, n * t.elem_bytes(), true, rec.desc->name, rows);
+}
+
 std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
   // dst is operand 0, src operand 1; the bytes are the valid bytes of the tile side (a load's dst, a
   // store's src; a move between buffers: its dst).
@@ -351,6 +375,7 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
          table_.name, "' does not have (its bytes_per_cycle is 0)");
   // The DMA calls: the NPU's TLOAD / TSTORE issue one per (d0, d1, d2) of the GM tensor (its d3 x d4 are
   // one call's bursts), so each of those pays the path's setup.
+  if (rec.desc->op == Op::MGATHER || rec.desc->op == Op::MSCATTER) return gm_indexed_cycles(rec);
   if (rec.desc->op == Op::TPREFETCH) {  // its own walk: every call moves a chunk of the tensor
     const PrefetchWalk w = prefetch_walk(rec.ops[1].gm, rec.ops[0].tile, target_);
     return dma_cycles(path, std::uint64_t(w.bytes()), true, rec.desc->name, std::uint64_t(std::max<std::int64_t>(1, w.calls())));

@@ -80,6 +80,7 @@ public:
     o.gm = gm.empty() ? nullptr : &gm;
     o.gm_sized_only = sized_only;
     o.scheduler = scheduler;
+    o.print = cfg.print;
     core_ = std::make_unique<Core>(o);
   }
   ~BlockTask() override {

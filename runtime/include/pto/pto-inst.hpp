@@ -27,6 +27,9 @@
 #include <pto/runtime/compound.hpp>
 #include <pto/runtime/convert.hpp>
 #include <pto/runtime/gather.hpp>
+#include <pto/runtime/gm_indexed.hpp>
+#include <pto/runtime/histogram.hpp>
+#include <pto/runtime/print.hpp>
 #include <pto/runtime/generate.hpp>
 #include <pto/runtime/layout.hpp>
 #include <pto/runtime/sort.hpp>

@@ -54,6 +54,28 @@ enum class GatherAxis : std::uint8_t { GATHER_ROW = 0, GATHER_COL = 1 };
 // TSCATTER's mask-pattern axis: spread the columns of every row, or the rows.
 enum class ScatterAxis : std::uint8_t { SCATTER_ROW = 0, SCATTER_COL = 1 };
 
+// MGATHER / MSCATTER (values as pto-isa's type.hpp): whole rows through a 1-D index, or elements through
+// an index of the tile's shape; what an index past the table does; MSCATTER's write (plain or atomic) and,
+// on A5, which of several writers to one slot wins.
+enum class Coalesce : std::uint8_t { Row = 0, Elem = 1 };
+enum class GatherOOB : std::uint8_t { Undefined = 0, Clamp = 1, Wrap = 2, Zero = 3 };
+enum class ScatterAtomicOp : std::uint8_t { None = 0, Add = 1, Max = 2, Min = 3 };
+enum class ScatterOOB : std::uint8_t { Undefined = 0, Skip = 1, Clamp = 2, Wrap = 3 };
+enum class ScatterConflict : std::uint8_t { Last = 0, Default = 1 };
+
+// TRANDOM's key and counter (pto-isa's type.hpp): Philox-4x32's 64-bit key and 128-bit counter, as
+// 32-bit words, lowest first.
+inline constexpr int PTO_RANDOM_KEY_SIZE = 2;
+inline constexpr int PTO_RANDOM_COUNTER_SIZE = 4;
+using TRandomKey = std::uint32_t[PTO_RANDOM_KEY_SIZE];
+using TRandomCounter = std::uint32_t[PTO_RANDOM_COUNTER_SIZE];
+
+// THISTOGRAM's byte (pto-isa's type.hpp): which byte of each element is counted, 0 the least significant.
+enum class HistByte : std::uint8_t { BYTE_0 = 0, BYTE_1 = 1, BYTE_2 = 2, BYTE_3 = 3 };
+
+// TPRINT's number format (pto-isa's type.hpp): floats %8.4f, %8.2f, %10.6f; integers %8d / %8u, or %10.
+enum class PrintFormat : std::uint8_t { Width8_Precision4 = 0, Width8_Precision2 = 1, Width10_Precision6 = 2 };
+
 // TFILLPAD's forms (values as pto-isa's type.hpp): dst and src of one static shape, dst being src, or
 // dst larger than src.
 enum class TFillPadMode : std::uint8_t { Normal = 0, InPlace = 1, Expand = 2 };

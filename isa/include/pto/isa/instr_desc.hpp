@@ -135,6 +135,9 @@ inline constexpr DTypeRule kPartArg{kFloats, kFloats};
 // (a2a3 / a5 TGatherB.hpp) copies 32-byte blocks of any 1-, 2- or 4-byte type.
 inline constexpr DTypeRule kScatter{kUpTo32, kUpTo32 | kWide};
 inline constexpr DTypeRule kGatherB{kUpTo32, kUpTo32};
+// MGATHER / MSCATTER (a2a3 / a5 MGather.hpp, MScatter.hpp): every 1-, 2- and 4-byte type but 64-bit; A5
+// also the 8-bit floats.
+inline constexpr DTypeRule kMGather{kUpTo32, kUpTo32 | DTypeSet{D::HF8, D::F8E4M3, D::F8E5M2}};
 // Layout (a2a3 / a5 TTrans.hpp, TFillPad.hpp, TConcat.hpp): every 1-, 2- and 4-byte type. TEXTRACT /
 // TINSERT between Vec tiles (a2a3 textract_common.hpp; a5 TExtract.hpp, TInsert.hpp): A5 has no u8, i16,
 // u16 or u32 there, but the 8-bit floats (its fp4 forms are not implemented).
@@ -258,6 +261,10 @@ inline constexpr InstrDesc kInstrTable[] = {
     // issues (the scalar loop; A2A3's tmp form a vector sequence; A5 vci)
     instr(Op::TCI, "TCI", {{PTO_D_W, {"tmp", Role::Write}}}, 2, true, dtypes::kTci, CostClass::Stream),
     instr(Op::TTRI, "TTRI", {{PTO_D_W}}, 1, true, dtypes::kTri),
+    // TRANDOM: A5 only (pto-isa has no A2A3 code); the key in the scalar, the counter in its wide words
+    instr(Op::TRANDOM, "TRANDOM", {{PTO_D_W}}, 1, true, {{}, {DType::I32, DType::U32}}),
+    // THISTOGRAM: A5 only; dst is 256 uint32 bins per row of src, idx the filter bytes
+    instr(Op::THISTOGRAM, "THISTOGRAM", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("idx")}}, 3, false, {{}, {DType::U32}}),
     // partial element-wise ops: op where both sources are valid, the covering source elsewhere
     instr(Op::TPARTADD, "TPARTADD", PTO_BIN, false, dtypes::kPart),
     instr(Op::TPARTMUL, "TPARTMUL", PTO_BIN, false, dtypes::kPartMul),
@@ -271,8 +278,16 @@ inline constexpr InstrDesc kInstrTable[] = {
     // 32-byte blocks of src at byte offsets
     instr(Op::TSCATTER, "TSCATTER", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("indexes")}}, 3, false, dtypes::kScatter),
     instr(Op::TGATHERB, "TGATHERB", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("offset")}}, 3, false, dtypes::kGatherB),
+    // MGATHER / MSCATTER: GM through a UB index tile, priced as DMA (cost_model.cpp gm_indexed_cycles);
+    // MSCATTER's table is read too (its atomic forms, and the slots no index names keep their bytes)
+    instr(Op::MGATHER, "MGATHER", {{PTO_D_W, PTO_D_R("table"), PTO_D_R("idx")}}, 3, false, dtypes::kMGather, CostClass::Transfer),
+    instr(Op::MSCATTER, "MSCATTER", {{{"table", Role::ReadWrite}, PTO_D_R("src"), PTO_D_R("idx")}}, 3, false, dtypes::kMGather,
+          CostClass::Transfer),
     // TPREFETCH: an MTE2 DMA into a scratch tile (its contents are the chip's last chunk)
     instr(Op::TPREFETCH, "TPREFETCH", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    // TPRINT: host-side printing after a pipe_barrier(PIPE_ALL); no record of it reaches a pipe (it has no
+    // kernel): its descriptor names the GlobalTensor it reads in the GM bounds check
+    instr(Op::TPRINT, "TPRINT", {{PTO_D_R("src")}}, 1),
     // address rebinds (runtime/rebind.hpp): no operands, no kernel; a zero-cost scalar record that carries
     // the wait events
     instr(Op::TRESHAPE, "TRESHAPE", {}, 0),

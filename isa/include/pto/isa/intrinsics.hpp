@@ -15,7 +15,7 @@ namespace pto {
   X(vsel) X(vcmp) X(vlds) X(vsts) X(sync_roundtrip) X(scalar_elem) X(plt) X(vbr) X(vloop)     \
   X(vabs) X(vrelu) X(vnot) X(vsqrt) X(vrsqrt) X(vln) X(vcadd) X(vcmax) X(vcmin) X(vcgadd) X(vcgmax) X(vcgmin) X(vand) X(vor) X(vxor) X(vshl) X(vshr) X(vlrelu) \
   X(vmadd) X(vmaddrelu) X(vmla) X(vsubrelu) X(vprelu) X(vmod) X(vtrc) X(vbitsort) X(vmrgsort4) X(vgather) X(vreducev2) \
-  X(vsqz) X(vci) X(vnchwconv) X(vscatter) X(vcopy) X(vgatherb) X(vintlv)
+  X(vsqz) X(vci) X(vnchwconv) X(vscatter) X(vcopy) X(vgatherb) X(vintlv) X(vdintlv) X(chistv2)
 
 enum class Intrinsic : std::uint8_t {
 #define PTO_INTRINSIC_ENUM(name) name,

@@ -45,9 +45,11 @@ struct Operand {
   bool writes() const { return role != Role::Read; }
 };
 
-// A scalar operand, stored in the bits of the instruction's element type.
+// A scalar operand, stored in the bits of the instruction's element type; `wide` holds the further
+// words of an instruction whose immediate is wider than 64 bits (TRANDOM's 128-bit counter).
 struct ScalarValue {
   std::uint64_t bits = 0;
+  std::uint64_t wide[2] = {0, 0};
   template <class T> static ScalarValue of(T v) {
     ScalarValue s;
     std::memcpy(&s.bits, static_cast<const void*>(&v), sizeof(T));
@@ -126,7 +128,15 @@ inline constexpr std::uint8_t kVariantWindowScalar = 2;
 inline constexpr std::uint8_t kVariantDescending = 1;
 inline constexpr std::uint8_t kVariantTciTmp = 2;
 inline constexpr std::uint8_t kVariantUpper = 1;  // TTRI: the upper triangle
+inline constexpr std::uint8_t kVariantRounds7 = 1;  // TRANDOM: 7 Philox rounds (else 10)
+// THISTOGRAM: the HistByte counted in bits 0-1.
 inline constexpr std::uint8_t kVariantSrc1Strict = 1;  // TPARTARG*: src1 only when strictly better (A5; A2A3 keeps src0 unless it loses)
+
+// MGATHER / MSCATTER: Coalesce::Elem (bit 0), the GatherOOB / ScatterOOB in bits 1-2, MSCATTER's
+// ScatterAtomicOp in bits 3-4.
+inline constexpr std::uint8_t kVariantElem = 1;
+inline constexpr int kVariantOobShift = 1;
+inline constexpr int kVariantAtomicShift = 3;
 
 struct ExecContext {
   const Operand* ops = nullptr;

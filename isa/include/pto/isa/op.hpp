@@ -10,7 +10,7 @@ namespace pto {
   /* MTE2 */ X(TLOAD, PIPE_MTE2) X(TPREFETCH, PIPE_MTE2) X(TEXPANDS_MAT, PIPE_MTE2) X(TFILLPAD_MAT, PIPE_MTE2) \
   X(MGATHER_MAT, PIPE_MTE2)                                                                                  \
   /* MTE3 */ X(TSTORE_VEC, PIPE_MTE3) X(TSTORE_MAT, PIPE_MTE3)                                                \
-  /* S */ X(SCALAR, PIPE_S) X(TRESHAPE, PIPE_S) X(TSUBVIEW, PIPE_S) X(TGET_SCALE_ADDR, PIPE_S) X(TCI, PIPE_S) X(SETFMATRIX, PIPE_S)                          \
+  /* S */ X(SCALAR, PIPE_S) X(TRESHAPE, PIPE_S) X(TSUBVIEW, PIPE_S) X(TGET_SCALE_ADDR, PIPE_S) X(TCI, PIPE_S) X(SETFMATRIX, PIPE_S) X(TPRINT, PIPE_S)                          \
   /* FIX */ X(TSTORE_ACC, PIPE_FIX) X(TMOV_A2V, PIPE_FIX) X(TMOV_A2M, PIPE_FIX) X(TMOV_V2M, PIPE_FIX)         \
   X(TEXTRACT_V2M, PIPE_FIX) X(TMOV_M2S, PIPE_FIX) X(TEXTRACT_A2M, PIPE_FIX) X(TINSERT_A2M, PIPE_FIX)         \
   /* MTE1 */ X(TMOV_M2L, PIPE_MTE1) X(TMOV_M2R, PIPE_MTE1) X(TMOV_M2B, PIPE_MTE1) X(TEXTRACT_M2LR, PIPE_MTE1) \
@@ -34,9 +34,10 @@ namespace pto {
   X(TROWPROD, PIPE_V) X(TCOLPROD, PIPE_V) X(TROWARGMAX, PIPE_V) X(TROWARGMIN, PIPE_V) X(TCOLARGMAX, PIPE_V)     \
   X(TCOLARGMIN, PIPE_V) X(TSORT32, PIPE_V) X(TMRGSORT, PIPE_V) X(TGATHER, PIPE_V)                          \
   X(TTRANS, PIPE_V) X(TFILLPAD, PIPE_V) X(TFILLPAD_INPLACE, PIPE_V) X(TFILLPAD_EXPAND, PIPE_V) X(TCONCAT, PIPE_V)          \
-  X(TEXTRACT_V2V, PIPE_V) X(TINSERT_V2V, PIPE_V) X(TTRI, PIPE_V)                         \
+  X(TEXTRACT_V2V, PIPE_V) X(TINSERT_V2V, PIPE_V) X(TTRI, PIPE_V) X(TRANDOM, PIPE_V) X(THISTOGRAM, PIPE_V)                         \
   X(TPARTADD, PIPE_V) X(TPARTMUL, PIPE_V) X(TPARTMAX, PIPE_V) X(TPARTMIN, PIPE_V)                          \
   X(TPARTARGMAX, PIPE_V) X(TPARTARGMIN, PIPE_V) X(TGATHERB, PIPE_V) X(TSCATTER, PIPE_V)                   \
+  /* GM-indexed: pto-isa's op table (MGATHER_VEC) puts them on V */ X(MGATHER, PIPE_V) X(MSCATTER, PIPE_V) \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
   X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)
 

@@ -188,6 +188,14 @@ template <TileType L, class E, int R, int C, BLayout B, int RV, int CV, SLayout 
 struct is_tile<Tile<L, E, R, C, B, RV, CV, S, F, P, M>> : std::true_type {};
 template <class T> concept TileLike = is_tile<std::remove_cvref_t<T>>::value;
 
+// Element offset of (r, c) in a tile of type TileT: the free function pto-isa's CPU simulator offers
+// kernels and tests (its tile_offsets.hpp), the same as TileT::GetTileOffset.
+template <class TileT>
+  requires TileLike<TileT>
+constexpr std::size_t GetTileElementOffset(std::size_t r, std::size_t c) {
+  return std::size_t(TileT::GetTileOffset(int(r), int(c)));
+}
+
 // Aliases pto-isa defines for cube tiles (layouts from spec §1.2, CPU/A5 flavour).
 template <class T, int R, int C, int RV = R, int CV = C>
 using TileLeft = Tile<TileType::Left, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 512>;

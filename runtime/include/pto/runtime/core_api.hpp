@@ -40,6 +40,10 @@ void kernel_ends();
 // The calling kernel is failing: stop any host executor before the kernel's memory is unwound.
 void kernel_fails() noexcept;
 
+// TPRINT, after its pipe_barrier(PIPE_ALL): the operand's values, formatted, to the launch's print stream,
+// headed by the core and the barrier's instruction number (model-only runs: the header and a note).
+void print_operand(Core&, const Operand& what, PrintFormat format);
+
 // Sync checker: `rec` waits on an Event<Src, Dst> (`event` names its type) that was never assigned.
 void note_unrecorded_event(Core&, const InstrRecord& rec, const char* event);
 

@@ -49,6 +49,11 @@ struct CostTable {
   // the SPMD case; pessimistic for cores that move data at different times).
   double gm_aggregate_bytes_per_cycle = 0;
   std::uint32_t scalar_issue_cycles = 1;  // paid by PIPE_S for every instruction it issues
+  // One scalar load or store of GM (A2A3's MGATHER / MSCATTER element walk). Assumed: no published figure.
+  std::uint32_t scalar_gm_cycles = 32;
+  // A5's SIMT lanes reading or writing GM one element each: every element moves a sector of this many
+  // bytes (row-mode lanes coalesce into bursts and move only the row's bytes). Assumed.
+  std::uint32_t simt_sector_bytes = 32;
   VectorMachine machine = VectorMachine::Repeat;
   std::array<IntrinsicCost, kNumIntrinsics> intrinsic{};
   std::uint32_t count_mode_cycles = 0;  // Repeat: once per instruction that switches to counter mode

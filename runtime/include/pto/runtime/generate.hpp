@@ -5,6 +5,12 @@
 //    issued after it. The tmp form is A2A3's vector path (integers only; tmp a 4-byte tile of at least
 //    768 bytes, 2560 with 64 or more 32-bit columns, 1792 for 16-bit), whose descending order computes
 //    -(start + j), as the chip does (docs/sort-gather.md); A5 ignores tmp.
+//  - TRANDOM<Rounds = 10>(dst, key, counter) (TRANDOM.md; a5 TRandom.hpp, A5 only): Philox-4x32-Rounds
+//    (7 or 10) words into dst's valid region of int32 / uint32, arranged as the chip's vector code makes
+//    them: row i's element k is word k % 4 of the block for counter + base(i) + k / 4, where
+//    base(i) = i * (64 * (chunks - 1) + (validCol - 1) % 64 + 1) (chunks of 256 elements)
+//    (the chip advances the counter by 64 per 256-element chunk, and by the last chunk's column count
+//    modulo 64 at a row's end). key and counter are read when TRANDOM is issued.
 //  - TTRI<TileData, isUpperOrLower>(dst, diagonal) (TTRI.md): over dst's valid region, lower (0):
 //    dst[i][j] = 1 where j <= i + diagonal, else 0; upper (1): 1 where j >= i + diagonal, else 0.
 #pragma once
@@ -67,6 +73,28 @@ template <class TileData, class TileDataTmp, class T, int descending, class... W
   requires TileLike<TileData> && TileLike<TileDataTmp> && (detail::WaitEvent<W> && ...)
 detail::Issue TCI(TileData& dst, T start, TileDataTmp& tmp, W&... events) {
   return detail::tci<TileData, TileDataTmp, T, descending>(dst, start, &tmp, events...);
+}
+
+template <std::uint16_t Rounds = 10, class TileData, class... W>
+  requires TileLike<TileData> && (detail::WaitEvent<W> && ...)
+detail::Issue TRANDOM(TileData& dst, const TRandomKey& key, const TRandomCounter& counter, W&... events) {
+  using namespace detail;
+  using T = typename TileData::DType;
+  static_assert(std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t>, "TRANDOM: dst must be int32_t or uint32_t");
+  static_assert(Rounds == 7 || Rounds == 10, "TRANDOM: Rounds must be 7 or 10 (a5 TRandom.hpp)");
+  static_assert(TileData::Loc == TileType::Vec && TileData::isRowMajor && !TileData::isBoxedLayout,
+                "TRANDOM: dst must be a RowMajor NoneBox Vec tile");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TRANDOM>());
+  add_tile(core, rec, dst);
+  if (core_target(core) != Target::A5)
+    fail("TRANDOM: operand dst ", rec.ops[0].tile, ": TRANDOM exists on A5 only (pto-isa has no A2A3 implementation)");
+  rec.variant = Rounds == 7 ? kVariantRounds7 : 0;
+  rec.scalar.bits = std::uint64_t(key[0]) | std::uint64_t(key[1]) << 32;
+  rec.scalar.wide[0] = std::uint64_t(counter[0]) | std::uint64_t(counter[1]) << 32;
+  rec.scalar.wide[1] = std::uint64_t(counter[2]) | std::uint64_t(counter[3]) << 32;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
 }
 
 template <class TileData, int isUpperOrLower, class... W>

@@ -3,6 +3,7 @@
 #pragma once
 #include <coroutine>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <tuple>
 #include <type_traits>
@@ -37,6 +38,7 @@ struct LaunchConfig {
   const CostTable* costs = nullptr;      // what-if cost table (copied from default_cost_table); null = target's
   SyncCheck check = SyncCheck::Default;  // the synchronisation checker (Default: see sync_check.hpp)
   bool cpu_reference = false;            // run the CPU reference kernels even where a device code path exists
+  std::ostream* print = nullptr;         // where TPRINT writes (null: std::cout); one whole print at a time
 };
 
 namespace detail {
