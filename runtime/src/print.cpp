@@ -49,8 +49,11 @@ void value(std::string& out, const std::byte* p, DType t, PrintFormat f, bool fi
 }
 
 void tile(std::string& out, const TileView& t, PrintFormat f, bool data) {
-  out += "  Shape: [" + std::to_string(t.rows) + ", " + std::to_string(t.cols) + "], Valid Shape: [" + std::to_string(t.valid_rows) +
-         ", " + std::to_string(t.valid_cols) + "]\n";
+  {
+    std::ostringstream h;  // a stream, not "literal" + std::to_string: g++ 12 -O3 warns on those (-Wrestrict)
+    h << "  Shape: [" << t.rows << ", " << t.cols << "], Valid Shape: [" << t.valid_rows << ", " << t.valid_cols << "]\n";
+    out += h.str();
+  }
   if (!data) return;
   const std::size_t es = t.elem_bytes();
   const bool wide = f == PrintFormat::Width10_Precision6;
@@ -78,7 +81,9 @@ void tensor(std::string& out, const GmView& g, PrintFormat f, bool data) {
   auto at = [&](std::int64_t off) { return g.base + off * std::int64_t(es); };
   if (g.layout == Layout::NZ) {  // Shape<1, Cols / C0, Rows / 16, 16, C0>
     const std::int64_t rows = n[2] * n[3], cols = n[1] * n[4];
-    out += "  Logical Shape: [" + std::to_string(rows) + ", " + std::to_string(cols) + "]\n";
+    std::ostringstream h;
+    h << "  Logical Shape: [" << rows << ", " << cols << "]\n";
+    out += h.str();
     if (!data) return;
     for (std::int64_t r = 0; r < rows; ++r) {
       for (std::int64_t c = 0; c < cols; ++c)
@@ -87,13 +92,16 @@ void tensor(std::string& out, const GmView& g, PrintFormat f, bool data) {
     }
     return;
   }
-  out += "  Shape: [" + std::to_string(n[0]) + ", " + std::to_string(n[1]) + ", " + std::to_string(n[2]) + ", " + std::to_string(n[3]) +
-         ", " + std::to_string(n[4]) + "]\n";
+  std::ostringstream h;
+  h << "  Shape: [" << n[0] << ", " << n[1] << ", " << n[2] << ", " << n[3] << ", " << n[4] << "]\n";
+  out += h.str();
   if (!data) return;
   for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
     for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
       for (std::int64_t i2 = 0; i2 < n[2]; ++i2) {
-        out += "  Batch [" + std::to_string(i0) + ", " + std::to_string(i1) + ", " + std::to_string(i2) + "]:\n";
+        std::ostringstream b;
+        b << "  Batch [" << i0 << ", " << i1 << ", " << i2 << "]:\n";
+        out += b.str();
         for (std::int64_t r = 0; r < n[3]; ++r) {
           for (std::int64_t c = 0; c < n[4]; ++c) value(out, at(i0 * s[0] + i1 * s[1] + i2 * s[2] + r * s[3] + c * s[4]), g.dtype, f, c == 0);
           out += '\n';
@@ -114,14 +122,12 @@ void print_operand(Core& core, const Operand& what, PrintFormat format) {
     core.options().gm->check(rec);
   }
   const bool data = !core.options().model_only;
-  std::string out = "=== [TPRINT ";
-  out += tile_form ? "Tile" : "GlobalTensor";
-  out += "] core " + std::to_string(core.options().block_idx) + ", after instruction #" + std::to_string(core.issued()) + ": Data Type: ";
-  out += print_name(tile_form ? what.tile.dtype : what.gm.dtype);
-  out += ", Layout: ";
-  if (tile_form) out += what.tile.row_major ? "ND" : "DN";
-  else out += what.gm.layout == Layout::ND ? "ND" : what.gm.layout == Layout::DN ? "DN" : "NZ";
-  out += tile_form ? ", TileType: Vec ===\n" : " ===\n";
+  std::ostringstream head;
+  head << "=== [TPRINT " << (tile_form ? "Tile" : "GlobalTensor") << "] core " << core.options().block_idx << ", after instruction #"
+       << core.issued() << ": Data Type: " << print_name(tile_form ? what.tile.dtype : what.gm.dtype) << ", Layout: "
+       << (tile_form ? (what.tile.row_major ? "ND" : "DN") : what.gm.layout == Layout::ND ? "ND" : what.gm.layout == Layout::DN ? "DN" : "NZ")
+       << (tile_form ? ", TileType: Vec ===\n" : " ===\n");
+  std::string out = head.str();
   if (tile_form) tile(out, what.tile, format, data);
   else tensor(out, what.gm, format, data);
   if (!data) out += "  (model-only run: no values)\n";

@@ -74,7 +74,7 @@ inline void check_gm_indexed(const InstrDesc& d, const char* data, const TileVie
   const bool column = x.valid_rows == R && x.valid_cols == 1 && !x.row_major && target == Target::A5;
   if (!line && !column)
     fail(d.name, ": operand idx ", x, ": Coalesce::Row takes one index per row of ", data, " (", R, "): a RowMajor 1x", R,
-         " tile", target == Target::A5 ? std::string(" or a ColMajor ") + std::to_string(R) + "x1 one" : std::string(" (A5 also takes a ColMajor column)"));
+         " tile", target == Target::A5 ? " or a ColMajor Rx1 one" : " (A5 also takes a ColMajor column)");
   if (g.stride[4] != 1) fail(d.name, ": operand table ", g, ": a row moves as one burst, so stride dimension 4 must be 1");
   if (target == Target::A5 && g.shape[4] != C)
     fail(d.name, ": operand table ", g, ": A5 addresses table row i at i * ", C, " (", data, "'s valid columns), so shape "
@@ -132,8 +132,7 @@ detail::Issue MSCATTER(Table& table, Src& src, Idx& idx, W&... events) {
                             : (target == Target::A2A3 ? DTypeSet{} : DTypeSet{D::I32, D::U32, D::F32});
     if (!ok.has(s.dtype))
       fail(d.name, ": operand src dtype ", name_of(s.dtype), ": atomic ", Atomic == ScatterAtomicOp::Add ? "Add" : Atomic == ScatterAtomicOp::Max ? "Max" : "Min",
-           " on ", name_of(target), ok.empty() ? std::string(" does not exist (A2A3's MTE3 has an atomic add only)")
-                                               : " takes " + dtype_list(ok));
+           " on ", name_of(target), ok.empty() ? " does not exist (A2A3's MTE3 has an atomic add only)" : " takes ", dtype_list(ok));
   }
   (void)Conflict;  // Last and the scheduler's Default both keep the later element here (see the top)
   rec.variant = std::uint8_t((CMode == Coalesce::Elem ? kVariantElem : 0) | (std::uint8_t(Oob) << kVariantOobShift) |
