@@ -335,4 +335,15 @@ BOOST_AUTO_TEST_CASE(thistogram_errors) {
   BOOST_TEST((contains(e, "THISTOGRAM: operand dst") && contains(e, "exists on A5 only")), e);
   const std::string e2 = run(Target::A5, 4);
   BOOST_TEST(contains(e2, "fewer than src"), e2);
+  // uint16, BYTE_0: one filter byte per src row, and idx holds 32.
+  const std::string e3 = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, std::uint16_t, 40, 16> s;
+      Tile<TileType::Vec, std::uint32_t, 40, 256> d;
+      Tile<TileType::Vec, std::uint8_t, 32, 1, BLayout::ColMajor> x;
+      TASSIGN(s, 0), TASSIGN(d, 0x1000), TASSIGN(x, 0xc000);
+      THISTOGRAM<HistByte::BYTE_0>(d, s, x);
+    });
+  });
+  BOOST_TEST((contains(e3, "THISTOGRAM: operand idx") && contains(e3, "one filter byte per src row, and src has 40 valid rows")), e3);
 }

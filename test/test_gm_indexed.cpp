@@ -347,7 +347,39 @@ BOOST_AUTO_TEST_CASE(undefined_oob_and_shape_errors) {
       }, std::vector<float>(64));
     });
     BOOST_TEST((contains(e, "MSCATTER: operand idx") && contains(e, "idx's valid region must be src's 4x8")), e);
+    // A row burst needs unit stride along the row; an empty data tile has nothing to move.
+    e = error_of([&] {
+      launch({.target = tg}, [](float* tb) {
+        GlobalTensor<float, Shape<1, 1, 1, 4, 8>, pto::Stride<1, 1, 1, 16, 2>> t(tb);
+        Tile<TileType::Vec, float, 2, 8> d;
+        Tile<TileType::Vec, std::int32_t, 1, 8, BLayout::RowMajor, 1, 2> x;
+        TASSIGN(d, 0), TASSIGN(x, 1024);
+        MGATHER<Coalesce::Row>(d, t, x);
+      }, std::vector<float>(64));
+    });
+    BOOST_TEST(contains(e, "a row moves as one burst, so stride dimension 4 must be 1"), e);
+    e = error_of([&] {
+      launch({.target = tg}, [](float* tb) {
+        GlobalTensor<float, Shape<1, 1, 1, 1, 64>, pto::Stride<1, 1, 1, 64, 1>> t(tb);
+        Tile<TileType::Vec, float, 2, 8, BLayout::RowMajor, -1, -1> d(2, 0);
+        Tile<TileType::Vec, std::int32_t, 2, 8, BLayout::RowMajor, -1, -1> x(2, 0);
+        TASSIGN(d, 0), TASSIGN(x, 1024);
+        MGATHER<Coalesce::Elem>(d, t, x);
+      }, std::vector<float>(64));
+    });
+    BOOST_TEST((contains(e, "MGATHER: operand dst") && contains(e, "at least one row and column")), e);
   }
+  // A2A3: dst's valid columns past the table's row length.
+  const std::string e = error_of([] {
+    launch({.target = Target::A2A3}, [](float* tb) {
+      GlobalTensor<float, Shape<1, 1, 1, 8, 8>, pto::Stride<1, 1, 1, 8, 1>> t(tb);
+      Tile<TileType::Vec, float, 2, 16> d;
+      Tile<TileType::Vec, std::int32_t, 1, 8, BLayout::RowMajor, 1, 2> x;
+      TASSIGN(d, 0), TASSIGN(x, 1024);
+      MGATHER<Coalesce::Row>(d, t, x);
+    }, std::vector<float>(64));
+  });
+  BOOST_TEST(contains(e, "its rows have 8 elements, fewer than dst's 16 valid columns"), e);
 }
 
 // The table a kernel gives is checked against its launch allocation like any GM operand: A2A3's rows

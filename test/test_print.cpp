@@ -101,4 +101,11 @@ BOOST_AUTO_TEST_CASE(model_only_and_errors) {
     }, small);
   });
   BOOST_TEST(contains(e, "TPRINT"), e);
+  const std::string e2 = error_of([&] {
+    launch({.print = &os}, [] {
+      Tile<TileType::Vec, float, 1, 8> t;  // never TASSIGNed
+      TPRINT(t);
+    });
+  });
+  BOOST_TEST((contains(e2, "TPRINT: operand src") && contains(e2, "the tile has no address yet")), e2);
 }
