@@ -21,5 +21,6 @@ std::span<const InstrImpl> sort_instructions();
 std::span<const InstrImpl> layout_instructions();
 std::span<const InstrImpl> partial_instructions();
 std::span<const InstrImpl> generate_instructions();
+std::span<const InstrImpl> quant_instructions();
 
 }  // namespace pto::backend

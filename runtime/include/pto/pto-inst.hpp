@@ -30,6 +30,7 @@
 #include <pto/runtime/gm_indexed.hpp>
 #include <pto/runtime/histogram.hpp>
 #include <pto/runtime/print.hpp>
+#include <pto/runtime/quant.hpp>
 #include <pto/runtime/generate.hpp>
 #include <pto/runtime/layout.hpp>
 #include <pto/runtime/sort.hpp>

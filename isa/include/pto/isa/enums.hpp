@@ -76,6 +76,14 @@ enum class HistByte : std::uint8_t { BYTE_0 = 0, BYTE_1 = 1, BYTE_2 = 2, BYTE_3 
 // TPRINT's number format (pto-isa's type.hpp): floats %8.4f, %8.2f, %10.6f; integers %8d / %8u, or %10.
 enum class PrintFormat : std::uint8_t { Width8_Precision4 = 0, Width8_Precision2 = 1, Width10_Precision6 = 2 };
 
+// TQUANT's forms (values as pto-isa's type.hpp): the destination format, the MX shared-exponent rule,
+// the two combined (the <grp_axis, MxQuantAlg> form; Hif4 is the a6 chip's and is not modelled) and
+// where the legacy MX form stores its second copy of the exponents.
+enum class QuantType : std::uint8_t { MXFP8 = 0, MXFP4_E2M1 = 1, INT8_SYM = 2, INT8_ASYM = 3 };
+enum class QuantScaleAlg : std::uint8_t { OCP = 0, NV = 1 };
+enum class MxQuantAlg : std::uint8_t { OcpMxFp8E4M3 = 0, NvMxFp8E4M3 = 1, OcpMxFp4E2M1 = 2, NvMxFp4E2M1 = 3, Hif4 = 4 };
+enum class VecStoreMode : std::uint8_t { ND = 0, NZ = 1 };
+
 // TFILLPAD's forms (values as pto-isa's type.hpp): dst and src of one static shape, dst being src, or
 // dst larger than src.
 enum class TFillPadMode : std::uint8_t { Normal = 0, InPlace = 1, Expand = 2 };

@@ -278,6 +278,15 @@ inline constexpr InstrDesc kInstrTable[] = {
     // 32-byte blocks of src at byte offsets
     instr(Op::TSCATTER, "TSCATTER", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("indexes")}}, 3, false, dtypes::kScatter),
     instr(Op::TGATHERB, "TGATHERB", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("offset")}}, 3, false, dtypes::kGatherB),
+    // quantisation: TQUANT INT8 (SYM / ASYM: two records, so offset has a place) rewrites src on A2A3
+    // (its cast chain runs in src and tmp) and reads it on A5. TDEQUANT reads one scale and one offset
+    // per row. (The MX forms are not modelled yet.)
+    instr(Op::TQUANT, "TQUANT", {{PTO_D_W, {"src", Role::ReadWrite}, PTO_D_R("scale"), {"tmp", Role::Write}}}, 4, false,
+          {{DType::I8}, {DType::I8}}),
+    instr(Op::TQUANT_ASYM, "TQUANT", {{PTO_D_W, {"src", Role::ReadWrite}, PTO_D_R("scale"), PTO_D_R("offset"), {"tmp", Role::Write}}},
+          5, false, {{DType::U8}, {DType::U8}}),
+    instr(Op::TDEQUANT, "TDEQUANT", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("scale"), PTO_D_R("offset")}}, 4, false,
+          {{DType::F32}, {DType::F32}}),
     // MGATHER / MSCATTER: GM through a UB index tile, priced as DMA (cost_model.cpp gm_indexed_cycles);
     // MSCATTER's table is read too (its atomic forms, and the slots no index names keep their bytes)
     instr(Op::MGATHER, "MGATHER", {{PTO_D_W, PTO_D_R("table"), PTO_D_R("idx")}}, 3, false, dtypes::kMGather, CostClass::Transfer),

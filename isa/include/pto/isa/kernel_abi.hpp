@@ -132,6 +132,9 @@ inline constexpr std::uint8_t kVariantRounds7 = 1;  // TRANDOM: 7 Philox rounds 
 // THISTOGRAM: the HistByte counted in bits 0-1.
 inline constexpr std::uint8_t kVariantSrc1Strict = 1;  // TPARTARG*: src1 only when strictly better (A5; A2A3 keeps src0 unless it loses)
 
+// TQUANT (INT8): the tmp form (A2A3's scratch).
+inline constexpr std::uint8_t kVariantQuantTmp = 1;
+
 // MGATHER / MSCATTER: Coalesce::Elem (bit 0), the GatherOOB / ScatterOOB in bits 1-2, MSCATTER's
 // ScatterAtomicOp in bits 3-4.
 inline constexpr std::uint8_t kVariantElem = 1;
