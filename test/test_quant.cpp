@@ -326,6 +326,46 @@ BOOST_AUTO_TEST_CASE(quant_errors_name_the_instruction_the_operand_and_the_rule)
     });
   });
   BOOST_TEST((contains(e4, "TDEQUANT: operand offset") && contains(e4, "one value per valid row")), e4);
+  // the MX forms: A5 only; NV with a one-row exp tile on the MXFP4 path; a dst too small for the codes
+  auto mx = [](Target tg, auto fp4, auto exp_rows, int dst_cols) {
+    return error_of([=] {
+      launch({.target = tg}, [=] {
+        constexpr bool four = decltype(fp4)::value;
+        constexpr int ER = decltype(exp_rows)::value;
+        using S = std::conditional_t<four, bfloat16_t, float>;
+        using D = std::conditional_t<four, float4_e2m1x2_t, std::int8_t>;
+        Tile<TileType::Vec, S, 4, 64> s;
+        Tile<TileType::Vec, D, 4, 64, BLayout::RowMajor, -1, -1> d(4, dst_cols);
+        Tile<TileType::Vec, std::uint8_t, ER, 32> e;
+        Tile<TileType::Vec, S, 1, 64> m, k;
+        TASSIGN(s, 0), TASSIGN(d, 0x1000), TASSIGN(e, 0x2000), TASSIGN(m, 0x3000), TASSIGN(k, 0x4000);
+        if constexpr (four) TQUANT<QuantType::MXFP4_E2M1, decltype(d), decltype(s), decltype(e), decltype(m), decltype(k), QuantScaleAlg::NV>(d, s, &e, &m, &k);
+        else TQUANT<QuantType::MXFP8>(d, s, &e, &m, &k);
+      });
+    });
+  };
+  using Fp8 = std::false_type;
+  using Fp4 = std::true_type;
+  using One = std::integral_constant<int, 1>;
+  using Four = std::integral_constant<int, 4>;
+  e = mx(Target::A2A3, Fp8{}, One{}, 64);
+  BOOST_TEST(contains(e, "TQUANT: the MX forms (MXFP8, MXFP4_E2M1) exist on A5 only"), e);
+  e = mx(Target::A5, Fp4{}, One{}, 64);
+  BOOST_TEST((contains(e, "TQUANT: operand exp has one row") && contains(e, "NV needs an exp tile of several rows")), e);
+  e = mx(Target::A5, Fp4{}, Four{}, 32);
+  BOOST_TEST(e == "no pto::Error", e);  // the same with an exp row per row of src
+  // dst of 4 rows of 32 bytes (a flat capacity of 128): e4m3 codes of 4 rows of 64 columns need 256
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 4, 64> s;
+      Tile<TileType::Vec, std::int8_t, 4, 32> d;
+      Tile<TileType::Vec, std::uint8_t, 1, 32> x;
+      Tile<TileType::Vec, float, 1, 64> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x1000), TASSIGN(x, 0x2000), TASSIGN(m, 0x3000), TASSIGN(k, 0x4000);
+      TQUANT<QuantType::MXFP8>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand dst") && contains(e, "holds 128 bytes; the chip writes 256 there")), e);
 }
 
 // Modeled cycles (deterministic; pto-isa's cost-model tests have no TQUANT or TDEQUANT figure). A2A3
@@ -367,4 +407,283 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
   // A2A3's TDEQUANT: two round trips of 13 cycles for each row at least
   BOOST_TEST(dequant(Target::A2A3, R16{}) - dequant(Target::A2A3, R8{}) >= 8u * 2u * 13u);
   BOOST_TEST(quant(Target::A5, R16{}) < quant(Target::A2A3, R16{}));
+  // A5's MX forms: NV's exponent rule costs more than OCP's; fp16 -> e2m1 rounds in software (the
+  // widest stream), bf16 -> e2m1 on the converter
+  auto mx = [&](auto src, auto fp4, auto nv) {
+    using S = decltype(src);
+    constexpr bool four = decltype(fp4)::value;
+    constexpr QuantScaleAlg A = decltype(nv)::value ? QuantScaleAlg::NV : QuantScaleAlg::OCP;
+    return cycles(Target::A5, [] {
+      using D = std::conditional_t<four, float4_e2m1x2_t, std::int8_t>;
+      Tile<TileType::Vec, S, 64, 128> s;
+      Tile<TileType::Vec, D, 64, 128> d;
+      Tile<TileType::Vec, std::uint8_t, 64, 32> e;
+      Tile<TileType::Vec, S, 1, 512> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x8000), TASSIGN(e, 0xc000), TASSIGN(m, 0xd000), TASSIGN(k, 0xe000);
+      TQUANT<four ? QuantType::MXFP4_E2M1 : QuantType::MXFP8, decltype(d), decltype(s), decltype(e), decltype(m), decltype(k), A>(d, s, &e, &m, &k);
+    });
+  };
+  using No = std::false_type;
+  using Yes = std::true_type;
+  const auto f32_ocp = mx(float{}, No{}, No{}), f32_nv = mx(float{}, No{}, Yes{}), bf_fp8 = mx(bfloat16_t{}, No{}, No{}),
+             bf_fp4 = mx(bfloat16_t{}, Yes{}, No{}), h_fp4 = mx(half{}, Yes{}, No{});
+  BOOST_TEST_MESSAGE("A5 TQUANT MX 64x128 (exp 64x32): MXFP8 f32 OCP " << f32_ocp << " cycles, NV " << f32_nv << "; bf16 MXFP8 "
+                     << bf_fp8 << ", MXFP4 " << bf_fp4 << "; half MXFP4 " << h_fp4);
+  BOOST_TEST(f32_nv > f32_ocp);
+  BOOST_TEST(h_fp4 > bf_fp4);
+}
+
+// ---- TQUANT, MX forms (A5) ---------------------------------------------------------------------------
+// References from the definitions, not the kernel's bit tricks: the group maximum and exponents with
+// frexp in double, the codes by nearest search over the decoded grids (ties to the even code,
+// saturating). The chip's choices the definitions leave open are docs/quant.md's: fp16 under OCP takes
+// its exponent from the bf16 truncation (the same exponent), NV scales the maximum by fl32(1/Vmax) in
+// float, a bf16 source multiplies in bf16, a 16-bit source's pad columns are zeroed first.
+namespace {
+double e4m3_value(unsigned c) {
+  const unsigned e = (c >> 3) & 15, m = c & 7;
+  const double v = e == 0 ? std::ldexp(double(m), -9) : std::ldexp(double(8 + m), int(e) - 10);
+  return (c & 0x80) ? -v : v;
+}
+const double kE2M1[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
+// nearest code of a magnitude grid (ascending values by code), ties to the even code, saturating
+unsigned nearest(double a, const double* grid, unsigned n) {
+  unsigned best = 0;
+  for (unsigned c = 1; c < n; ++c) {
+    const double dc = std::fabs(grid[c] - a), db = std::fabs(grid[best] - a);
+    if (dc < db || (dc == db && c % 2 == 0)) best = c;
+  }
+  return best;
+}
+std::uint8_t ref_e4m3(double v) {
+  if (std::isnan(v)) return 0x7F;
+  static const std::vector<double> grid = [] {
+    std::vector<double> g;
+    for (unsigned c = 0; c < 127; ++c) g.push_back(e4m3_value(c));  // 0x7F is NaN
+    return g;
+  }();
+  const std::uint8_t code = std::uint8_t(nearest(std::min(std::fabs(v), 448.0), grid.data(), unsigned(grid.size())));
+  return std::signbit(v) ? std::uint8_t(code | 0x80) : code;
+}
+std::uint8_t ref_e2m1(double v) {
+  if (std::isnan(v)) return 0x7;
+  const std::uint8_t code = std::uint8_t(nearest(std::min(std::fabs(v), 6.0), kE2M1, 8));
+  return std::signbit(v) ? std::uint8_t(code | 0x8) : code;
+}
+// floor(log2(a)) + 127 for a > 0, as E8M0 / the float exponent field counts it (subnormals: 0)
+int biased_exp(double a) {
+  int e;
+  std::frexp(a, &e);
+  return std::max(e - 1 + 127, 0);
+}
+
+template <class S>
+double value_of(S x) { return double(float(x)); }
+
+struct MxRef {
+  std::vector<std::uint8_t> dst, exp;
+  std::vector<double> scaling;
+};
+// The reference for row-major src (R x C, valid columns VC; pad columns zero for 16-bit sources, as
+// the chip makes them, and whatever src holds for fp32).
+template <class S>
+MxRef mx_reference(const std::vector<S>& src, int R, int C, int VC, bool fp4, bool nv, bool exp2d, int groups, int cols) {
+  MxRef out;
+  out.dst.assign(std::size_t(R) * (fp4 ? C / 2 : C), 0);
+  out.exp.assign(std::size_t(R) * std::size_t(groups), 0);
+  out.scaling.assign(out.exp.size(), 0);
+  const bool b16 = !std::is_same_v<S, float>;
+  for (int r = 0; r < R; ++r)
+    for (int g = 0; g < groups; ++g) {
+      double m = 0;
+      bool nan = false;
+      const int hi = (std::is_same_v<S, float> && exp2d) ? std::min(g * 32 + 32, VC) : g * 32 + 32;  // fp32 per-row: valid lanes only
+      for (int c = g * 32; c < hi; ++c) {
+        const double a = b16 && c >= VC ? 0.0 : std::fabs(value_of(src[std::size_t(r) * C + c]));
+        nan = nan || std::isnan(a);
+        m = std::max(m, a);
+      }
+      int X;
+      if (nan) X = 255;
+      else if (!nv) X = m == 0 ? 0 : std::max(std::isinf(m) ? 255 : biased_exp(m), fp4 ? 2 : 8) - (fp4 ? 2 : 8);
+      else {
+        const float y = float(m) * (fp4 ? 1.0f / 6.0f : 1.0f / 448.0f);  // the chip's float multiply
+        if (std::isinf(y)) X = 254;
+        else if (y == 0) X = 0;
+        else {
+          X = biased_exp(y);
+          if (std::ldexp(1.0, X - 127) < double(y)) ++X;  // the smallest power of two at least y
+          if (y <= std::ldexp(1.0, -127)) X = 0;
+        }
+      }
+      const double scale = nan ? std::nan("") : X == 254 && nv ? std::ldexp(1.0, -127) : std::ldexp(1.0, 127 - X);
+      out.exp[std::size_t(r) * groups + g] = std::uint8_t(X);
+      out.scaling[std::size_t(r) * groups + g] = scale;
+      for (int c = g * 32; c < std::min(g * 32 + 32, cols); ++c) {
+        const double x = b16 && c >= VC ? 0.0 : value_of(src[std::size_t(r) * C + c]);
+        double p = x * scale;  // exact in double (a power of two)
+        if (std::is_same_v<S, bfloat16_t>) p = std::isnan(p) ? p : value_of(bfloat16_t(float(p)));
+        else p = double(float(p));
+        if (!fp4) out.dst[std::size_t(r) * C + c] = ref_e4m3(p);
+        else {
+          std::uint8_t& b = out.dst[std::size_t(r) * (C / 2) + c / 2];
+          b = std::uint8_t(b | (ref_e2m1(p) << (c % 2 ? 4 : 0)));
+        }
+      }
+    }
+  return out;
+}
+
+// Values spread over 2^-40 .. 2^40 by group, with the special groups: row 0 group 0 a NaN, group 1 an
+// infinity, group 2 zeros (and a -0), group 3 subnormal-sized values (when there are that many).
+template <class S>
+std::vector<S> mx_data(int R, int C, int VC, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<S> v(std::size_t(R) * C, S(0.0f));
+  const int span = std::is_same_v<S, half> ? 12 : 40;
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < VC; ++c) {
+      const int e = int((r * 7 + c / 32 * 13) % (2 * span + 1)) - span;
+      v[std::size_t(r) * C + c] = S(float(std::ldexp(u(g), e)));
+    }
+  if (VC >= 128) {
+    v[3] = S(std::numeric_limits<float>::quiet_NaN());
+    v[40] = S(-std::numeric_limits<float>::infinity());
+    for (int c = 64; c < 96; ++c) v[std::size_t(c)] = S(0.0f);
+    v[70] = S(-0.0f);
+    for (int c = 96; c < 128; ++c) v[std::size_t(c)] = S(float(std::ldexp(u(g), std::is_same_v<S, half> ? -20 : -130)));
+  }
+  return v;
+}
+
+template <class S, QuantType Q, QuantScaleAlg A, int R, int C, bool Exp2D = false>
+void check_mx(int VC, unsigned seed) {
+  constexpr bool fp4 = Q == QuantType::MXFP4_E2M1, nv = A == QuantScaleAlg::NV, b16 = !std::is_same_v<S, float>;
+  constexpr int G = C / 32, DB = fp4 ? C / 2 : C;
+  const bool partial = b16 && !fp4 && !nv && VC < C && C % 512 == 0;  // the chip's OCP path for 512-multiple rows
+  const int groups = (Exp2D || partial) ? (VC + 31) / 32 : G;
+  const int cols = Exp2D ? (b16 ? groups * 32 : VC) : partial ? VC : C;
+  const int n = R * (Exp2D ? groups : G);
+  std::vector<S> src = mx_data<S>(R, C, VC, seed);
+  // pad columns with values: the fp32 flat path reads them as they are, a 16-bit source gets them zeroed
+  for (int r = 0; r < R; ++r)
+    for (int c = VC; c < C; ++c) src[std::size_t(r) * C + c] = S(float(c - VC) * 0.25f + 300.0f);
+  using D = std::conditional_t<fp4, float4_e2m1x2_t, std::int8_t>;
+  std::vector<std::uint8_t> dst(R * std::size_t(DB), 0xEE), exp(R * std::size_t(G), 0xEE);
+  std::vector<S> scaling(2 * R * std::size_t(G)), src_after(src.size());
+  launch({.target = Target::A5}, [VC](const S* s, std::uint8_t* o, std::uint8_t* x, S* k, S* sa) {
+    GlobalTensor<S, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>> sg(const_cast<S*>(s)), sag(sa);
+    constexpr int DF = (R * DB + 31) / 32 * 32;  // dst as the chip writes it: rows packed (a flat tile)
+    GlobalTensor<std::uint8_t, Shape<1, 1, 1, 1, R * DB>, pto::Stride<1, 1, 1, R * DB, 1>> og(o);
+    Tile<TileType::Vec, S, R, C, BLayout::RowMajor, -1, -1> st(R, C), st_valid(R, VC);
+    Tile<TileType::Vec, D, 1, DF> dt;
+    Tile<TileType::Vec, std::uint8_t, 1, DF, BLayout::RowMajor, 1, R * DB> dbytes;
+    constexpr int NF = (R * G + 63) / 64 * 64 * 2;  // room for what the chip writes past the groups
+    Tile<TileType::Vec, S, 1, NF, BLayout::RowMajor, -1, -1> mt(1, Exp2D ? R * ((C / 32)) : R * G), kt(1, R * G);
+    TASSIGN(st, 0), TASSIGN(st_valid, 0), TASSIGN(dt, 0x10000), TASSIGN(dbytes, 0x10000);
+    TASSIGN(mt, 0x18000), TASSIGN(kt, 0x1a000);
+    TLOAD(st, sg);  // the whole rows (the pad columns' contents included)
+    TLOAD(dbytes, og);  // dst's bytes as GM has them: the ones TQUANT leaves alone must stay
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    GlobalTensor<S, Shape<1, 1, 1, 1, 2 * R * G>, pto::Stride<1, 1, 1, 2 * R * G, 1>> kg(k);
+    Tile<TileType::Vec, S, 1, NF> kall;
+    TASSIGN(kall, 0x1a000);
+    if constexpr (Exp2D) {
+      Tile<TileType::Vec, std::uint8_t, R, 32, BLayout::RowMajor, -1, -1> et(R, (C / 32));
+      TASSIGN(et, 0x1c000);
+      TQUANT<Q, decltype(dt), decltype(st_valid), decltype(et), decltype(mt), decltype(kt), A>(dt, st_valid, &et, &mt, &kt);
+      set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      Tile<TileType::Vec, std::uint8_t, R, 32> eall;
+      TASSIGN(eall, 0x1c000);
+      GlobalTensor<std::uint8_t, Shape<1, 1, 1, R, G>, pto::Stride<1, 1, 1, G, 1>> xg(x);
+      Tile<TileType::Vec, std::uint8_t, R, 32, BLayout::RowMajor, R, G> ev;
+      TASSIGN(ev, 0x1c000);
+      TSTORE(xg, ev);
+    } else {
+      constexpr int EB = (R * G + 63) / 64 * 64;
+      Tile<TileType::Vec, std::uint8_t, 1, EB, BLayout::RowMajor, -1, -1> et(1, R * G);
+      TASSIGN(et, 0x1c000);
+      TQUANT<Q, decltype(dt), decltype(st_valid), decltype(et), decltype(mt), decltype(kt), A>(dt, st_valid, &et, &mt, &kt);
+      set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+      GlobalTensor<std::uint8_t, Shape<1, 1, 1, 1, R * G>, pto::Stride<1, 1, 1, R * G, 1>> xg(x);
+      Tile<TileType::Vec, std::uint8_t, 1, EB, BLayout::RowMajor, 1, R * G> ev;
+      TASSIGN(ev, 0x1c000);
+      TSTORE(xg, ev);
+    }
+    TSTORE(og, dbytes);
+    Tile<TileType::Vec, S, 1, NF, BLayout::RowMajor, 1, 2 * R * G> kv;
+    TASSIGN(kv, 0x1a000);
+    TSTORE(kg, kv);
+    TSTORE(sag, st);
+  }, src, dst, exp, scaling, src_after);
+  const MxRef want = mx_reference(src, R, C, VC, fp4, nv, Exp2D, groups, cols);
+  BOOST_TEST_CONTEXT("TQUANT<" << (fp4 ? "MXFP4_E2M1" : "MXFP8") << ", " << (nv ? "NV" : "OCP") << "> "
+                                << name_of(dtype_v<S>) << ' ' << R << 'x' << VC << " of " << C << (Exp2D ? " exp2D" : "")) {
+    int bad_dst = 0, bad_exp = 0, bad_scale = 0, bad_pad = 0;
+    for (int r = 0; r < R; ++r) {
+      const int written = fp4 ? cols / 2 : cols;
+      for (int b = 0; b < DB; ++b) {
+        const std::uint8_t got = dst[std::size_t(r) * DB + b];
+        const bool bad = b < written ? got != want.dst[std::size_t(r) * DB + b] : got != 0xEE;
+        if (bad && bad_dst == 0) BOOST_TEST_MESSAGE("dst r " << r << " byte " << b << " got " << int(got) << " want " << int(want.dst[std::size_t(r) * DB + b]));
+        bad_dst += bad;
+      }
+      for (int g = 0; g < groups; ++g) {
+        const std::size_t i = std::size_t(r) * (Exp2D ? G : G) + g, w = std::size_t(r) * groups + g;
+        const std::size_t ei = Exp2D ? std::size_t(r) * G + g : std::size_t(r) * G + g;
+        bad_exp += exp[ei] != want.exp[w];
+        const std::size_t si = Exp2D ? std::size_t(r) * groups + g : i;
+        const double k = value_of(scaling[si]);
+        // a 16-bit source keeps the scaling as bf16 bits (for a half tile too): compare bits then
+        double kv = k;
+        if constexpr (std::is_same_v<S, half>) {
+          std::uint16_t bits;
+          std::memcpy(&bits, &scaling[si], 2);
+          kv = value_of(bfloat16_t::from_bits(bits));
+        }
+        bad_scale += !(kv == want.scaling[w] || (std::isnan(kv) && std::isnan(want.scaling[w])));
+      }
+      if constexpr (b16)
+        for (int c = VC; c < C; ++c) bad_pad += value_of(src_after[std::size_t(r) * C + c]) != 0.0;
+    }
+    BOOST_TEST(bad_dst == 0);
+    BOOST_TEST(bad_exp == 0);
+    BOOST_TEST(bad_scale == 0);
+    BOOST_TEST(bad_pad == 0);
+    (void)n;
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tquant_mx_groups_of_32_columns) {
+  using Q = QuantType;
+  using A = QuantScaleAlg;
+  // pto-isa's a5 system-test shapes (tests/npu/a5/src/st/testcase/tquant): src Cols = validCols
+  // rounded up to 32, exp / max / scaling flat, and the 2-row-exp MXFP4 cases
+  check_mx<float, Q::MXFP8, A::OCP, 32, 32>(32, 1);
+  check_mx<float, Q::MXFP8, A::OCP, 64, 128>(128, 2);
+  check_mx<float, Q::MXFP8, A::OCP, 15, 32>(32, 3);
+  check_mx<float, Q::MXFP8, A::OCP, 13, 192>(192, 4);
+  check_mx<float, Q::MXFP8, A::OCP, 7, 64>(50, 5);
+  check_mx<float, Q::MXFP8, A::NV, 32, 128>(128, 6);
+  check_mx<float, Q::MXFP8, A::NV, 2, 256>(256, 7);
+  check_mx<bfloat16_t, Q::MXFP8, A::OCP, 32, 128>(128, 8);
+  check_mx<bfloat16_t, Q::MXFP8, A::OCP, 14, 32>(16, 9);
+  check_mx<bfloat16_t, Q::MXFP8, A::OCP, 18, 160>(138, 10);
+  check_mx<bfloat16_t, Q::MXFP8, A::OCP, 4, 512>(500, 11);  // Cols % 512 == 0: only the valid groups
+  check_mx<bfloat16_t, Q::MXFP8, A::NV, 7, 64>(48, 12);
+  check_mx<half, Q::MXFP8, A::OCP, 32, 128>(128, 13);
+  check_mx<half, Q::MXFP8, A::OCP, 11, 640>(640, 14);
+  check_mx<half, Q::MXFP8, A::NV, 2, 256>(256, 15);
+  check_mx<bfloat16_t, Q::MXFP4_E2M1, A::OCP, 2, 128>(128, 16);
+  check_mx<half, Q::MXFP4_E2M1, A::OCP, 32, 1024>(1024, 17);
+  check_mx<half, Q::MXFP4_E2M1, A::OCP, 5, 96>(70, 18);
+  check_mx<bfloat16_t, Q::MXFP4_E2M1, A::NV, 2, 256, true>(256, 19);
+  check_mx<half, Q::MXFP4_E2M1, A::NV, 2, 128, true>(128, 20);
+  check_mx<float, Q::MXFP8, A::OCP, 3, 128, true>(100, 21);
+  check_mx<bfloat16_t, Q::MXFP8, A::NV, 3, 128, true>(90, 22);
 }

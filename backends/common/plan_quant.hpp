@@ -82,6 +82,77 @@ inline void tquant_int8(const ExecContext& c, IntrinsicStream& s) {
   p.add(I::vsts, n);
 }
 
+// TQUANT, MX forms: three passes of one vector function (mem_bar between them), counted as a5
+// TQuant.hpp issues them. Pass 1, the group maxima: fp32 per 64 elements a predicate, a load, vabs, a
+// select of the active lanes, two 32-lane vcmax and their stores; 16-bit per 256 elements two
+// predicates, a de-interleaving load, the sign mask (vbr, two vand), vmax, vcgmax and a store (fp16
+// under OCP also its truncation to bf16: 5 vbr, 6 vand, 6 vcmp, 2 vcvt, 4 vsel). Pass 2, the exponents
+// and scalings: per vector of groups (64 for fp32, 128 for 16-bit; one group at a time with a
+// several-row exp tile) a load, exponent extraction and the special cases (OCP 2 vand, vshr, 2 vsub,
+// vshl, 3 vcmp, 4 vsel; NV adds a vmuls, a vadds, 2 vcmp and a vsel) and two stores. Pass 3, the cast:
+// fp32 per 64 elements a predicate, two broadcast loads and the source load, 2 vmul, vor, vcvt, a store;
+// 16-bit to e4m3 per 256 elements 7 predicates, 2 loads, 2 vmul (fp16: 4 and 5 widening vcvt), 8 vcvt,
+// 3 vor, a store; bf16 to e2m1 per 256 2 loads, 2 vmul, 4 vbr, 2 vand, 2 vcmp, 2 vsel, vintlv, 2 vcvt,
+// 2 stores; fp16 to e2m1 per 256 the software rounding (2 loads, 5 vcvt, 4 vmul, 24 vand, 24 vadd, 16
+// vshr, 12 vsel, 12 vor, vintlv, a store).
+inline void tquant_mx(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& src = src_of(c);
+  const bool fp4 = c.variant & kVariantMxFp4, nv = c.variant & kVariantMxNv, exp2d = c.variant & kVariantMxExp2D;
+  const DType t = src.dtype;
+  const bool b16 = t != DType::F32;
+  const std::uint64_t R = std::uint64_t(src.valid_rows), C = std::uint64_t(src.cols);
+  const std::uint64_t vc = std::uint64_t(c.scalar.as<int>()), groups = exp2d ? ceil_div(vc, 32) : C / 32;
+  const std::uint64_t N = R * (exp2d ? groups * 32 : C), n = R * groups;
+  A5 p(s, b16 ? 2 : 4);
+  if (!b16) {
+    const std::uint64_t k = ceil_div(N, 64);
+    p.add(I::plt, 2 * k);
+    p.add(I::vlds, 4 * k);
+    p.add(I::vabs, k);
+    p.add(I::vsel, k);
+    p.add(I::vcmax, 2 * k);
+    p.add(I::vmul, 2 * k);
+    p.add(I::vor, k);
+    p.add(I::vcvt, k);
+    p.add(I::vsts, 3 * k);
+  } else {
+    const std::uint64_t k = ceil_div(N, 256);
+    const bool f16 = t == DType::F16;
+    p.add(I::plt, 2 * k + (fp4 ? 0 : 7 * k));
+    p.add(I::vlds, 3 * k);
+    p.add(I::vbr, k + (f16 && !nv ? 5 * k : 0) + (fp4 && !f16 ? 4 * k : 0));
+    p.add(I::vand, 2 * k + (f16 && !nv ? 6 * k : 0) + (fp4 ? (f16 ? 24 * k : 2 * k) : 0));
+    p.add(I::vmax, k);
+    p.add(I::vcgmax, k);
+    p.add(I::vcmp, (f16 && !nv ? 6 * k : 0) + (fp4 && !f16 ? 2 * k : 0));
+    p.add(I::vsel, (f16 && !nv ? 4 * k : 0) + (fp4 ? (f16 ? 12 * k : 2 * k) : 0));
+    p.add(I::vmul, (f16 ? 4 : 2) * k);
+    p.add(I::vcvt, (f16 && !nv ? 2 * k : 0) + (fp4 ? (f16 ? 5 : 2) * k : (f16 ? 13 : 8) * k));
+    if (fp4 && f16) {
+      p.add(I::vadd, 24 * k);
+      p.add(I::vshr, 16 * k);
+    }
+    p.add(I::vor, fp4 ? (f16 ? 12 * k : 0) : 3 * k);
+    if (fp4) p.add(I::vintlv, k);
+    p.add(I::vsts, 2 * k + (fp4 && !f16 ? k : 0));
+  }
+  // pass 2: per vector of groups, or per group with a several-row exp tile
+  const std::uint64_t v = exp2d ? n : ceil_div(n, b16 ? 128 : 64);
+  p.add(I::vlds, v);
+  p.add(I::vand, 2 * v);
+  p.add(I::vshr, v);
+  p.add(I::vsub, 2 * v);
+  p.add(I::vshl, v);
+  p.add(I::vcmp, (nv ? 5 : 3) * v);
+  p.add(I::vsel, (nv ? 5 : 4) * v);
+  if (nv) {
+    p.add(I::vmuls, v);
+    p.add(I::vadds, v);
+  }
+  p.add(I::vsts, 2 * v);
+  if (exp2d) p.add(I::vloop, R);
+}
+
 // TDEQUANT: per row the scale's and offset's broadcast loads; per 64-element chunk an unpacking load,
 // the widening vcvt (int8: two), vsub, vmul and a store.
 inline void tdequant(const ExecContext& c, IntrinsicStream& s) {

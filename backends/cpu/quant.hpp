@@ -3,12 +3,16 @@
 // and tmp, as its in-place chain does.
 #pragma once
 #include <algorithm>
+#include <bit>
+#include <limits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include <pto/isa/bfloat16.hpp>
 #include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/low_precision.hpp>
 
 
 namespace pto::cpu::quant {
@@ -99,7 +103,136 @@ inline void tdequant(ExecContext& ctx) {
     for (int c = 0; c < d.valid_cols; ++c) store_f32(d, r, c, out[std::size_t(r) * C + std::size_t(c)]);
 }
 
+// ---- TQUANT, MX forms (A5; runtime/quant.hpp has the rules, docs/quant.md the chip's steps) ----------
+namespace mx {
+inline std::uint32_t f32_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+inline float bf16_value(std::uint16_t b) { return std::bit_cast<float>(std::uint32_t(b) << 16); }
+inline float f16_value(std::uint16_t b) { return float(std::bit_cast<_Float16>(b)); }
+// A bf16 multiply's result: the exact product rounded once to bf16 (ties to even, subnormals kept).
+inline float bf16_round(double v) {
+  if (std::isnan(v) || std::isinf(v)) return float(v);
+  if (std::fabs(v) < 0x1p-126) return float(std::nearbyint(v * 0x1p133) * 0x1p-133);
+  return float(bfloat16_t(float(v)));  // a bf16 times a power of two: exact in float, then one rounding
+}
+// The group maximum's bits as the chip keeps them: fp32 a float; bf16 its 16 bits; fp16 with OCP its
+// bf16 truncation (infinity and NaN kept), fp16 with NV its own 16 bits.
+struct GroupMax {
+  std::uint32_t bits;  // float bits (fp32) or 16 bits
+  float value;         // the maximum as a number (NV scales it)
+};
+}  // namespace mx
+
+// ops: dst, src, exp, max, scaling (runtime/quant.hpp builds them: dst, max and scaling as flat byte
+// views, src widened to its whole rows, exp as the tile for the per-row path); the scalar holds src's
+// valid columns.
+inline void tquant_mx(ExecContext& ctx) {
+  using namespace mx;
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile, &e = ctx.ops[2].tile, &mx_t = ctx.ops[3].tile,
+                 &sc = ctx.ops[4].tile;
+  const bool fp4 = ctx.variant & kVariantMxFp4, nv = ctx.variant & kVariantMxNv, exp2d = ctx.variant & kVariantMxExp2D;
+  const DType t = s.dtype;
+  const bool b16 = t != DType::F32, f16 = t == DType::F16;
+  const int R = s.valid_rows, VC = ctx.scalar.as<int>(), C = s.cols, G = C / 32;
+  auto src_bits16 = [&](int r, int c) {
+    std::uint16_t v;
+    std::memcpy(&v, s.base + s.elem_offset(r, c) * 2, 2);
+    return v;
+  };
+  auto src_value = [&](int r, int c) -> float {
+    if (!b16) return load_f32(s, r, c);
+    const std::uint16_t b = src_bits16(r, c);
+    return f16 ? f16_value(b) : bf16_value(b);
+  };
+  // A 16-bit src has its pad columns zeroed in place first (every valid row).
+  if (b16)
+    for (int r = 0; r < R; ++r)
+      for (int c = VC; c < C; ++c) std::memset(s.base + s.elem_offset(r, c) * 2, 0, 2);
+  // Which groups and columns of a row are computed (docs/quant.md, "What is written").
+  int groups = G, cols = C;
+  if (exp2d) groups = (VC + 31) / 32, cols = b16 ? groups * 32 : VC;
+  else if (b16 && !fp4 && !nv && VC < C && C % 512 == 0) groups = (VC + 31) / 32, cols = VC;
+  const int emax = fp4 ? 2 : 8;
+  for (int r = 0; r < R; ++r)
+    for (int g = 0; g < groups; ++g) {
+      const int c0 = g * 32, c1 = std::min(c0 + 32, cols);
+      // stage 1: the group's largest magnitude
+      GroupMax m{0, 0.0f};
+      if (!b16) {
+        float a = 0.0f;
+        bool nan = false;
+        for (int c = c0; c < std::min(c0 + 32, exp2d ? VC : C); ++c) {
+          const float v = std::fabs(load_f32(s, r, c));
+          nan = nan || std::isnan(v);
+          a = std::max(a, v);
+        }
+        m.value = nan ? std::numeric_limits<float>::quiet_NaN() : a;
+        m.bits = f32_bits(m.value);
+      } else {
+        std::uint16_t a = 0;
+        for (int c = c0; c < c0 + 32; ++c) {
+          std::uint16_t b = src_bits16(r, c);
+          if (f16 && !nv) {  // fp16 -> bf16 by truncation, infinity and NaN kept
+            const float v = f16_value(b);
+            b = std::isnan(v) ? std::uint16_t(0x7FC0) : std::uint16_t(f32_bits(v) >> 16);
+          }
+          a = std::max<std::uint16_t>(a, b & 0x7FFF);
+        }
+        m.bits = a;
+        m.value = (f16 && nv) ? f16_value(a) : bf16_value(a);
+      }
+      // stage 2: the shared exponent X (an E8M0 code) and the scaling 2^(127 - X)
+      unsigned X;
+      bool nan = false, top = false;
+      if (!nv) {
+        const unsigned E = b16 ? (m.bits >> 7) & 0xFF : (m.bits >> 23) & 0xFF;
+        const unsigned M = b16 ? m.bits & 0x7F : m.bits & 0x7FFFFF;
+        nan = E == 0xFF && M != 0;
+        X = nan ? 0xFF : E <= unsigned(emax) ? 0 : E - unsigned(emax);
+      } else {
+        const float y = m.value * (fp4 ? 1.0f / 6.0f : 1.0f / 448.0f);
+        const std::uint32_t yb = f32_bits(y), Ey = (yb >> 23) & 0xFF, My = yb & 0x7FFFFF;
+        nan = std::isnan(y);
+        top = std::isinf(y);
+        X = nan ? 0xFF : top ? 0xFE : Ey + ((My != 0 && Ey > 0 && Ey < 0xFE) || (Ey == 0 && My > 0x400000) ? 1 : 0);
+      }
+      const std::uint32_t sbits32 = nan ? 0x7FC00000u : top ? 0x00400000u : (0xFEu - X) << 23;
+      const std::uint16_t sbits16 = nan ? std::uint16_t(fp4 ? 0x7FC0 : 0x7F81) : top ? std::uint16_t(0x0040) : std::uint16_t((0xFEu - X) << 7);
+      const float scale = b16 ? bf16_value(sbits16) : std::bit_cast<float>(sbits32);
+      // the group's slots in exp, max and scaling
+      const std::size_t slot = exp2d ? std::size_t(r) * std::size_t(groups) + std::size_t(g) : std::size_t(r) * std::size_t(G) + std::size_t(g);
+      const std::size_t eslot = exp2d ? std::size_t(r) * std::size_t(e.row_stride) + std::size_t(g) : slot;
+      const std::uint8_t xb = std::uint8_t(X);
+      std::memcpy(e.base + eslot, &xb, 1);
+      if (b16) {
+        const std::uint16_t mb = std::uint16_t(m.bits);
+        std::memcpy(mx_t.base + slot * 2, &mb, 2);
+        std::memcpy(sc.base + slot * 2, &sbits16, 2);
+      } else {
+        std::memcpy(mx_t.base + slot * 4, &m.bits, 4);
+        std::memcpy(sc.base + slot * 4, &sbits32, 4);
+      }
+      // stage 3: each element times the scaling, cast with ties to even and saturation
+      for (int c = c0; c < c1; ++c) {
+        const float x = src_value(r, c);
+        const float p = t == DType::BF16 ? bf16_round(double(x) * double(scale)) : x * scale;
+        if (!fp4) {
+          const std::uint8_t q = numeric::encode(numeric::Narrow::E4M3, p, RoundMode::CAST_RINT, SaturationMode::ON);
+          std::memcpy(d.base + std::size_t(r) * std::size_t(C) + std::size_t(c), &q, 1);
+        } else {
+          const std::uint8_t q = std::isnan(p) ? std::uint8_t(0x7)
+                                               : numeric::encode(numeric::Narrow::E2M1, p, RoundMode::CAST_RINT, SaturationMode::ON);
+          std::byte* at = d.base + std::size_t(r) * std::size_t(C / 2) + std::size_t(c / 2);
+          std::uint8_t byte;
+          std::memcpy(&byte, at, 1);
+          byte = (c % 2) ? std::uint8_t((byte & 0x0F) | (q << 4)) : std::uint8_t((byte & 0xF0) | q);
+          std::memcpy(at, &byte, 1);
+        }
+      }
+    }
+}
+
 inline constexpr BackendKernel kQuantInt8{nullptr, tquant_int8};
+inline constexpr BackendKernel kQuantMx{nullptr, tquant_mx};
 inline constexpr BackendKernel kDequant{nullptr, tdequant};
 
 }  // namespace pto::cpu::quant

@@ -280,11 +280,14 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TGATHERB, "TGATHERB", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("offset")}}, 3, false, dtypes::kGatherB),
     // quantisation: TQUANT INT8 (SYM / ASYM: two records, so offset has a place) rewrites src on A2A3
     // (its cast chain runs in src and tmp) and reads it on A5. TDEQUANT reads one scale and one offset
-    // per row. (The MX forms are not modelled yet.)
+    // per row. The MX forms (A5): dst the 8- or 4-bit codes, exp one E8M0 byte per group of 32, max and
+    // scaling scratch in src's type; a 16-bit src gets its pad columns zeroed.
     instr(Op::TQUANT, "TQUANT", {{PTO_D_W, {"src", Role::ReadWrite}, PTO_D_R("scale"), {"tmp", Role::Write}}}, 4, false,
           {{DType::I8}, {DType::I8}}),
     instr(Op::TQUANT_ASYM, "TQUANT", {{PTO_D_W, {"src", Role::ReadWrite}, PTO_D_R("scale"), PTO_D_R("offset"), {"tmp", Role::Write}}},
           5, false, {{DType::U8}, {DType::U8}}),
+    instr(Op::TQUANT_MX, "TQUANT", {{PTO_D_W, {"src", Role::ReadWrite}, {"exp", Role::Write}, {"max", Role::Write}, {"scaling", Role::Write}}},
+          5, false, {{}, {DType::I8, DType::U8, DType::F8E4M3, DType::F4E2M1}}),
     instr(Op::TDEQUANT, "TDEQUANT", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("scale"), PTO_D_R("offset")}}, 4, false,
           {{DType::F32}, {DType::F32}}),
     // MGATHER / MSCATTER: GM through a UB index tile, priced as DMA (cost_model.cpp gm_indexed_cycles);

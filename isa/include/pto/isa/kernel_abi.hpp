@@ -134,6 +134,11 @@ inline constexpr std::uint8_t kVariantSrc1Strict = 1;  // TPARTARG*: src1 only w
 
 // TQUANT (INT8): the tmp form (A2A3's scratch).
 inline constexpr std::uint8_t kVariantQuantTmp = 1;
+// TQUANT (MX): e2m1 codes (else e4m3), the NV scale rule (else OCP), an exp tile of several rows
+// (the chip's per-row path, else the flat one).
+inline constexpr std::uint8_t kVariantMxFp4 = 1;
+inline constexpr std::uint8_t kVariantMxNv = 2;
+inline constexpr std::uint8_t kVariantMxExp2D = 4;
 
 // MGATHER / MSCATTER: Coalesce::Elem (bit 0), the GatherOOB / ScatterOOB in bits 1-2, MSCATTER's
 // ScatterAtomicOp in bits 3-4.

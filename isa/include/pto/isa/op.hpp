@@ -37,7 +37,7 @@ namespace pto {
   X(TEXTRACT_V2V, PIPE_V) X(TINSERT_V2V, PIPE_V) X(TTRI, PIPE_V) X(TRANDOM, PIPE_V) X(THISTOGRAM, PIPE_V)                         \
   X(TPARTADD, PIPE_V) X(TPARTMUL, PIPE_V) X(TPARTMAX, PIPE_V) X(TPARTMIN, PIPE_V)                          \
   X(TPARTARGMAX, PIPE_V) X(TPARTARGMIN, PIPE_V) X(TGATHERB, PIPE_V) X(TSCATTER, PIPE_V)                   \
-  X(TQUANT, PIPE_V) X(TQUANT_ASYM, PIPE_V) X(TDEQUANT, PIPE_V)                   \
+  X(TQUANT, PIPE_V) X(TQUANT_ASYM, PIPE_V) X(TQUANT_MX, PIPE_V) X(TDEQUANT, PIPE_V)                 \
   /* GM-indexed: pto-isa's op table (MGATHER_VEC) puts them on V */ X(MGATHER, PIPE_V) X(MSCATTER, PIPE_V) \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
   X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)

@@ -1,6 +1,7 @@
-// TQUANT (INT8 forms) and TDEQUANT (pto-isa docs/isa/TQUANT.md, TDEQUANT.md; the NPU code a2a3 TQuant.hpp,
-// a5 TQuant.hpp, a2a3 TDequant.hpp, a5 TDeQuant.hpp). The MX forms (A5: MXFP8 / MXFP4 with OCP / NV
-// scales) are not modelled yet: calling them does not compile.
+// TQUANT (INT8 and MX forms) and TDEQUANT (pto-isa docs/isa/TQUANT.md, TDEQUANT.md; the NPU code a2a3
+// TQuant.hpp, a5 TQuant.hpp, a2a3 TDequant.hpp, a5 TDeQuant.hpp). Of the MX forms (A5) the ND grouping
+// is modelled (MXFP8 from float / bfloat16 / half, MXFP4 from bfloat16 / half, OCP and NV scales); the
+// DN grouping and the ZZ exponent store do not compile yet.
 //
 // TQUANT<INT8_SYM>(dst, src, scale[, tmp]) and TQUANT<INT8_ASYM>(dst, src, scale[, tmp], &offset): per
 // valid element, v = src * scale[r] (+ offset[r]) in float, then dst = v rounded to nearest-even and
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <pto/isa/dtype.hpp>
 #include <pto/isa/enums.hpp>
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/kernel_abi.hpp>
@@ -101,6 +103,95 @@ Issue quant_int8(Dst& dst, Src& src, Para& scale, Tmp* tmp, Para* offset, W&... 
   return Issue(core, rec);
 }
 
+template <QuantType Q, class Dst, class Src, class Exp, class Max, class Scaling>
+constexpr void static_check_quant_mx() {
+  using S = typename Src::DType;
+  using D = typename Dst::DType;
+  constexpr bool fp4 = Q == QuantType::MXFP4_E2M1;
+  static_assert(Q == QuantType::MXFP8 || fp4, "TQUANT: the (dst, src, &exp, &max, &scaling) form is MXFP8 or MXFP4_E2M1");
+  static_assert(fp4 || std::is_same_v<S, float> || std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>,
+                "TQUANT: MXFP8 src must be float, bfloat16_t or half");
+  static_assert(!fp4 || std::is_same_v<S, bfloat16_t> || std::is_same_v<S, half>,
+                "TQUANT: MXFP4_E2M1 src must be bfloat16_t or half (A5 has no float path for it)");
+  static_assert(fp4 || std::is_same_v<D, std::int8_t> || std::is_same_v<D, std::uint8_t> || std::is_same_v<D, float8_e4m3_t>,
+                "TQUANT: MXFP8 dst holds e4m3 codes: int8_t, uint8_t or float8_e4m3_t");
+  static_assert(!fp4 || std::is_same_v<D, float4_e2m1x2_t>, "TQUANT: MXFP4_E2M1 dst must be float4_e2m1x2_t (two codes a byte)");
+  static_assert(std::is_same_v<typename Exp::DType, std::uint8_t> || std::is_same_v<typename Exp::DType, float8_e8m0_t>,
+                "TQUANT: exp holds one E8M0 byte per group: uint8_t or float8_e8m0_t");
+  static_assert(std::is_same_v<typename Max::DType, S> && std::is_same_v<typename Scaling::DType, S>,
+                "TQUANT: max and scaling are scratch of src's element type (the chip writes them so)");
+  static_assert(kVecRowMajor<Dst, Src> && kVecRowMajor<Exp, Max> && kVecRowMajor<Scaling, Scaling>,
+                "TQUANT: the MX operands must be RowMajor NoneBox Vec tiles (ND; the NZ / ZZ layouts come from TMOV)");
+  static_assert(Src::Cols % 32 == 0, "TQUANT: the MX forms group 32 columns: src's Cols must be a multiple of 32");
+}
+
+// A flat byte view of n bytes at t's address: what the chip writes there, whatever t's shape.
+inline TileView byte_run(const TileView& t, std::size_t n) {
+  return TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(n), 1, int(n), int(n), 1, true, false, PadValue::Null, true, true};
+}
+
+template <QuantType Q, QuantScaleAlg A, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
+Issue quant_mx(Dst& dst, Src& src, Exp& exp, Max& max, Scaling& scaling, W&... events) {
+  static_check_quant_mx<Q, Dst, Src, Exp, Max, Scaling>();
+  constexpr bool fp4 = Q == QuantType::MXFP4_E2M1, nv = A == QuantScaleAlg::NV, exp2d = Exp::Rows > 1;
+  constexpr bool b16 = !std::is_same_v<typename Src::DType, float>;
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TQUANT_MX>());
+  const InstrDesc& d = *rec.desc;
+  if (core_target(core) != Target::A5)
+    fail(d.name, ": the MX forms (MXFP8, MXFP4_E2M1) exist on A5 only; A2A3's TQUANT has INT8_SYM and INT8_ASYM");
+  if constexpr (fp4 && nv && !exp2d)
+    fail(d.name, ": operand exp has one row: A5's flat-exp MXFP4 path computes OCP exponents whatever the scale "
+         "algorithm (pto-isa a5 TQuant.hpp), so NV needs an exp tile of several rows (one per row of src)");
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  add_tile(core, rec, exp);
+  add_tile(core, rec, max);
+  add_tile(core, rec, scaling);
+  TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile, &e = rec.ops[2].tile, &m = rec.ops[3].tile, &k = rec.ops[4].tile;
+  const int R = s.valid_rows, VC = s.valid_cols, C = s.cols, G = C / 32;
+  // the groups of a row the chip computes (docs/quant.md, "What is written")
+  int groups = G;
+  if (exp2d || (b16 && !fp4 && !nv && VC < C && C % 512 == 0)) groups = (VC + 31) / 32;
+  const std::size_t n = std::size_t(R) * std::size_t(exp2d ? groups : G), esz = sizeof(typename Src::DType);
+  const std::size_t dst_bytes = std::size_t(R) * std::size_t(fp4 ? C / 2 : C);
+  auto too_small = [&](const char* name, const TileView& t, std::size_t need, const char* what) {
+    if (t.capacity_bytes() < need)
+      fail(d.name, ": operand ", name, " ", t, " holds ", t.capacity_bytes(), " bytes; the chip writes ", need, " there (", what, ")");
+  };
+  too_small("dst", o, dst_bytes, fp4 ? "two e2m1 codes a byte at row stride Cols / 2 of src" : "one e4m3 code a byte at row stride Cols of src");
+  too_small("max", m, n * esz, "one element per group of 32 columns");
+  too_small("scaling", k, n * esz, "one element per group of 32 columns");
+  if constexpr (exp2d) {
+    if (e.rows < R || e.cols < groups)
+      fail(d.name, ": operand exp ", e, " must have a row per valid row of src and a byte per group: at least ", R, "x", groups);
+  } else {
+    too_small("exp", e, n, "one E8M0 byte per group of 32 columns, rows packed");
+  }
+  // What the chip writes: the fp32 flat path stores whole 64-group vectors of exp and scaling, and
+  // duplicates each scaling when it runs unrolled (a5 TQuant.hpp); those bytes are declared written.
+  std::size_t e_bytes = n, k_elems = n;
+  if constexpr (!b16 && !exp2d) {
+    constexpr bool unroll = Src::Rows * Src::Cols > 1024 && Src::Rows * Src::Cols % 256 == 0;
+    e_bytes = (n + 63) / 64 * 64;
+    k_elems = unroll && (std::size_t(R) * std::size_t(C)) % 256 == 0 ? 2 * n : e_bytes;
+  }
+  rec.scalar = ScalarValue::of(VC);
+  o = byte_run(o, dst_bytes);
+  m = byte_run(m, n * esz);
+  k = byte_run(k, k_elems * esz);
+  if constexpr (exp2d) {
+    e.valid_rows = R, e.valid_cols = groups;
+  } else {
+    e = byte_run(e, e_bytes);
+  }
+  s.valid_cols = C;  // 16-bit sources get their pad columns zeroed; fp32 ones are read whole
+  if constexpr (!b16) rec.ops[1].role = Role::Read;
+  rec.variant = std::uint8_t((fp4 ? kVariantMxFp4 : 0) | (nv ? kVariantMxNv : 0) | (exp2d ? kVariantMxExp2D : 0));
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
 template <class Dst, class Src, class Para>
 constexpr void static_check_dequant() {
   static_assert(std::is_same_v<typename Dst::DType, float>, "TDEQUANT: dst must be float (fp32)");
@@ -128,20 +219,36 @@ detail::Issue TQUANT(Dst& dst, Src& src, Para& scale, Tmp& tmp, Para* offset = n
   return detail::quant_int8<Q, true>(dst, src, scale, &tmp, offset, events...);
 }
 
-// The MX forms, spelled as pto-isa's pto_instr.hpp does: not modelled yet, a readable error instead of
-// "no matching function".
-template <class T> inline constexpr bool kMxNotModelled = false;
+// ---------------------------------------------------------------------------------------------------
+// TQUANT<MXFP8 | MXFP4_E2M1[, ..., QuantScaleAlg]>(dst, src, &exp, &max, &scaling) and
+// TQUANT<1, MxQuantAlg>(...): A5's microscaling quantisation, groups of 32 columns (docs/quant.md).
 template <QuantType Q, class Dst, class Src, class Exp, class Max, class Scaling, QuantScaleAlg A = QuantScaleAlg::OCP,
           class... W>
-  requires TileLike<Dst> && TileLike<Src> && TileLike<Exp>
-void TQUANT(Dst&, Src&, Exp*, Max*, Scaling*, W&...) {
-  static_assert(kMxNotModelled<Dst>, "TQUANT: the MX forms (MXFP8, MXFP4_E2M1; A5) are not modelled yet; INT8_SYM and "
-                                     "INT8_ASYM are (dst, src, scale[, tmp][, &offset])");
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Exp> && TileLike<Max> && TileLike<Scaling> &&
+           (detail::WaitEvent<W> && ...)
+detail::Issue TQUANT(Dst& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, W&... events) {
+  return detail::quant_mx<Q, A>(dst, src, *exp, *max, *scaling, events...);
 }
 template <int GrpAxis, MxQuantAlg A, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Exp> && TileLike<Max> && TileLike<Scaling> &&
+           (detail::WaitEvent<W> && ...)
+detail::Issue TQUANT(Dst& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, W&... events) {
+  static_assert(GrpAxis == 0 || GrpAxis == 1, "TQUANT: grp_axis is 0 (DN: groups of 32 rows) or 1 (ND: groups of 32 columns)");
+  static_assert(GrpAxis == 1, "TQUANT: the DN grouping (grp_axis 0, groups of 32 rows) is not modelled yet; ND (grp_axis 1) is");
+  static_assert(A != MxQuantAlg::Hif4, "TQUANT: HiF4 exists on the a6 chip only, which is not modelled");
+  constexpr bool fp8 = A == MxQuantAlg::OcpMxFp8E4M3 || A == MxQuantAlg::NvMxFp8E4M3;
+  constexpr bool nv = A == MxQuantAlg::NvMxFp8E4M3 || A == MxQuantAlg::NvMxFp4E2M1;
+  return detail::quant_mx<fp8 ? QuantType::MXFP8 : QuantType::MXFP4_E2M1, nv ? QuantScaleAlg::NV : QuantScaleAlg::OCP>(
+      dst, src, *exp, *max, *scaling, events...);
+}
+
+// The exp_zz store (TQUANT<Q, VecStoreMode>(dst, src, &exp, &max, &scaling, &exp_zz)): not modelled.
+template <class T> inline constexpr bool kMxZzNotModelled = false;
+template <QuantType Q, VecStoreMode M, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
   requires TileLike<Dst> && TileLike<Src> && TileLike<Exp>
-void TQUANT(Dst&, Src&, Exp*, Max*, Scaling*, W&...) {
-  static_assert(kMxNotModelled<Dst>, "TQUANT: the MX forms (<grp_axis, MxQuantAlg>; A5) are not modelled yet");
+void TQUANT(Dst&, Src&, Exp*, Max*, Scaling*, Exp*, W&...) {
+  static_assert(kMxZzNotModelled<Dst>, "TQUANT: the exp_zz store mode (the ZZ exponent layout) is not modelled yet; "
+                                       "the ND form TQUANT<Q>(dst, src, &exp, &max, &scaling) is");
 }
 
 // TDEQUANT(dst, src, scale, offset).
