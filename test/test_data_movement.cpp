@@ -12,6 +12,7 @@
 
 #include <pto/pto-inst.hpp>
 
+#include "element_ref.hpp"
 #include "test_util.hpp"
 
 using namespace pto;
@@ -328,4 +329,99 @@ BOOST_AUTO_TEST_CASE(tprefetch_models_every_call_and_names_its_errors) {
     TPREFETCH(t, g);
   });
   BOOST_TEST(strided.find("stride dimension 4 must be 1") != std::string::npos, strided);
+}
+
+// ---- NZ: Vec tiles of 16 x C0 fractals, column block after column block (C0 = 32 / sizeof(T)) ------
+// The tensor (s0, s1, R / 16, 16, C0): column block b = i0 * s1 + i1 at i0 * stride0 + i1 * stride1, its
+// rows contiguous. The tile: element (r, c) at (c / C0) * Rows * C0 + r * C0 + c % C0, so rows past the
+// valid ones in each block are a gap TLOAD leaves alone. References: index arithmetic on a dense matrix.
+namespace {
+template <class T, int S0, int S1, int Rows, int VR>
+void check_nz_round_trip(Target tg) {
+  constexpr int C0 = int(32 / sizeof(T)), VC = S0 * S1 * C0;
+  constexpr std::int64_t st1 = VR * C0 + (S1 > 1 ? 2 * C0 : 0);  // a gap between the blocks in GM too
+  constexpr std::int64_t st0 = S1 * st1 + 3 * C0;
+  using G = GlobalTensor<T, Shape<S0, S1, VR / 16, 16, C0>, pto::Stride<st0, st1, 16 * C0, C0, 1>, Layout::NZ>;
+  const std::size_t gm_elems = std::size_t(S0 * st0);
+  std::vector<T> in(gm_elems), out(gm_elems, T(-1));
+  auto gm_at = [&](int r, int c) {  // where (r, c) lives in the tensor
+    const int b = c / C0;
+    return std::size_t((b / S1) * st0 + (b % S1) * st1 + r * C0 + c % C0);
+  };
+  for (int r = 0; r < VR; ++r)
+    for (int c = 0; c < VC; ++c) in[gm_at(r, c)] = T((r * 37 + c * 11) % 120 - 60);
+  ScopedTarget scope(tg);
+  using NZ = Tile<TileType::Vec, T, Rows, VC, BLayout::ColMajor, VR, VC, SLayout::RowMajor, 512>;
+  NZ t;
+  TASSIGN(t, 0x400);
+  // a sentinel in the whole tile first, so the gap rows show what TLOAD leaves
+  using Flat = Tile<TileType::Vec, T, 1, Rows * VC>;
+  Flat flat;
+  TASSIGN(flat, 0x400);
+  TEXPANDS(flat, T(99));
+  G g(in.data()), o(out.data());
+  TLOAD(t, g);
+  int bad = 0, gap = 0;
+  for (int r = 0; r < Rows; ++r)
+    for (int c = 0; c < VC; ++c) {
+      const T v = flat.GetValue((c / C0) * Rows * C0 + r * C0 + c % C0);
+      if (r < VR) bad += v != in[gm_at(r, c)] || t.GetElement(r, c) != v;
+      else gap += v != T(99);
+    }
+  TSTORE(o, t);
+  int bad_out = 0;
+  for (std::size_t i = 0; i < gm_elems; ++i) {
+    bool mapped = false;
+    for (int c = 0; c < VC && !mapped; c += C0)
+      for (int r = 0; r < VR && !mapped; ++r) mapped = gm_at(r, c) <= i && i < gm_at(r, c) + C0;
+    bad_out += mapped ? out[i] != in[i] : out[i] != T(-1);
+  }
+  BOOST_TEST_CONTEXT("NZ " << name_of(dtype_v<T>) << ' ' << name_of(tg) << " s0 " << S0 << " s1 " << S1 << ' ' << VR << " of " << Rows << " rows") {
+    BOOST_TEST(bad == 0);
+    BOOST_TEST(gap == 0);
+    BOOST_TEST(bad_out == 0);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(nz_tload_tstore_move_whole_column_blocks) {
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    check_nz_round_trip<float, 1, 4, 32, 32>(tg);
+    check_nz_round_trip<float, 2, 2, 48, 32>(tg);
+    check_nz_round_trip<half, 1, 2, 16, 16>(tg);
+    check_nz_round_trip<bfloat16_t, 2, 1, 64, 48>(tg);
+    check_nz_round_trip<std::int8_t, 1, 2, 32, 16>(tg);
+    check_nz_round_trip<std::int32_t, 3, 1, 16, 16>(tg);
+  }
+  check_nz_round_trip<std::int64_t, 1, 2, 16, 16>(Target::A5);
+}
+
+BOOST_AUTO_TEST_CASE(nz_errors_name_the_rule) {
+  using NZ = Tile<TileType::Vec, float, 32, 16, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512>;
+  std::vector<float> gm(1024);
+  auto run = [&](Target tg, int vr, int vc, std::int64_t st3) {
+    return pto_test::error_of([&] {
+      ScopedTarget scope(tg);
+      using G = GlobalTensor<float, Shape<1, 2, 2, 16, 8>, pto::Stride<-1, 256, 128, -1, 1>, Layout::NZ>;
+      G g(gm.data(), {}, pto::Stride<-1, 256, 128, -1, 1>(512, st3));
+      NZ t(vr, vc);
+      TASSIGN(t, 0);
+      TLOAD(t, g);
+    });
+  };
+  std::string e = run(Target::A2A3, 32, 16, 8);
+  BOOST_TEST(e == "no pto::Error", e);
+  e = run(Target::A5, 16, 16, 8);
+  BOOST_TEST((pto_test::contains(e, "maps 32x16 (rows = s2*s3, cols = s0*s1*s4)") && pto_test::contains(e, "NZ tensor <-> NZ tile")), e);
+  e = run(Target::A2A3, 32, 16, 16);
+  BOOST_TEST(pto_test::contains(e, "strides 2, 3 and 4 must be 128, 8 and 1"), e);
+  const std::string e64 = pto_test::error_of([] {
+    ScopedTarget scope(Target::A2A3);
+    std::vector<std::int64_t> g64(512);
+    GlobalTensor<std::int64_t, Shape<1, 1, 1, 16, 4>, pto::Stride<64, 64, 64, 4, 1>, Layout::NZ> g(g64.data());
+    Tile<TileType::Vec, std::int64_t, 16, 4, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> t;
+    TASSIGN(t, 0);
+    TLOAD(t, g);
+  });
+  BOOST_TEST(pto_test::contains(e64, "A2A3 moves 64-bit elements only between ND and DN layouts"), e64);
 }

@@ -116,19 +116,59 @@ inline void pad_lines(const TileView& t) {
   });
 }
 
+// A boxed (NZ) tile and its tensor, one fractal row (inner_cols elements, contiguous on both sides
+// when the tensor's innermost stride is 1) at a time. `dense`: the valid region in (r, c) order, when
+// staged; nullptr moves between GM and the tile itself.
+inline void gm_boxed(Dir dir, const TileView& t, const GmView& g, std::byte* dense) {
+  const std::size_t eb = t.elem_bytes();
+  const int ic = t.inner_cols;
+  for (int r = 0; r < t.valid_rows; ++r)
+    for (int c = 0; c < t.valid_cols; c += ic) {
+      const int n = std::min(ic - c % ic, t.valid_cols - c);
+      std::byte* host = dense ? dense + (std::size_t(r) * std::size_t(t.valid_cols) + std::size_t(c)) * eb : t.base + std::size_t(t.elem_offset(r, c)) * eb;
+      std::byte* gm = g.base + g.map(r, c) * std::int64_t(eb);
+      if (g.stride[4] == 1) {
+        if (dir == Dir::GmToStaging) std::memcpy(host, gm, std::size_t(n) * eb);
+        else std::memcpy(gm, host, std::size_t(n) * eb);
+        continue;
+      }
+      for (int k = 0; k < n; ++k) {
+        std::byte* e = g.base + g.map(r, c + k) * std::int64_t(eb);
+        if (dir == Dir::GmToStaging) std::memcpy(host + std::size_t(k) * eb, e, eb);
+        else std::memcpy(e, host + std::size_t(k) * eb, eb);
+      }
+    }
+}
+// The valid region of a boxed tile to / from a dense (r, c) buffer.
+inline void boxed_dense(const TileView& t, std::byte* dense, bool to_tile) {
+  const std::size_t eb = t.elem_bytes();
+  for (int r = 0; r < t.valid_rows; ++r)
+    for (int c = 0; c < t.valid_cols; c += t.inner_cols) {
+      const int n = std::min(t.inner_cols - c % t.inner_cols, t.valid_cols - c);
+      std::byte* tile = t.base + std::size_t(t.elem_offset(r, c)) * eb;
+      std::byte* d = dense + (std::size_t(r) * std::size_t(t.valid_cols) + std::size_t(c)) * eb;
+      if (to_tile) std::memcpy(tile, d, std::size_t(n) * eb);
+      else std::memcpy(d, tile, std::size_t(n) * eb);
+    }
+}
+inline std::size_t dense_bytes(const TileView& t) { return std::size_t(t.valid_rows) * std::size_t(t.valid_cols) * t.elem_bytes(); }
+
 // TLOAD: GM -> tile directly, or through staging when a store on this core overwrote the window first.
 inline void tload_direct(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
+  if (t.boxed) return gm_boxed(Dir::GmToStaging, t, ctx.ops[1].gm, nullptr);
   gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, t.base, line_step_bytes(t));
   pad_lines(t);
 }
 inline void tload_start(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
+  if (t.boxed) return gm_boxed(Dir::GmToStaging, t, ctx.ops[1].gm, ctx.staging->resize(dense_bytes(t)));
   std::byte* s = ctx.staging->resize(std::size_t(lines_of(t).count) * std::size_t(line_bytes(t)));
   gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, s, line_bytes(t));
 }
 inline void tload_finish(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
+  if (t.boxed) return boxed_dense(t, ctx.staging->data(), true);
   const std::byte* in = ctx.staging->data();
   const Lines l = lines_of(t);
   for (int a = 0; a < l.count; ++a, in += line_bytes(t)) std::memcpy(t.base + a * line_step_bytes(t), in, std::size_t(line_bytes(t)));
@@ -138,16 +178,19 @@ inline void tload_finish(ExecContext& ctx) {
 // TSTORE: tile -> GM directly, or through staging when a vector op overwrote the tile while it ran.
 inline void tstore_direct(ExecContext& ctx) {
   const TileView& t = ctx.ops[1].tile;
+  if (t.boxed) return gm_boxed(Dir::StagingToGm, t, ctx.ops[0].gm, nullptr);
   gm_window(Dir::StagingToGm, t, ctx.ops[0].gm, t.base, line_step_bytes(t));
 }
 inline void tstore_start(ExecContext& ctx) {
   const TileView& t = ctx.ops[1].tile;
+  if (t.boxed) return boxed_dense(t, ctx.staging->resize(dense_bytes(t)), false);
   const Lines l = lines_of(t);
   std::byte* out = ctx.staging->resize(std::size_t(l.count) * std::size_t(line_bytes(t)));
   for (int a = 0; a < l.count; ++a, out += line_bytes(t)) std::memcpy(out, t.base + a * line_step_bytes(t), std::size_t(line_bytes(t)));
 }
 inline void tstore_finish(ExecContext& ctx) {
   const TileView& t = ctx.ops[1].tile;
+  if (t.boxed) return gm_boxed(Dir::StagingToGm, t, ctx.ops[0].gm, ctx.staging->data());
   gm_window(Dir::StagingToGm, t, ctx.ops[0].gm, ctx.staging->data(), line_bytes(t));
 }
 

@@ -373,8 +373,8 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
   if (!(path.bytes_per_cycle > 0))
     fail("pipeline model: ", rec.desc->name, " moves ", memory_name(src), " -> ", memory_name(dst), ", a path cost table '",
          table_.name, "' does not have (its bytes_per_cycle is 0)");
-  // The DMA calls: the NPU's TLOAD / TSTORE issue one per (d0, d1, d2) of the GM tensor (its d3 x d4 are
-  // one call's bursts), so each of those pays the path's setup.
+  // The DMA calls: the NPU's TLOAD / TSTORE issue one per (d0, d1, d2) of an ND / DN tensor (its d3 x d4
+  // are one call's bursts) and one per d0 of an NZ one, so each of those pays the path's setup.
   if (rec.desc->op == Op::MGATHER || rec.desc->op == Op::MSCATTER) return gm_indexed_cycles(rec);
   if (rec.desc->op == Op::TPREFETCH) {  // its own walk: every call moves a chunk of the tensor
     const PrefetchWalk w = prefetch_walk(rec.ops[1].gm, rec.ops[0].tile, target_);
@@ -382,7 +382,8 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
   }
   std::uint64_t calls = 1;
   for (const Operand* o : {&rec.ops[0], &rec.ops[1]})
-    if (o->kind == Operand::Kind::Gm) calls = std::uint64_t(std::max<std::int64_t>(1, o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));
+    if (o->kind == Operand::Kind::Gm)  // NZ: one call per s0, its s1 column blocks the bursts
+      calls = std::uint64_t(std::max<std::int64_t>(1, o->gm.layout == Layout::NZ ? o->gm.shape[0] : o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));
   return dma_cycles(path, valid_bytes(tile), src == Memory::GM || dst == Memory::GM, rec.desc->name, calls);
 }
 

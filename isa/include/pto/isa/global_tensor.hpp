@@ -166,11 +166,18 @@ template <class T> struct is_global_tensor : std::false_type {};
 template <class E, class S, class St, Layout L> struct is_global_tensor<GlobalTensor<E, S, St, L>> : std::true_type {};
 template <class T> concept GlobalLike = is_global_tensor<std::remove_cvref_t<T>>::value;
 
-// 2-D helpers (spec §1.4). NZ is not supported by the foundation.
+// 2-D helpers (spec §1.4). NZ: (1, cols / C0, rows / 16, 16, C0) with C0 = 32 / sizeof(T), the
+// fractal rows contiguous, column block after column block (pto-isa's pto_tile.hpp gives the same).
+namespace detail {
+template <class T> inline constexpr int kC0 = int(32 / sizeof(T));
+}
 template <class T, int rows, int cols, Layout L = Layout::ND>
-using TileShape2D = Shape<1, 1, 1, rows, cols>;
+using TileShape2D = std::conditional_t<L == Layout::NZ, Shape<1, cols / detail::kC0<T>, rows / 16, 16, detail::kC0<T>>,
+                                       Shape<1, 1, 1, rows, cols>>;
 template <class T, int rows, int cols, Layout L = Layout::ND>
-using BaseShape2D = std::conditional_t<L == Layout::DN, Stride<rows * cols, rows * cols, rows * cols, 1, rows>,
-                                       Stride<rows * cols, rows * cols, rows * cols, cols, 1>>;
+using BaseShape2D = std::conditional_t<
+    L == Layout::NZ, Stride<rows * cols, rows * detail::kC0<T>, 16 * detail::kC0<T>, detail::kC0<T>, 1>,
+    std::conditional_t<L == Layout::DN, Stride<rows * cols, rows * cols, rows * cols, 1, rows>,
+                       Stride<rows * cols, rows * cols, rows * cols, cols, 1>>>;
 
 }  // namespace pto

@@ -166,6 +166,9 @@ struct Tile {
     v.col_stride = ColStride;
     v.row_major = isRowMajor;
     v.boxed = isBoxedLayout;
+    v.inner_rows = std::int16_t(InnerRows);
+    v.inner_cols = std::int16_t(InnerCols);
+    v.inner_row_major = !isInnerColMajor;
     v.pad = PadVal;
     v.static_valid_rows = RowValid_ != -1;
     v.static_valid_cols = ColValid_ != -1;

@@ -35,13 +35,29 @@ struct TileView {
   // device algorithms choose some paths from the type, as PTO's do from `Cols == ValidCol` (false for a
   // dynamic valid shape whatever its runtime value). Tile::view() sets them; a hand-made view is dynamic.
   bool static_valid_rows = false, static_valid_cols = false;
+  // Boxed tiles: the fractal's shape and the order inside one (spec §1.2 GetTileOffset; boxed_offset).
+  std::int16_t inner_rows = 1, inner_cols = 1;
+  bool inner_row_major = true;
 
   // PTO's static tests `TileData::Cols == TileData::ValidCol` / `Rows == ValidRow`.
   bool static_full_cols() const { return static_valid_cols && valid_cols == cols; }
   bool static_full_rows() const { return static_valid_rows && valid_rows == rows; }
   std::size_t elem_bytes() const { return size_of(dtype); }
   std::size_t capacity_bytes() const { return std::size_t(rows) * cols * elem_bytes(); }
-  std::ptrdiff_t elem_offset(int r, int c) const { return std::ptrdiff_t(r) * row_stride + std::ptrdiff_t(c) * col_stride; }
+  std::ptrdiff_t elem_offset(int r, int c) const {
+    if (!boxed) [[likely]]
+      return std::ptrdiff_t(r) * row_stride + std::ptrdiff_t(c) * col_stride;
+    return boxed_offset(r, c);
+  }
+  // Element offset of (r, c) in a boxed tile (Tile::GetTileOffset): fractals of inner_rows x
+  // inner_cols, in column order for NZ (ColMajor fractals, each RowMajor), else in row order; each
+  // row- or column-major inside.
+  std::ptrdiff_t boxed_offset(int r, int c) const {
+    const std::ptrdiff_t ir = inner_rows, ic = inner_cols, n = ir * ic;
+    const std::ptrdiff_t br = r / ir, bc = c / ic, i = r % ir, j = c % ic;
+    const std::ptrdiff_t frac = (!row_major && inner_row_major) ? bc * (rows / ir) + br : br * (cols / ic) + bc;
+    return frac * n + (inner_row_major ? i * ic + j : j * ir + i);
+  }
   template <class T> T* ptr(int r, int c) const { return reinterpret_cast<T*>(base) + elem_offset(r, c); }
   // @post every byte an in-range (r < valid_rows, c < valid_cols) element occupies lies inside the result
   ByteRange footprint() const {
@@ -72,10 +88,17 @@ struct GmView {
   std::int64_t shape[5] = {1, 1, 1, 1, 1};
   std::int64_t stride[5] = {1, 1, 1, 1, 1};
 
-  // Element offset of tile coordinate (r, c) (spec §1.4, CPU MapTileIndicesToGlobalOffset).
+  // Element offset of tile coordinate (r, c) (spec §1.4, CPU MapTileIndicesToGlobalOffset). NZ: rows
+  // over dims 2 and 3 (fractal rows of shape[3] = 16), columns over dims 0, 1 and 4 (C0 = shape[4]).
   std::int64_t map(std::int64_t r, std::int64_t c) const {
     std::int64_t i[5];
-    if (layout == Layout::DN) {
+    if (layout == Layout::NZ) {
+      i[3] = r % shape[3];
+      i[2] = r / shape[3];
+      i[4] = c % shape[4];
+      i[1] = (c / shape[4]) % shape[1];
+      i[0] = c / (shape[4] * shape[1]);
+    } else if (layout == Layout::DN) {
       i[3] = r;
       i[4] = c % shape[4];
       i[2] = (c / shape[4]) % shape[2];
@@ -93,8 +116,14 @@ struct GmView {
     return off;
   }
   // Rows and columns a matching tile's valid region must have (spec §1.4 consistency rule).
-  std::int64_t tile_rows() const { return layout == Layout::DN ? shape[3] : shape[0] * shape[1] * shape[2] * shape[3]; }
-  std::int64_t tile_cols() const { return layout == Layout::DN ? shape[0] * shape[1] * shape[2] * shape[4] : shape[4]; }
+  std::int64_t tile_rows() const {
+    if (layout == Layout::NZ) return shape[2] * shape[3];
+    return layout == Layout::DN ? shape[3] : shape[0] * shape[1] * shape[2] * shape[3];
+  }
+  std::int64_t tile_cols() const {
+    if (layout == Layout::NZ) return shape[0] * shape[1] * shape[4];
+    return layout == Layout::DN ? shape[0] * shape[1] * shape[2] * shape[4] : shape[4];
+  }
   // Bounding box of every element the tensor maps (strides may be negative only in theory; we reject that).
   ByteRange footprint() const {
     std::int64_t last = 0;
@@ -106,11 +135,13 @@ struct GmView {
 
 inline std::ostream& operator<<(std::ostream& os, const TileView& t) {
   os << "Tile<" << name_of(t.loc) << ',' << name_of(t.dtype) << ',' << t.rows << ',' << t.cols
-     << (t.row_major ? "" : ",ColMajor") << "> valid " << t.valid_rows << 'x' << t.valid_cols;
+     << (t.row_major ? "" : ",ColMajor");
+  if (t.boxed) os << (!t.row_major && t.inner_row_major ? ",NZ" : t.row_major && !t.inner_row_major ? ",ZN" : ",boxed");
+  os << "> valid " << t.valid_rows << 'x' << t.valid_cols;
   return os;
 }
 inline std::ostream& operator<<(std::ostream& os, const GmView& g) {
-  os << "GlobalTensor<" << name_of(g.dtype) << (g.layout == Layout::DN ? ",DN" : g.layout == Layout::ND ? ",ND" : ",?")
+  os << "GlobalTensor<" << name_of(g.dtype) << (g.layout == Layout::DN ? ",DN" : g.layout == Layout::ND ? ",ND" : g.layout == Layout::NZ ? ",NZ" : ",?")
      << "> shape(" << g.shape[0] << ',' << g.shape[1] << ',' << g.shape[2] << ',' << g.shape[3] << ',' << g.shape[4]
      << ") stride(" << g.stride[0] << ',' << g.stride[1] << ',' << g.stride[2] << ',' << g.stride[3] << ','
      << g.stride[4] << ')';

@@ -15,12 +15,25 @@ namespace detail {
 // TLOAD/TSTORE: the tile's valid shape must be exactly what the tensor maps (spec §1.4, §1.6).
 inline void check_gm_tile(const InstrDesc& d, const char* gm_name, const GmView& g, const char* tile_name,
                           const TileView& t, Target target) {
-  const bool dn = g.layout == Layout::DN;
+  const bool dn = g.layout == Layout::DN, nz = g.layout == Layout::NZ;
   if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
     fail(d.name, ": operand ", gm_name, " ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(),
-         dn ? " (rows = s3, cols = s0*s1*s2*s4)" : " (rows = s0*s1*s2*s3, cols = s4)", " but operand ", tile_name,
-         " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal (",
-         dn ? "DN tensor <-> ColMajor tile" : "ND tensor <-> RowMajor tile", " rule)");
+         nz ? " (rows = s2*s3, cols = s0*s1*s4)" : dn ? " (rows = s3, cols = s0*s1*s2*s4)" : " (rows = s0*s1*s2*s3, cols = s4)",
+         " but operand ", tile_name, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal (",
+         nz ? "NZ tensor <-> NZ tile" : dn ? "DN tensor <-> ColMajor tile" : "ND tensor <-> RowMajor tile", " rule)");
+  if (nz) {
+    // The DMA moves each column block's valid rows as one run of validRow * 32 bytes (a burst per block
+    // of s1, a call per s0): the tensor's dims 2-4 must be laid out that way.
+    const std::int64_t c0 = g.shape[4];
+    if (g.stride[4] != 1 || g.stride[3] != c0 || (g.shape[2] > 1 && g.stride[2] != 16 * c0))
+      fail(d.name, ": operand ", gm_name, " ", g, ": the NZ DMA reads each column block's rows as one run, so strides 2, 3 "
+           "and 4 must be ", 16 * c0, ", ", c0, " and 1 (16 rows of C0 = ", c0, " elements)");
+    if (target == Target::A2A3 && t.elem_bytes() == 8)
+      fail(d.name, ": operand ", tile_name, " ", t, ": A2A3 moves 64-bit elements only between ND and DN layouts (NZ is A5's)");
+    if (target == Target::A2A3 && g.shape[1] >= 4096)
+      fail(d.name, ": operand ", gm_name, " ", g, ": A2A3 DMA needs shape dimension 1 < 4096 (one burst per column block)");
+    return;
+  }
   if (target == Target::A2A3 && t.rows >= 4096)
     fail(d.name, ": operand ", tile_name, " ", t, ": A2A3 DMA needs a tile with Rows < 4096");
   if (target == Target::A2A3 && g.shape[3] >= 4096)
@@ -33,12 +46,19 @@ constexpr void static_check_gm_tile() {
                 "TLOAD/TSTORE: a Vec (UB) or Mat (L1) tile; Acc (L0C) stores arrive with the cube pipes");
   static_assert(sizeof(typename TileT::DType) == sizeof(typename G::DType),
                 "TLOAD/TSTORE: the tile's and the tensor's element types must have the same size");
-  static_assert(G::layout == Layout::ND || G::layout == Layout::DN,
-                "TLOAD/TSTORE: only ND and DN GlobalTensors are supported so far (NZ and others are not)");
+  static_assert(G::layout == Layout::ND || G::layout == Layout::DN || G::layout == Layout::NZ,
+                "TLOAD/TSTORE: ND, DN and NZ GlobalTensors are supported (the convolution layouts are not yet)");
   static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout),
                 "TLOAD/TSTORE: an ND GlobalTensor needs a RowMajor NoneBox tile");
   static_assert(G::layout != Layout::DN || (!TileT::isRowMajor && !TileT::isBoxedLayout),
                 "TLOAD/TSTORE: a DN GlobalTensor needs a ColMajor NoneBox tile");
+  static_assert(G::layout != Layout::NZ || (!TileT::isRowMajor && TileT::isInnerRowMajor && TileT::SFractalSize == 512),
+                "TLOAD/TSTORE: an NZ GlobalTensor needs an NZ tile (BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
+  static_assert(G::layout != Layout::NZ || TileT::Loc == TileType::Vec,
+                "TLOAD/TSTORE: NZ Mat (L1) tiles arrive with the cube (Vec NZ tiles are supported)");
+  static_assert(G::layout != Layout::NZ ||
+                    (G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == int(32 / sizeof(typename TileT::DType))),
+                "TLOAD/TSTORE: an NZ GlobalTensor's dims 3 and 4 must be static 16 and 32 / sizeof(T) (one fractal's rows and C0)");
 }
 }  // namespace detail
 
@@ -55,7 +75,7 @@ detail::Issue TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
   if (core_target(core) == Target::A5 && sizeof(typename TileData::DType) == 8 && TileData::PadVal != PadValue::Null &&
       TileData::PadVal != PadValue::Zero)
     fail("TLOAD: operand dst ", rec.ops[0].tile, ": on A5 a 64-bit tile may only pad with PadValue::Null or Zero");
-  if constexpr (TileData::PadVal != PadValue::Null) {  // the pad completes each line's last 32-byte block
+  if constexpr (TileData::PadVal != PadValue::Null && !TileData::isBoxedLayout) {  // the pad completes each line's last 32-byte block (NZ: no pad)
     const TileView& t = rec.ops[0].tile;
     const int len = t.row_major ? t.valid_cols : t.valid_rows, cap = t.row_major ? t.cols : t.rows;
     const int block = int(32 / sizeof(typename TileData::DType));
