@@ -392,6 +392,7 @@ BOOST_AUTO_TEST_CASE(nz_tload_tstore_move_whole_column_blocks) {
     check_nz_round_trip<bfloat16_t, 2, 1, 64, 48>(tg);
     check_nz_round_trip<std::int8_t, 1, 2, 32, 16>(tg);
     check_nz_round_trip<std::int32_t, 3, 1, 16, 16>(tg);
+    check_nz_round_trip<float, 1, 2, 40, 32>(tg);  // Rows not a multiple of 16: blocks still Rows * C0 apart
   }
   check_nz_round_trip<std::int64_t, 1, 2, 16, 16>(Target::A5);
 }

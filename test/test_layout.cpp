@@ -848,6 +848,94 @@ BOOST_AUTO_TEST_CASE(textract_tinsert_errors_name_the_rule) {
   BOOST_TEST(contains(e, "needs an even static ValidCol"), e);
 }
 
+// NZ tiles (16 x C0 fractals, column block after column block): the window moves as column stripes.
+// Both tiles are loaded and stored whole through dense NZ tensors; the reference works on matrices.
+// A5 copies the last stripe whole, so a window whose width ends inside a stripe also carries the rest
+// of that stripe's columns; A2A3 masks them off.
+template <class T, int BR, int BC, int SR, int SC, int VR, int VC>
+void check_window_nz(Target tg, bool insert, int r0, int c0) {
+  constexpr int C0 = int(32 / sizeof(T));
+  using BigT = Tile<TileType::Vec, T, BR, BC, BLayout::ColMajor, BR, BC, SLayout::RowMajor, 512>;
+  using SmallAll = Tile<TileType::Vec, T, SR, SC, BLayout::ColMajor, SR, SC, SLayout::RowMajor, 512>;
+  using Small = Tile<TileType::Vec, T, SR, SC, BLayout::ColMajor, VR, VC, SLayout::RowMajor, 512>;
+  using GB = GlobalTensor<T, TileShape2D<T, BR, BC, Layout::NZ>, BaseShape2D<T, BR, BC, Layout::NZ>, Layout::NZ>;
+  using GS = GlobalTensor<T, TileShape2D<T, SR, SC, Layout::NZ>, BaseShape2D<T, SR, SC, Layout::NZ>, Layout::NZ>;
+  auto at = [](int r, int c, int rows) { return std::size_t((c / C0) * rows * C0 + r * C0 + c % C0); };
+  const std::vector<T> big = pattern<T>(std::size_t(BR) * BC, 31), small = pattern<T>(std::size_t(SR) * SC, 32);
+  std::vector<T> out(insert ? big.size() : small.size());
+  launch({.target = tg, .check = SyncCheck::Throw}, [=](const T* pb, const T* ps, T* po) {
+    BigT b;
+    Small w;
+    SmallAll wall;
+    TASSIGN(b, 0), TASSIGN(w, 0x20000), TASSIGN(wall, 0x20000);
+    GB gb(const_cast<T*>(pb)), gbo(po);
+    GS gs(const_cast<T*>(ps)), gso(po);
+    TLOAD(b, gb);
+    TLOAD(wall, gs);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    if (insert) TINSERT(b, w, std::uint16_t(r0), std::uint16_t(c0));
+    else TEXTRACT(w, b, std::uint16_t(r0), std::uint16_t(c0));
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    if (insert) TSTORE(gbo, b);
+    else TSTORE(gso, wall);
+  }, big, small, out);
+  const int moved = tg == Target::A5 && !(VR == 1 && VC == 1) ? std::min((VC + C0 - 1) / C0 * C0, SC) : VC;
+  std::size_t bad = 0;
+  if (insert) {
+    for (int i = 0; i < BR; ++i)
+      for (int j = 0; j < BC; ++j) {
+        const bool in = i >= r0 && i < r0 + VR && j >= c0 && j < c0 + moved;
+        const T e = in ? small[at(i - r0, j - c0, SR)] : big[at(i, j, BR)];
+        bad += std::memcmp(&out[at(i, j, BR)], &e, sizeof(T)) != 0;
+      }
+  } else {
+    for (int i = 0; i < SR; ++i)
+      for (int j = 0; j < SC; ++j) {
+        const bool in = i < VR && j < moved;
+        const T e = in ? big[at(r0 + i, c0 + j, BR)] : small[at(i, j, SR)];
+        bad += std::memcmp(&out[at(i, j, SR)], &e, sizeof(T)) != 0;
+      }
+  }
+  BOOST_TEST(bad == 0u, name_of(tg) << " NZ" << (insert ? " TINSERT " : " TEXTRACT ") << VR << 'x' << VC << " at (" << r0 << ','
+                                    << c0 << ") of " << BR << 'x' << BC);
+}
+
+// pto-isa's a2a3 textract_vec / tinsert_vec NZ shapes (src 32x32 -> 16x32 at row 0 and 16, 64x32
+// windows), other dtypes, a partial last stripe and A5's any-row start.
+BOOST_AUTO_TEST_CASE(nz_textract_tinsert_move_column_stripes) {
+  for (Target t : {Target::A2A3, Target::A5})
+    for (bool ins : {true, false}) {
+      check_window_nz<float, 32, 32, 16, 32, 16, 32>(t, ins, 0, 0);
+      check_window_nz<float, 32, 32, 16, 32, 16, 32>(t, ins, 16, 0);
+      check_window_nz<half, 64, 64, 32, 32, 32, 32>(t, ins, 32, 32);
+      check_window_nz<std::int8_t, 32, 128, 16, 64, 16, 64>(t, ins, 16, 64);
+      check_window_nz<float, 64, 32, 32, 16, 32, 12>(t, ins, 16, 8);  // the last stripe partly valid
+      check_window_nz<float, 32, 32, 16, 16, 1, 1>(t, ins, 5, 16);     // 1 x 1: the scalar path
+    }
+  for (bool ins : {true, false}) check_window_nz<bfloat16_t, 48, 64, 16, 32, 16, 32>(Target::A5, ins, 5, 16);  // A5: any row
+}
+
+BOOST_AUTO_TEST_CASE(nz_window_errors_name_the_rule) {
+  auto on = [](Target tg, int r0, int c0) {
+    return error_of([&] {
+      launch({.target = tg}, [&] {
+        Tile<TileType::Vec, float, 32, 32, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> b;
+        Tile<TileType::Vec, float, 16, 16, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> w;
+        TASSIGN(b, 0), TASSIGN(w, 0x10000);
+        TEXTRACT(w, b, std::uint16_t(r0), std::uint16_t(c0));
+      });
+    });
+  };
+  std::string e = on(Target::A5, 0, 4);
+  BOOST_TEST((contains(e, "TEXTRACT: indexCol 4 of operand src") && contains(e, "indexCol must be a multiple of 8")), e);
+  e = on(Target::A2A3, 5, 0);
+  BOOST_TEST(contains(e, "A2A3's NZ copy needs Rows and indexRow to be multiples of 16"), e);
+  e = on(Target::A5, 5, 8);
+  BOOST_TEST(e == "no pto::Error", e);
+}
+
 // ---- TTRI and the partial element-wise ops (kept here: they share this suite's helpers) ----------
 
 // pto-isa's ttri cases (np.triu / np.tril of ones with k = diagonal over the valid region).

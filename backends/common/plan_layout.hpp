@@ -183,6 +183,10 @@ inline void twindow(const ExecContext& c, IntrinsicStream& s) {
     return;
   }
   const bool on_block = big.offset % 32 == 0;
+  if (w.boxed) {  // NZ: one copy of the column stripes, the last one whole
+    A2A3(s, es).ub_copy(rows * ceil_div(std::uint64_t(w.valid_cols) * es, 32) * 32, 1);
+    return;
+  }
   if (on_block && (c.variant & kVariantWindowAligned)) {
     A2A3(s, es).ub_copy(rows * std::uint64_t(w.valid_cols) * es, 1);
     return;

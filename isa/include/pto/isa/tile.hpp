@@ -139,7 +139,7 @@ struct Tile {
       return r * RowStride + c * ColStride;
     } else {
       int br = r / InnerRows, bc = c / InnerCols, ir = r % InnerRows, ic = c % InnerCols;
-      if constexpr (!isRowMajor && isInnerRowMajor) return (bc * (Rows / InnerRows) + br) * InnerNumel + ir * InnerCols + ic;
+      if constexpr (!isRowMajor && isInnerRowMajor) return bc * Rows * InnerCols + r * InnerCols + ic;  // NZ: blocks Rows * C0 apart
       else if constexpr (isInnerColMajor) return (br * (Cols / InnerCols) + bc) * InnerNumel + ic * InnerRows + ir;
       else return (br * (Cols / InnerCols) + bc) * InnerNumel + ir * InnerCols + ic;
     }

@@ -52,11 +52,12 @@ struct TileView {
   // Element offset of (r, c) in a boxed tile (Tile::GetTileOffset): fractals of inner_rows x
   // inner_cols, in column order for NZ (ColMajor fractals, each RowMajor), else in row order; each
   // row- or column-major inside.
+  // NZ's column blocks are Rows * C0 elements apart, whatever Rows (a Vec NZ tile needs no multiple of 16).
   std::ptrdiff_t boxed_offset(int r, int c) const {
     const std::ptrdiff_t ir = inner_rows, ic = inner_cols, n = ir * ic;
+    if (!row_major && inner_row_major) return std::ptrdiff_t(c / ic) * rows * ic + std::ptrdiff_t(r) * ic + c % ic;
     const std::ptrdiff_t br = r / ir, bc = c / ic, i = r % ir, j = c % ic;
-    const std::ptrdiff_t frac = (!row_major && inner_row_major) ? bc * (rows / ir) + br : br * (cols / ic) + bc;
-    return frac * n + (inner_row_major ? i * ic + j : j * ir + i);
+    return (br * (cols / ic) + bc) * n + (inner_row_major ? i * ic + j : j * ir + i);
   }
   template <class T> T* ptr(int r, int c) const { return reinterpret_cast<T*>(base) + elem_offset(r, c); }
   // @post every byte an in-range (r < valid_rows, c < valid_cols) element occupies lies inside the result

@@ -3,9 +3,9 @@
 //    region;
 //  - TINSERT(dst, src, indexRow, indexCol): dst(indexRow + r, indexCol + c) = src(r, c) over src's valid
 //    region; the rest of dst is untouched.
-// Rules from a2a3 / a5 TExtract.hpp and TInsert.hpp (the Vec -> Vec branch): one dtype, both tiles ND,
-// the small tile no larger than the big one, the window inside the big tile's storage; A2A3 also needs
-// indexCol on a 32-byte boundary. The large tile's operand is the window itself, so the copy, the
+// Rules from a2a3 / a5 TExtract.hpp and TInsert.hpp (the Vec -> Vec branch): one dtype, both tiles ND
+// or both NZ, the small tile no larger than the big one, the window inside the big tile's storage; A2A3
+// also needs indexCol on a 32-byte boundary (NZ: a stripe's start on both, and on A2A3 whole fractals). The large tile's operand is the window itself, so the copy, the
 // dependencies and the checker see exactly the bytes moved.
 #pragma once
 #include <cstdint>
@@ -21,6 +21,9 @@
 namespace pto {
 
 namespace detail {
+template <class T> inline constexpr bool kNd = T::isRowMajor && !T::isBoxedLayout;
+template <class T> inline constexpr bool kNzTile = !T::isRowMajor && T::isInnerRowMajor && T::SFractalSize == 512;
+
 // Small and Big: the window's tile and the tile it lies in (TEXTRACT: dst and src; TINSERT: src and dst).
 template <class Small, class Big>
 constexpr bool window_static() {
@@ -28,9 +31,9 @@ constexpr bool window_static() {
                 "TEXTRACT / TINSERT: only the Vec -> Vec form is implemented so far (the cube's forms come with the cube)");
   static_assert(std::is_same_v<typename Small::DType, typename Big::DType>,
                 "TEXTRACT / TINSERT (Vec -> Vec): dst and src must have the same DType (the NPUs convert nothing here)");
-  static_assert(Small::isRowMajor && !Small::isBoxedLayout && Big::isRowMajor && !Big::isBoxedLayout,
-                "TEXTRACT / TINSERT (Vec -> Vec): dst and src must both be ND (RowMajor NoneBox) tiles; the NZ form is not "
-                "implemented yet and the NPUs reject the other layouts");
+  static_assert((kNd<Small> && kNd<Big>) || (kNzTile<Small> && kNzTile<Big>),
+                "TEXTRACT / TINSERT (Vec -> Vec): dst and src must both be ND (RowMajor NoneBox) or both NZ (ColMajor, "
+                "SLayout::RowMajor, 512-byte fractals); the NPUs reject the other layouts and mixed pairs");
   static_assert(Small::Rows <= Big::Rows && Small::Cols <= Big::Cols,
                 "TEXTRACT / TINSERT (Vec -> Vec): the window's tile (TEXTRACT's dst, TINSERT's src) must be no larger than "
                 "the other in Rows and Cols");
@@ -61,6 +64,23 @@ void window_rules(Core& core, InstrRecord& rec, int small_at, std::uint16_t r0, 
     if (es == 1 && (Small::ValidCol == -1 || Small::ValidCol % 2 != 0))
       fail(d.name, ": operand ", small_at == 0 ? "dst " : "src ", small,
            ": A2A3 moves 1-byte elements in pairs and needs an even static ValidCol (its check rejects a dynamic one too)");
+  }
+  if constexpr (Small::isBoxedLayout && !one) {  // (a 1 x 1 window is one scalar access: any position)
+    // NZ: one copy of column stripes (a burst of validRow 32-byte rows each) from the window's first
+    // block: indexCol must start a stripe; A2A3 also wants whole fractal rows.
+    const int c0n = int(32 / big.elem_bytes());
+    TileView& sm = rec.ops[small_at].tile;
+    if (c0 % c0n != 0)
+      fail(d.name, ": indexCol ", c0, " of operand ", bn, " ", big, " is inside a column block of ", c0n,
+           " elements; the NZ copy moves whole stripes, so indexCol must be a multiple of ", c0n);
+    if (target == Target::A2A3 && (r0 % 16 != 0 || big.rows % 16 != 0 || sm.rows % 16 != 0))
+      fail(d.name, ": operands dst ", rec.ops[0].tile, " and src ", rec.ops[1].tile, " with indexRow ", r0,
+           ": A2A3's NZ copy needs Rows and indexRow to be multiples of 16 (whole fractals)");
+    if (target == Target::A5) {
+      // A5 copies the last stripe whole: its 32-byte rows past the valid columns move too
+      const int wide = std::min((sm.valid_cols + c0n - 1) / c0n * c0n, std::min(sm.cols, big.cols - c0));
+      sm.valid_cols = wide;
+    }
   }
   big.base += big.elem_offset(r0, c0) * std::ptrdiff_t(big.elem_bytes());
   big.offset += std::uint32_t(big.elem_offset(r0, c0) * std::ptrdiff_t(big.elem_bytes()));
