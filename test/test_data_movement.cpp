@@ -426,3 +426,91 @@ BOOST_AUTO_TEST_CASE(nz_errors_name_the_rule) {
   });
   BOOST_TEST(pto_test::contains(e64, "A2A3 moves 64-bit elements only between ND and DN layouts"), e64);
 }
+
+// ---- TMOV ND -> NZ (A5) ----------------------------------------------------------------------------
+// pto-isa's a5 tmov_nd2nz cases (hifloat8 32x32, 32x64, 64x64: TLOAD ND, TMOV, TSTORE NZ), other dtypes
+// and a valid height off a fractal boundary (the rows past it in each block are left alone).
+namespace {
+template <class T, int R, int C, int VR>
+void check_nd2nz() {
+  constexpr int C0 = int(32 / sizeof(T)), P = (VR + 15) / 16 * 16;
+  std::vector<T> in(R * std::size_t(C)), out(P * std::size_t(C), T::FromRaw(0x55));
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = T::FromRaw(std::uint8_t(i * 7 + 3));
+  launch({.target = Target::A5, .check = SyncCheck::Throw}, [](const T* pi, T* po) {
+    GlobalTensor<T, Shape<1, 1, 1, VR, C>, pto::Stride<1, 1, 1, C, 1>> gi(const_cast<T*>(pi));
+    using GZ = GlobalTensor<T, TileShape2D<T, P, C, Layout::NZ>, BaseShape2D<T, P, C, Layout::NZ>, Layout::NZ>;
+    GZ go(po), gpre(po);
+    Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1> s(VR, C);
+    Tile<TileType::Vec, T, P, C, BLayout::ColMajor, VR, C, SLayout::RowMajor, 512> d;
+    Tile<TileType::Vec, T, P, C, BLayout::ColMajor, P, C, SLayout::RowMajor, 512> whole;
+    TASSIGN(s, 0), TASSIGN(d, 0x10000), TASSIGN(whole, 0x10000);
+    TLOAD(s, gi);
+    TLOAD(whole, gpre);  // the sentinel everywhere first
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TMOV(d, s);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, whole);
+  }, in, out);
+  int bad = 0;
+  for (int r = 0; r < P; ++r)
+    for (int c = 0; c < C; ++c) {
+      const std::uint8_t got = out[std::size_t((c / C0) * P * C0 + r * C0 + c % C0)].RawData();
+      bad += got != (r < VR ? in[std::size_t(r) * C + c].RawData() : 0x55);
+    }
+  BOOST_TEST(bad == 0, "TMOV ND -> NZ " << VR << 'x' << C << ": " << bad << " mismatches");
+}
+template <class T, int R, int C>
+void check_nd2nz_numbers() {
+  constexpr int C0 = int(32 / sizeof(T));
+  std::vector<T> in(R * std::size_t(C)), out(in.size(), T(0));
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = T(int(i % 113) - 50);
+  launch({.target = Target::A5}, [](const T* pi, T* po) {
+    GlobalTensor<T, Shape<1, 1, 1, R, C>, pto::Stride<1, 1, 1, C, 1>> gi(const_cast<T*>(pi));
+    GlobalTensor<T, TileShape2D<T, R, C, Layout::NZ>, BaseShape2D<T, R, C, Layout::NZ>, Layout::NZ> go(po);
+    Tile<TileType::Vec, T, R, C> s;
+    Tile<TileType::Vec, T, R, C, BLayout::ColMajor, R, C, SLayout::RowMajor, 512> d;
+    TASSIGN(s, 0), TASSIGN(d, 0x10000);
+    TLOAD(s, gi);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TMOV(d, s);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(go, d);
+  }, in, out);
+  int bad = 0;
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) bad += !(out[std::size_t((c / C0) * R * C0 + r * C0 + c % C0)] == in[std::size_t(r) * C + c]);
+  BOOST_TEST(bad == 0, "TMOV ND -> NZ " << name_of(dtype_v<T>) << ' ' << R << 'x' << C << ": " << bad << " mismatches");
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a5_tmov_nd_to_nz_scatters_column_blocks) {
+  check_nd2nz<hifloat8_t, 32, 32, 32>();
+  check_nd2nz<hifloat8_t, 32, 64, 32>();
+  check_nd2nz<hifloat8_t, 64, 64, 64>();
+  check_nd2nz<float8_e4m3_t, 32, 64, 20>();
+  check_nd2nz_numbers<float, 32, 32>();
+  check_nd2nz_numbers<half, 16, 64>();
+  check_nd2nz_numbers<std::int32_t, 48, 16>();
+  const std::string e = pto_test::error_of([] {
+    launch({.target = Target::A2A3}, [] {
+      Tile<TileType::Vec, float, 16, 16> s;
+      Tile<TileType::Vec, float, 16, 16, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> d;
+      TASSIGN(s, 0), TASSIGN(d, 0x1000);
+      TMOV(d, s);
+    });
+  });
+  BOOST_TEST(pto_test::contains(e, "A2A3's TMOV converts no layout"), e);
+  const std::string e2 = pto_test::error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 16, 16> s;
+      Tile<TileType::Vec, float, 32, 16, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> d(16, 16);
+      TASSIGN(s, 0), TASSIGN(d, 0x1000);
+      TMOV(d, s);
+    });
+  });
+  BOOST_TEST(pto_test::contains(e2, "roundup16(validRow) = 16 rows apart, so dst's Rows must be 16"), e2);
+}

@@ -544,7 +544,16 @@ template <I Op>
 void elementwise(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).elementwise(Op, dst_of(c), src_of(c), false); }
 inline void axpy(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).axpy(dst_of(c), src_of(c)); }
 inline void expands(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).stores_only(dst_of(c), 0, true); }
-inline void tmov(const ExecContext& c, IntrinsicStream& s) { A5(s, es_of(c)).copy(dst_of(c)); }
+inline void tmov(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& d = dst_of(c);
+  if (!d.boxed) return A5(s, es_of(c)).copy(d);
+  // ND -> NZ: per 256-byte column group and valid row, a load and a block-strided store (vsstb)
+  A5 p(s, es_of(c));
+  const std::uint64_t groups = ceil_div(std::uint64_t(d.valid_cols) * es_of(c), 256), n = groups * std::uint64_t(d.valid_rows);
+  p.add(I::vloop, groups);
+  p.add(I::vlds, n);
+  p.add(I::vsts, n);
+}
 // TCMP / TCMPS (a5/TCmp.hpp, TCmps.hpp): per row and 256-byte chunk, the loads, a vcmp into a
 // predicate register and its store (32-bit sources pair two chunks per store).
 inline void compare(const ExecContext& c, IntrinsicStream& s) {

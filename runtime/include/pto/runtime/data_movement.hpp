@@ -2,6 +2,7 @@
 // Each: compile-time rules as static_asserts, runtime rules as pto::Error, then one record issued.
 #pragma once
 #include <algorithm>
+#include <type_traits>
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/prefetch.hpp>
@@ -151,14 +152,40 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
                 "TMOV: only the Vec -> Vec form is implemented so far");
   static_assert(sizeof(typename DstTile::DType) == sizeof(typename SrcTile::DType),
                 "TMOV (Vec -> Vec): dst and src must have elements of one size (the bits move unchanged)");
-  static_assert(!DstTile::isBoxedLayout && !SrcTile::isBoxedLayout,
-                "TMOV (Vec -> Vec): boxed (NZ / ZN) tiles are not implemented yet");
+  constexpr bool nd2nz = DstTile::isBoxedLayout;
+  static_assert(!SrcTile::isBoxedLayout,
+                "TMOV (Vec -> Vec): a boxed source is not implemented (neither NPU converts NZ -> ND: a5 TMov.hpp's generic "
+                "copy walks such a tile by rows)");
+  static_assert(!nd2nz || (SrcTile::isRowMajor && !DstTile::isRowMajor && DstTile::isInnerRowMajor && DstTile::SFractalSize == 512),
+                "TMOV (Vec -> Vec): the boxed form is ND -> NZ (a RowMajor NoneBox src, an NZ dst; A5)");
+  using E = typename DstTile::DType;
+  static_assert(!nd2nz || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> || std::is_same_v<E, float> ||
+                    std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t> ||
+                    std::is_same_v<E, float8_e4m3_t> || std::is_same_v<E, float8_e5m2_t> || std::is_same_v<E, hifloat8_t>,
+                "TMOV ND -> NZ: A5 moves half, bfloat16_t, float, int32_t, int8_t, uint8_t and the 8-bit floats (a5 TMov.hpp)");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TMOV_V2V>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   TileView& d = rec.ops[0].tile;
   TileView& s = rec.ops[1].tile;
+  if constexpr (nd2nz) {
+    // a5 TMovToVecNd2Nz: per 256-byte column group and src row, a load and a block-strided store of its
+    // 32-byte blocks, the column blocks roundup16(dst's valid rows) rows apart.
+    if (core_target(core) == Target::A2A3)
+      fail("TMOV: operand dst ", d, ": A2A3's TMOV converts no layout (a2a3 TMov.hpp copies the bytes linearly); ND -> NZ is A5's");
+    const int pitch = (d.valid_rows + 15) / 16 * 16;
+    if (d.rows != pitch)
+      fail("TMOV: operand dst ", d, ": A5's ND -> NZ lays the column blocks roundup16(validRow) = ", pitch,
+           " rows apart, so dst's Rows must be ", pitch, " (its NZ addressing uses Rows)");
+    if (s.valid_rows > d.valid_rows || d.valid_cols > s.cols)
+      fail("TMOV: operand src ", s, " and operand dst ", d, ": A5 moves src's valid rows and dst's valid columns, so src may "
+           "have no more valid rows than dst and dst no more valid columns than src's Cols");
+    d.valid_rows = s.valid_rows;
+    s.valid_cols = d.valid_cols;
+    add_waits(core, rec, events...);
+    return Issue(core, rec);
+  }
   if (core_target(core) == Target::A2A3 && (d.rows != s.rows || d.cols != s.cols))
     fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3 moves between Vec tiles of one shape (Rows and Cols; "
          "its static_assert); A5 takes any two");
