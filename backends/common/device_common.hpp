@@ -85,14 +85,17 @@ inline bool operands_in_ub(const ExecContext& ctx) {
   return true;
 }
 
-// The common part of a device path's covers(): every tile in UB, dst's dtype in D, and (unless the
-// family addresses ColMajor tiles itself: AnyLayout) RowMajor full operands (the first three).
+// The common part of a device path's covers(): every tile in UB, dst's dtype in D, no boxed (NZ / ZN)
+// operand (the algorithms address tiles by strides), and (unless the family addresses ColMajor tiles
+// itself: AnyLayout) RowMajor full operands (the first three).
 template <DTypeSet D, bool AnyLayout = false>
 bool covers(const ExecContext& ctx) {
   if (!operands_in_ub(ctx) || !D.has(ctx.ops[0].tile.dtype)) return false;
-  if constexpr (!AnyLayout)
-    for (int i = 0; i < ctx.nops && i < 3; ++i)
-      if (ctx.ops[i].kind == Operand::Kind::Tile && !ctx.ops[i].tile.row_major) return false;
+  for (int i = 0; i < ctx.nops; ++i) {
+    const Operand& o = ctx.ops[i];
+    if (o.kind != Operand::Kind::Tile) continue;
+    if (o.tile.boxed || (!AnyLayout && i < 3 && !o.tile.row_major)) return false;
+  }
   return true;
 }
 
