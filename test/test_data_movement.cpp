@@ -161,6 +161,23 @@ BOOST_AUTO_TEST_CASE(tmov_copies_the_smaller_valid_region) {
       BOOST_TEST_REQUIRE(float(d.data()[r * 32 + c]) == ((r < 6 && c < 16) ? float((r * 32 + c) % 1000) : -1.0f));
 }
 
+// A2A3's TMOV converts no layout (a2a3 TMov.hpp): RowMajor -> ColMajor copies the bytes of Cols x the
+// valid rows as they lie, which is why pto-isa's layout-pair TMOV cost cases all take the RM -> RM time.
+// A partial valid width would copy at a ColMajor tile's RowStride of 1 element: an error.
+BOOST_AUTO_TEST_CASE(a2a3_tmov_between_layouts_copies_bytes) {
+  Tile<TileType::Vec, float, 16, 16> s;
+  Tile<TileType::Vec, float, 16, 16, BLayout::ColMajor, -1, -1> d(12, 16);
+  TASSIGN(s, 0);
+  TASSIGN(d, 0x4000);
+  for (int i = 0; i < 256; ++i) s.data()[i] = float(i), d.data()[i] = -1.0f;
+  TMOV(d, s);
+  for (int i = 0; i < 256; ++i) BOOST_TEST_REQUIRE(d.data()[i] == (i < 12 * 16 ? float(i) : -1.0f));
+  Tile<TileType::Vec, float, 16, 16, BLayout::ColMajor, -1, -1> part(16, 10);
+  TASSIGN(part, 0x8000);
+  const std::string e = pto_test::error_of([&] { TMOV(part, s); });
+  BOOST_TEST(pto_test::contains(e, "A2A3's TMOV converts no layout; with a partial valid width"), e);
+}
+
 BOOST_AUTO_TEST_CASE(texpands_fills_the_valid_region_for_each_dtype) {
   Tile<TileType::Vec, std::int8_t, 4, 64, BLayout::RowMajor, -1, -1> i8(3, 33);
   TASSIGN(i8, 0);

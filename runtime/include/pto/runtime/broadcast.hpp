@@ -131,7 +131,7 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
       Operand& o = rec.ops[rec.nops++];
       o.kind = Operand::Kind::Tile;
       o.role = Role::Write;
-      o.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null, true, true};
+      o.tile = byte_run(t, need);
     } else {
       for (int i = 0; i < 3; ++i) {  // an operand inside the scratch would be overwritten by the chip
         const TileView& o = rec.ops[i].tile;

@@ -189,6 +189,21 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   if (core_target(core) == Target::A2A3 && (d.rows != s.rows || d.cols != s.cols))
     fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3 moves between Vec tiles of one shape (Rows and Cols; "
          "its static_assert); A5 takes any two");
+  if (core_target(core) == Target::A2A3 && d.row_major != s.row_major) {
+    // a2a3 TMov.hpp converts no layout: with a whole-width valid region (the type's or at run time) it
+    // copies Cols x validRow elements' bytes in one burst, as they lie; else row by row at each tile's
+    // RowStride, 1 element for a ColMajor tile, off the 32-byte blocks its copy needs.
+    const int vr = std::min(d.valid_rows, s.valid_rows), vc = std::min(d.valid_cols, s.valid_cols);
+    if (!(DstTile::ValidCol == DstTile::Cols || vc == d.cols))
+      fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3's TMOV converts no layout; with a partial valid width it "
+           "copies row by row at each tile's RowStride (1 element for a ColMajor tile), off the 32-byte blocks its copy "
+           "needs. Give both tiles one layout (A5 converts)");
+    const std::size_t n = (std::size_t(d.cols) * std::size_t(vr) * d.elem_bytes() + 31) / 32 * 32;
+    d = byte_run(d, n);
+    s = byte_run(s, n);
+    add_waits(core, rec, events...);
+    return Issue(core, rec);
+  }
   d.valid_rows = s.valid_rows = std::min(d.valid_rows, s.valid_rows);  // the chips move the smaller region
   d.valid_cols = s.valid_cols = std::min(d.valid_cols, s.valid_cols);
   add_waits(core, rec, events...);

@@ -149,4 +149,10 @@ inline void check_elem_bytes(const InstrDesc& d, const char* operand, DType t, T
          " is not supported on A2A3 (allowed there: 1-, 2- and 4-byte elements; supported on: A5)");
 }
 
+// A flat byte view of n bytes at t's address: what a chip writes or reads there, whatever t's shape
+// (scratch footprints, byte copies).
+inline TileView byte_run(const TileView& t, std::size_t n) {
+  return TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(n), 1, int(n), int(n), 1, true, false, PadValue::Null, true, true};
+}
+
 }  // namespace pto::detail

@@ -93,7 +93,7 @@ Issue quant_int8(Dst& dst, Src& src, Para& scale, Tmp* tmp, Para* offset, W&... 
       Operand& x = rec.ops[rec.nops++];
       x.kind = Operand::Kind::Tile;
       x.role = Role::Write;
-      x.tile = TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(need), 1, int(need), int(need), 1, true, false, PadValue::Null, true, true};
+      x.tile = byte_run(t, need);
       rec.variant |= kVariantQuantTmp;
     }
   } else {
@@ -123,11 +123,6 @@ constexpr void static_check_quant_mx() {
   static_assert(kVecRowMajor<Dst, Src> && kVecRowMajor<Exp, Max> && kVecRowMajor<Scaling, Scaling>,
                 "TQUANT: the MX operands must be RowMajor NoneBox Vec tiles (ND; the NZ / ZZ layouts come from TMOV)");
   static_assert(Src::Cols % 32 == 0, "TQUANT: the MX forms group 32 columns: src's Cols must be a multiple of 32");
-}
-
-// A flat byte view of n bytes at t's address: what the chip writes there, whatever t's shape.
-inline TileView byte_run(const TileView& t, std::size_t n) {
-  return TileView{t.base, t.offset, DType::U8, TileType::Vec, 1, int(n), 1, int(n), int(n), 1, true, false, PadValue::Null, true, true};
 }
 
 template <QuantType Q, QuantScaleAlg A, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
