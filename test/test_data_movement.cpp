@@ -530,4 +530,13 @@ BOOST_AUTO_TEST_CASE(a5_tmov_nd_to_nz_scatters_column_blocks) {
     });
   });
   BOOST_TEST(pto_test::contains(e2, "roundup16(validRow) = 16 rows apart, so dst's Rows must be 16"), e2);
+  const std::string e3 = pto_test::error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 32, 16> s;
+      Tile<TileType::Vec, float, 16, 16, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> d(12, 16);
+      TASSIGN(s, 0), TASSIGN(d, 0x1000);
+      TMOV(d, s);
+    });
+  });
+  BOOST_TEST(pto_test::contains(e3, "src may have no more valid rows than dst"), e3);
 }

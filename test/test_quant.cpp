@@ -316,6 +316,16 @@ BOOST_AUTO_TEST_CASE(quant_errors_name_the_instruction_the_operand_and_the_rule)
     });
   });
   BOOST_TEST(contains(e3, "TQUANT: INT8_ASYM needs an offset tile"), e3);
+  const std::string e3b = error_of([] {
+    launch({.target = Target::A5}, [] {
+      F s(16, 64);
+      Q d(16, 64);
+      P k(16, 1), z(16, 1);
+      TASSIGN(s, 0), TASSIGN(d, 0x8000), TASSIGN(k, 0x9000), TASSIGN(z, 0xa000);
+      TQUANT<QuantType::INT8_SYM>(d, s, k, &z);
+    });
+  });
+  BOOST_TEST(contains(e3b, "TQUANT: INT8_SYM takes no offset"), e3b);
   const std::string e4 = error_of([] {
     launch({.target = Target::A2A3}, [] {
       Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, -1, -1> d(16, 64);
@@ -366,6 +376,29 @@ BOOST_AUTO_TEST_CASE(quant_errors_name_the_instruction_the_operand_and_the_rule)
     });
   });
   BOOST_TEST((contains(e, "TQUANT: operand dst") && contains(e, "holds 128 bytes; the chip writes 256 there")), e);
+  // the per-row exp path needs a row per valid row of src; max and scaling one element per group
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 4, 128> s;
+      Tile<TileType::Vec, std::int8_t, 4, 128> d;
+      Tile<TileType::Vec, std::uint8_t, 2, 32> x;
+      Tile<TileType::Vec, float, 1, 64> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x1000), TASSIGN(x, 0x2000), TASSIGN(m, 0x3000), TASSIGN(k, 0x4000);
+      TQUANT<QuantType::MXFP8>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand exp") && contains(e, "a row per valid row of src and a byte per group: at least 4x4")), e);
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 4, 128> s;
+      Tile<TileType::Vec, std::int8_t, 4, 128> d;
+      Tile<TileType::Vec, std::uint8_t, 1, 32> x;
+      Tile<TileType::Vec, float, 1, 8> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x1000), TASSIGN(x, 0x2000), TASSIGN(m, 0x3000), TASSIGN(k, 0x4000);
+      TQUANT<QuantType::MXFP8>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand max") && contains(e, "holds 32 bytes; the chip writes 64 there")), e);
 }
 
 // Modeled cycles (deterministic; pto-isa's cost-model tests have no TQUANT or TDEQUANT figure). A2A3
