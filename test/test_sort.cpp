@@ -137,104 +137,106 @@ BOOST_AUTO_TEST_CASE(tsort32_sorts_each_block_of_32_with_its_indices) {
   }
 }
 
-// The A2A3 device paths write what the chip writes past the valid records: TSORT32's tmp path sorts
+// The device paths (both targets) write what the chips write past the valid records: TSORT32's tmp path sorts
 // the padded last block whole (32 records, the padding -NaN with the indices idx holds past its valid
 // columns) and leaves the staged row in tmp; TMRGSORT copies whole 32-byte blocks from tmp. The CPU
 // reference writes the valid records only. Where the padded block would leave dst's row the CPU
 // reference runs.
-BOOST_AUTO_TEST_CASE(a2a3_sort_device_paths_write_the_chips_padded_block) {
-  constexpr std::size_t kSrc = 0, kIdx = 4 * 128 * 4, kDst = kIdx + 4 * 128 * 4, kTmp = kDst + 4 * 256 * 4;
-  Ub ub(kUb, std::byte{0x5a});
-  const std::vector<std::byte> fill(256, std::byte{0x5a});
-  std::vector<float> v(4 * 128);
-  std::vector<std::uint32_t> x(128);
-  for (std::size_t k = 0; k < v.size(); ++k) v[k] = float(int(k * 37 % 101));
-  for (std::uint32_t j = 0; j < 128; ++j) x[j] = 1000 - j;
-  put(ub, kSrc, v);
-  put(ub, kIdx, x);
-  auto sort = [&] {
-    DynTile<float, 4, 128> s(3, 100);
-    DynTile<std::uint32_t, 1, 128> i(1, 100);
-    DynTile<float, 4, 256> d(3, 200);
-    Tile<TileType::Vec, float, 1, 128> t;
-    TASSIGN(s, kSrc), TASSIGN(i, kIdx), TASSIGN(d, kDst), TASSIGN(t, kTmp);
-    TSORT32(d, s, i, t);
-  };
-  const Ub dev = run_ub(Target::A2A3, ub, sort), cpu = run_ub(Target::A2A3, ub, sort, true);
-  const std::uint32_t neg_nan = 0xffc00000u;
-  for (int r = 0; r < 3; ++r) {
-    const std::byte* row = dev.data() + kDst + std::size_t(r) * 256 * 4;
-    BOOST_TEST(std::memcmp(row, cpu.data() + kDst + std::size_t(r) * 256 * 4, 100 * 8) == 0);  // the valid records agree
-    int pads_ok = 0;
-    for (int k = 100; k < 128; ++k) {  // the padding sorts last, by index: 873 (column 127) .. 900 (column 100)
-      std::uint32_t bits, index;
-      std::memcpy(&bits, row + 8 * k, 4);
-      std::memcpy(&index, row + 8 * k + 4, 4);
-      pads_ok += bits == neg_nan && index == std::uint32_t(873 + (k - 100));
+BOOST_AUTO_TEST_CASE(sort_device_paths_write_the_chips_padded_block) {
+  for (Target tg : both) {
+    constexpr std::size_t kSrc = 0, kIdx = 4 * 128 * 4, kDst = kIdx + 4 * 128 * 4, kTmp = kDst + 4 * 256 * 4;
+    Ub ub(kUb, std::byte{0x5a});
+    const std::vector<std::byte> fill(256, std::byte{0x5a});
+    std::vector<float> v(4 * 128);
+    std::vector<std::uint32_t> x(128);
+    for (std::size_t k = 0; k < v.size(); ++k) v[k] = float(int(k * 37 % 101));
+    for (std::uint32_t j = 0; j < 128; ++j) x[j] = 1000 - j;
+    put(ub, kSrc, v);
+    put(ub, kIdx, x);
+    auto sort = [&] {
+      DynTile<float, 4, 128> s(3, 100);
+      DynTile<std::uint32_t, 1, 128> i(1, 100);
+      DynTile<float, 4, 256> d(3, 200);
+      Tile<TileType::Vec, float, 1, 128> t;
+      TASSIGN(s, kSrc), TASSIGN(i, kIdx), TASSIGN(d, kDst), TASSIGN(t, kTmp);
+      TSORT32(d, s, i, t);
+    };
+    const Ub dev = run_ub(tg, ub, sort), cpu = run_ub(tg, ub, sort, true);
+    const std::uint32_t neg_nan = 0xffc00000u;
+    for (int r = 0; r < 3; ++r) {
+      const std::byte* row = dev.data() + kDst + std::size_t(r) * 256 * 4;
+      BOOST_TEST(std::memcmp(row, cpu.data() + kDst + std::size_t(r) * 256 * 4, 100 * 8) == 0);  // the valid records agree
+      int pads_ok = 0;
+      for (int k = 100; k < 128; ++k) {  // the padding sorts last, by index: 873 (column 127) .. 900 (column 100)
+        std::uint32_t bits, index;
+        std::memcpy(&bits, row + 8 * k, 4);
+        std::memcpy(&index, row + 8 * k + 4, 4);
+        pads_ok += bits == neg_nan && index == std::uint32_t(873 + (k - 100));
+      }
+      BOOST_TEST(pads_ok == 28);
+      BOOST_TEST(std::memcmp(cpu.data() + kDst + std::size_t(r) * 256 * 4 + 800, fill.data(), 224) == 0);  // untouched
     }
-    BOOST_TEST(pads_ok == 28);
-    BOOST_TEST(std::memcmp(cpu.data() + kDst + std::size_t(r) * 256 * 4 + 800, fill.data(), 224) == 0);  // untouched
-  }
-  const auto tmp = get<float>(dev, kTmp, 128), tmp_bits = tmp;  // the last row staged and padded
-  BOOST_TEST(std::memcmp(tmp.data(), v.data() + 2 * 128, 100 * 4) == 0);
-  std::uint32_t b100, b127;
-  std::memcpy(&b100, &tmp_bits[100], 4), std::memcpy(&b127, &tmp_bits[127], 4);
-  BOOST_TEST(b100 == neg_nan);
-  BOOST_TEST(b127 == neg_nan);
-  const LaunchReport r = launch({.blocks = 1, .target = Target::A2A3, .model_only = true}, [&]() -> Kernel {
-    sort();
-    co_return;
-  });
-  BOOST_TEST_REQUIRE(r.warnings().size() == 1u);
-  BOOST_TEST(r.warnings()[0].message == "TSORT32: the A2A3 tmp path sorts the padded last block whole, so each of dst's 3 rows also "
-                                        "receives 28 record(s) of -NaN past its 200 valid elements (inside the row), with the "
-                                        "indices idx holds past its valid columns");
-  // dst rows of 200 floats cannot hold the padded block: the CPU reference, nothing past the records.
-  const Ub narrow = run_ub(Target::A2A3, ub, [&] {
-    DynTile<float, 4, 128> s(3, 100);
-    DynTile<std::uint32_t, 1, 128> i(1, 100);
-    DynTile<float, 4, 200> d(3, 200);
-    Tile<TileType::Vec, float, 1, 128> t;
-    TASSIGN(s, kSrc), TASSIGN(i, kIdx), TASSIGN(d, kDst), TASSIGN(t, kTmp);
-    TSORT32(d, s, i, t);
-  });
-  BOOST_TEST(std::memcmp(narrow.data() + kDst, cpu.data() + kDst, 100 * 8) == 0);
-  BOOST_TEST(std::memcmp(narrow.data() + kTmp, ub.data() + kTmp, 128 * 4) == 0);  // tmp untouched: not the device path
+    const auto tmp = get<float>(dev, kTmp, 128), tmp_bits = tmp;  // the last row staged and padded
+    BOOST_TEST(std::memcmp(tmp.data(), v.data() + 2 * 128, 100 * 4) == 0);
+    std::uint32_t b100, b127;
+    std::memcpy(&b100, &tmp_bits[100], 4), std::memcpy(&b127, &tmp_bits[127], 4);
+    BOOST_TEST(b100 == neg_nan);
+    BOOST_TEST(b127 == neg_nan);
+    const LaunchReport r = launch({.blocks = 1, .target = tg, .model_only = true}, [&]() -> Kernel {
+      sort();
+      co_return;
+    });
+    BOOST_TEST_REQUIRE(r.warnings().size() == 1u);
+    BOOST_TEST(r.warnings()[0].message == std::string("TSORT32: the ") + name_of(tg) + " tmp path sorts the padded last block whole, so each of dst's 3 rows also "
+                                          "receives 28 record(s) of -NaN past its 200 valid elements (inside the row), with the "
+                                          "indices idx holds past its valid columns");
+    // dst rows of 200 floats cannot hold the padded block: the CPU reference, nothing past the records.
+    const Ub narrow = run_ub(tg, ub, [&] {
+      DynTile<float, 4, 128> s(3, 100);
+      DynTile<std::uint32_t, 1, 128> i(1, 100);
+      DynTile<float, 4, 200> d(3, 200);
+      Tile<TileType::Vec, float, 1, 128> t;
+      TASSIGN(s, kSrc), TASSIGN(i, kIdx), TASSIGN(d, kDst), TASSIGN(t, kTmp);
+      TSORT32(d, s, i, t);
+    });
+    BOOST_TEST(std::memcmp(narrow.data() + kDst, cpu.data() + kDst, 100 * 8) == 0);
+    BOOST_TEST(std::memcmp(narrow.data() + kTmp, ub.data() + kTmp, 128 * 4) == 0);  // tmp untouched: not the device path
 
-  // TMRGSORT of two lists into a dst of 1002 floats (4008 bytes): the device copy moves 126 whole
-  // blocks, so dst's elements 1002..1007 receive tmp's (records 501..503 of the merge).
-  Ub m(kUb, std::byte{0x5a});
-  std::vector<float> l0(1024), l1(1024);
-  for (int k = 0; k < 512; ++k) {
-    const float a = float(2048 - 2 * k), b = float(2047 - 2 * k);
-    const std::uint32_t ia = std::uint32_t(k), ib = std::uint32_t(10000 + k);
-    std::memcpy(&l0[std::size_t(2 * k)], &a, 4), std::memcpy(&l0[std::size_t(2 * k + 1)], &ia, 4);
-    std::memcpy(&l1[std::size_t(2 * k)], &b, 4), std::memcpy(&l1[std::size_t(2 * k + 1)], &ib, 4);
+    // TMRGSORT of two lists into a dst of 1002 floats (4008 bytes): the device copy moves 126 whole
+    // blocks, so dst's elements 1002..1007 receive tmp's (records 501..503 of the merge).
+    Ub m(kUb, std::byte{0x5a});
+    std::vector<float> l0(1024), l1(1024);
+    for (int k = 0; k < 512; ++k) {
+      const float a = float(2048 - 2 * k), b = float(2047 - 2 * k);
+      const std::uint32_t ia = std::uint32_t(k), ib = std::uint32_t(10000 + k);
+      std::memcpy(&l0[std::size_t(2 * k)], &a, 4), std::memcpy(&l0[std::size_t(2 * k + 1)], &ia, 4);
+      std::memcpy(&l1[std::size_t(2 * k)], &b, 4), std::memcpy(&l1[std::size_t(2 * k + 1)], &ib, 4);
+    }
+    put(m, 0, l0);
+    put(m, 4096, l1);
+    auto merge = [] {
+      using S = Tile<TileType::Vec, float, 1, 1024>;
+      using D = DynTile<float, 1, 1024>;
+      using Tt = Tile<TileType::Vec, float, 1, 2048>;
+      S s0, s1;
+      D d(1, 1002);
+      Tt t;
+      TASSIGN(s0, 0), TASSIGN(s1, 4096), TASSIGN(t, 8192), TASSIGN(d, 16384);
+      MrgSortExecutedNumList ex{};
+      TMRGSORT<D, Tt, S, S, false>(d, ex, t, s0, s1);
+    };
+    const Ub mdev = run_ub(tg, m, merge), mcpu = run_ub(tg, m, merge, true);
+    BOOST_TEST(std::memcmp(mdev.data() + 16384, mcpu.data() + 16384, 1002 * 4) == 0);
+    BOOST_TEST(std::memcmp(mdev.data() + 16384 + 1002 * 4, mdev.data() + 8192 + 1002 * 4, 24) == 0);  // tmp's bytes
+    BOOST_TEST(std::memcmp(mcpu.data() + 16384 + 1002 * 4, fill.data(), 24) == 0);                   // untouched
+    const LaunchReport rm = launch({.blocks = 1, .target = tg, .model_only = true}, [&]() -> Kernel {
+      merge();
+      co_return;
+    });
+    BOOST_TEST_REQUIRE(rm.warnings().size() == 1u);
+    BOOST_TEST(rm.warnings()[0].message == std::string("TMRGSORT: the ") + name_of(tg) + " algorithm copies whole 32-byte blocks from tmp, so dst is also written 6 "
+                                           "element(s) past its 1002 valid columns (tmp's bytes there)");
   }
-  put(m, 0, l0);
-  put(m, 4096, l1);
-  auto merge = [] {
-    using S = Tile<TileType::Vec, float, 1, 1024>;
-    using D = DynTile<float, 1, 1024>;
-    using Tt = Tile<TileType::Vec, float, 1, 2048>;
-    S s0, s1;
-    D d(1, 1002);
-    Tt t;
-    TASSIGN(s0, 0), TASSIGN(s1, 4096), TASSIGN(t, 8192), TASSIGN(d, 16384);
-    MrgSortExecutedNumList ex{};
-    TMRGSORT<D, Tt, S, S, false>(d, ex, t, s0, s1);
-  };
-  const Ub mdev = run_ub(Target::A2A3, m, merge), mcpu = run_ub(Target::A2A3, m, merge, true);
-  BOOST_TEST(std::memcmp(mdev.data() + 16384, mcpu.data() + 16384, 1002 * 4) == 0);
-  BOOST_TEST(std::memcmp(mdev.data() + 16384 + 1002 * 4, mdev.data() + 8192 + 1002 * 4, 24) == 0);  // tmp's bytes
-  BOOST_TEST(std::memcmp(mcpu.data() + 16384 + 1002 * 4, fill.data(), 24) == 0);                   // untouched
-  const LaunchReport rm = launch({.blocks = 1, .target = Target::A2A3, .model_only = true}, [&]() -> Kernel {
-    merge();
-    co_return;
-  });
-  BOOST_TEST_REQUIRE(rm.warnings().size() == 1u);
-  BOOST_TEST(rm.warnings()[0].message == "TMRGSORT: the A2A3 algorithm copies whole 32-byte blocks from tmp, so dst is also written 6 "
-                                         "element(s) past its 1002 valid columns (tmp's bytes there)");
 }
 
 namespace {

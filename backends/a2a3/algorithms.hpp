@@ -1166,113 +1166,20 @@ inline void tcvt(VectorUnit& vu, const ExecContext& ctx) {
   vu.set_full_mask();
 }
 
-// ---- sorting (a2a3 TSort32.hpp, TMrgSort.hpp) ------------------------------------------------------
-// TSORT32: per row vbitsort calls of at most 255 blocks, a barrier after each. The tmp form with a
-// partial last block stages the row (at most 8160 elements) or the last block alone in tmp with
-// copy_ubuf_to_ubuf, writes -NaN over the missing lanes with one masked vector_dup and sorts that
-// block from tmp: dst receives 32 records for it, the padded ones -NaN with the indices idx holds past
-// its valid columns (docs/sort-gather.md).
-template <class T>
-void tsort32(VectorUnit& vu, const ExecContext& c) {
-  const TileView &d = c.ops[0].tile, &s = c.ops[1].tile, &x = c.ops[2].tile;
-  const unsigned C = unsigned(s.valid_cols), rows = unsigned(d.valid_rows), rpr = C / 32, tail = C % 32;
-  auto round32 = [](std::ptrdiff_t elems, std::size_t es) { return (std::size_t(elems) * es + 31) / 32 * 32 / es; };
-  const std::size_t ds = round32(d.row_stride, sizeof(T)), ss = round32(s.row_stride, sizeof(T)),
-                    xs = x.valid_rows == 1 ? 0 : round32(x.row_stride, 4);
-  T* dst = reinterpret_cast<T*>(d.base);
-  const T* src = reinterpret_cast<const T*>(s.base);
-  const auto* idx = reinterpret_cast<const std::uint32_t*>(x.base);
-  constexpr std::size_t per = 8 / sizeof(T);  // elements per record
-  if (!(c.variant & kVariantSortTmp)) {
-    for (unsigned i = 0; i < rows; ++i)
-      for (unsigned j = 0; j * 255 < rpr; ++j) {
-        vu.vbitsort(dst + i * ds + j * 255 * 32 * per, src + i * ss + j * 255 * 32, idx + i * xs + j * 255 * 32, std::min(255u, rpr - j * 255));
-        vu.barrier();
-      }
-    return;
-  }
-  T* tmp = reinterpret_cast<T*>(c.ops[3].tile.base);
-  const T pad = T(-std::numeric_limits<float>::quiet_NaN());  // -(0.0 / 0.0): the sign bit set
-  auto pad_tail = [&](T* block) {  // lanes tail..31 of the 32 at block
+// ---- sorting (a2a3 TSort32.hpp, TMrgSort.hpp: backends/common/sort_paths.hpp) -----------------------
+// A2A3's part: rows up to 8160 elements are staged whole; the padding is one masked vector_dup over
+// lanes tail..31 (the mask's 32-bit complement), behind a barrier; barriers between the steps.
+struct SortChip {
+  static bool small(unsigned cols, std::size_t) { return cols <= 8160; }
+  template <class T>
+  static void pad(VectorUnit& vu, T* block, unsigned tail) {
     vu.set_mask_norm();
     vu.set_vector_mask(0, std::uint64_t(~((std::uint32_t(1) << tail) - 1)));
-    vu.vector_dup(block, pad, 1, Strides{1, 1, 1, 8, 0, 0});
+    vu.vector_dup(block, T(-std::numeric_limits<float>::quiet_NaN()), 1, Strides{1, 1, 1, 8, 0, 0});  // -(0.0 / 0.0)
     vu.barrier();
-  };
-  if (C <= 8160) {  // the row staged in tmp
-    for (unsigned i = 0; i < rows; ++i) {
-      vu.copy_ubuf_to_ubuf(tmp, src + i * ss, 1, unsigned((C * sizeof(T) + 31) / 32), 0, 0);
-      vu.barrier();
-      pad_tail(tmp + rpr * 32);
-      vu.vbitsort(dst + i * ds, tmp, idx + i * xs, rpr + 1);
-      vu.barrier();
-      vu.set_full_mask();
-    }
-    return;
+    vu.set_full_mask();
   }
-  const unsigned loops = (rpr + 1 + 254) / 255, last = (rpr + 1) % 255;  // last: blocks of the final call, the tail's included
-  for (unsigned i = 0; i < rows; ++i)
-    for (unsigned j = 0; j < loops; ++j) {
-      const std::size_t b0 = std::size_t(j) * 255;  // first block of this call
-      if (j + 1 < loops) {
-        vu.vbitsort(dst + i * ds + b0 * 32 * per, src + i * ss + b0 * 32, idx + i * xs + b0 * 32, 255);
-        vu.barrier();
-        continue;
-      }
-      vu.vbitsort(dst + i * ds + b0 * 32 * per, src + i * ss + b0 * 32, idx + i * xs + b0 * 32, last - 1);
-      vu.barrier();
-      const std::size_t bt = b0 + last - 1;  // the tail block
-      vu.copy_ubuf_to_ubuf(tmp, src + i * ss + bt * 32, 1, unsigned((tail * sizeof(T) + 31) / 32), 0, 0);
-      vu.barrier();
-      pad_tail(tmp);
-      vu.vbitsort(dst + i * ds + bt * 32 * per, tmp, idx + i * xs + bt * 32, 1);
-      vu.barrier();
-      vu.set_full_mask();
-    }
-}
-
-// TMRGSORT. Single list: one vmrgsort4 whose repeats are src's groups of four blocks of blockLen
-// elements. Lists: one vmrgsort4 of 2-4 lists into tmp; exhausted mode reads VMS4_SR on the scalar
-// unit (a V -> S flag) into executedNumList; a barrier, then copy_ubuf_to_ubuf of dst's valid bytes
-// rounded up to 32-byte blocks from tmp.
-template <class T>
-void tmrgsort(VectorUnit& vu, const ExecContext& c) {
-  const TileView& d = c.ops[0].tile;
-  T* dst = reinterpret_cast<T*>(d.base);
-  if (c.variant & kVariantSingleList) {
-    const TileView& s = c.ops[2].tile;
-    const std::uint32_t block = c.scalar.as<std::uint32_t>();  // elements
-    const std::uint64_t n = block * sizeof(T) / 8;             // records per block
-    const T* src = reinterpret_cast<const T*>(s.base);
-    const T* addr[4] = {src, src + block, src + 2 * block, src + 3 * block};
-    const std::uint64_t repeat = std::uint64_t(s.valid_cols) / (4 * block);
-    vu.vmrgsort4(dst, addr, n | n << 16 | n << 32 | n << 48, repeat | 0xfull << 8);
-    return;
-  }
-  const int lists = c.nops - 2;
-  const T* addr[4] = {};
-  std::uint64_t count = 0;
-  for (int l = 0; l < lists; ++l) {
-    const TileView& s = c.ops[2 + l].tile;
-    addr[l] = reinterpret_cast<const T*>(s.base);
-    count |= std::uint64_t(std::size_t(s.valid_cols) * sizeof(T) / 8) << (16 * l);
-  }
-  const bool exhausted = c.variant & kVariantExhausted;
-  T* tmp = reinterpret_cast<T*>(c.ops[1].tile.base);
-  vu.vmrgsort4(tmp, addr, count, 1 | std::uint64_t((1u << lists) - 1) << 8 | std::uint64_t(exhausted) << 12);
-  if (exhausted) {
-    vu.scalar_round_trip();
-    if (vu.executes()) {
-      const std::uint64_t sr = vu.get_vms4_sr();
-      auto* list = reinterpret_cast<MrgSortExecutedNumList*>(c.scalar.as<std::uintptr_t>());
-      list->mrgSortList0 = std::uint16_t(sr);
-      list->mrgSortList1 = std::uint16_t(sr >> 16);
-      list->mrgSortList2 = std::uint16_t(sr >> 32);
-      list->mrgSortList3 = std::uint16_t(sr >> 48);
-    }
-  }
-  vu.barrier();
-  vu.copy_ubuf_to_ubuf(dst, tmp, 1, unsigned((std::size_t(d.valid_cols) * sizeof(T) + 31) / 32), 0, 0);
-}
+  static void barrier(VectorUnit& vu) { vu.barrier(); }
+};
 
 }  // namespace pto::a2a3

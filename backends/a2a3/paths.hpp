@@ -4,6 +4,7 @@
 #pragma once
 #include <pto/backends/registry.hpp>
 
+#include "../common/sort_paths.hpp"
 #include "algorithms.hpp"
 
 namespace pto::a2a3 {
@@ -246,41 +247,14 @@ inline constexpr DTypeSet kShiftS{DType::I16, DType::U16, DType::I32, DType::U32
 template <Fn F>
 inline constexpr backend::DevicePath shift_scalar_path = path<typed<TileScalar<F>, kShiftS>, covers<kShiftS>>;
 
-// TSORT32 / TMRGSORT: half and float records, every tile in UB. The writes past dst's valid records
-// (TSORT32's padded last block, TMRGSORT's last 32-byte block) must stay inside each dst row; when they
-// would not, the CPU reference runs and the planner prices the chip's stream.
+// TSORT32 / TMRGSORT (backends/common/sort_paths.hpp).
 struct Sort32 {
-  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { tsort32<T>(vu, c); }
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { sort_paths::tsort32<SortChip, T>(vu, c); }
 };
 struct MrgSort {
-  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { tmrgsort<T>(vu, c); }
+  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { sort_paths::tmrgsort<SortChip, T>(vu, c); }
 };
-inline std::size_t sort_spill(const ExecContext& ctx) {  // bytes written past each dst row's valid columns
-  const TileView& d = ctx.ops[0].tile;
-  if (ctx.op == Op::TSORT32)
-    return (ctx.variant & kVariantSortTmp) ? std::size_t(32 - ctx.ops[1].tile.valid_cols % 32) * 8 : 0;
-  if (ctx.variant & kVariantSingleList) return 0;
-  const std::size_t bytes = std::size_t(d.valid_cols) * d.elem_bytes();
-  return (bytes + 31) / 32 * 32 - bytes;
-}
-inline bool covers_sort(const ExecContext& ctx) {
-  const TileView& d = ctx.ops[0].tile;
-  return covers<kFloats>(ctx) && std::size_t(d.valid_cols) * d.elem_bytes() + sort_spill(ctx) <= std::size_t(d.cols) * d.elem_bytes();
-}
-inline backend::Overrun overrun_sort(const ExecContext& ctx) {
-  backend::Overrun o;
-  const TileView& d = ctx.ops[0].tile;
-  o.tail_bytes = std::uint32_t(sort_spill(ctx));
-  if (o.tail_bytes && d.valid_rows > 0)
-    o.warning = ctx.op == Op::TSORT32
-                    ? detail::cat("TSORT32: the A2A3 tmp path sorts the padded last block whole, so each of dst's ", d.valid_rows,
-                                  " rows also receives ", o.tail_bytes / 8, " record(s) of -NaN past its ", d.valid_cols,
-                                  " valid elements (inside the row), with the indices idx holds past its valid columns")
-                    : detail::cat("TMRGSORT: the A2A3 algorithm copies whole 32-byte blocks from tmp, so dst is also written ",
-                                  o.tail_bytes / d.elem_bytes(), " element(s) past its ", d.valid_cols, " valid columns (tmp's bytes there)");
-  return o;
-}
-inline constexpr backend::DevicePath sort32_path = path<typed<Sort32, kFloats>, covers_sort, overrun_sort>;
-inline constexpr backend::DevicePath mrgsort_path = path<typed<MrgSort, kFloats>, covers_sort, overrun_sort>;
+inline constexpr backend::DevicePath sort32_path = path<typed<Sort32, kFloats>, sort_paths::covers, sort_paths::overrun>;
+inline constexpr backend::DevicePath mrgsort_path = path<typed<MrgSort, kFloats>, sort_paths::covers, sort_paths::overrun>;
 
 }  // namespace pto::a2a3

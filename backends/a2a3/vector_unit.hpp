@@ -147,56 +147,26 @@ public:
     in_ub("vbitsort", "reads", s0, s0 + std::uintptr_t(repeat) * 32 * sizeof(T));
     in_ub("vbitsort", "reads", i0, i0 + std::uintptr_t(repeat) * 32 * 4);
     in_ub("vbitsort", "writes", d0, d0 + std::uintptr_t(repeat) * 32 * 8);
-    if (!execute_) return;
-    // Read every source before writing (dst may lie over src or idx).
-    std::vector<std::byte> in(std::size_t(repeat) * 32 * (sizeof(T) + 4));
-    std::memcpy(in.data(), src, std::size_t(repeat) * 32 * sizeof(T));
-    std::byte* ix = in.data() + std::size_t(repeat) * 32 * sizeof(T);
-    std::memcpy(ix, idx, std::size_t(repeat) * 32 * 4);
-    for (unsigned r = 0; r < repeat; ++r)
-      records::sort_block(dtype_v<T>, reinterpret_cast<std::byte*>(dst) + std::size_t(r) * 256, in.data() + std::size_t(r) * 32 * sizeof(T),
-                          reinterpret_cast<const std::uint32_t*>(ix) + std::size_t(r) * 32, 32);
+    if (execute_)
+      records::bitsort(dtype_v<T>, reinterpret_cast<std::byte*>(dst), reinterpret_cast<const std::byte*>(src),
+                       reinterpret_cast<const std::byte*>(idx), repeat);
   }
-  // vmrgsort4(dst, addr, count, config): config[7:0] repeats, [11:8] the lists enabled (0b1, 0b11, 0b111
-  // or 0b1111), [12] exhausted suspension; count holds each list's record count in 16 bits. Per repeat
-  // the enabled lists (repeat r's at addr[l] + r * the counts' sum records) are merged into dst + r *
-  // that sum. VMS4_SR (get_vms4_sr) receives the records taken from each list.
-  // Priced per repeat when the four lists are one run of equal blocks (the single-list form pto-isa
-  // measured, 20 + 78 cycles a repeat), otherwise at that rate per 128 records (an assumption).
+  // vmrgsort4(dst, addr, count, config) (records::vms4_args); VMS4_SR (get_vms4_sr) receives the
+  // records taken from each list.
   template <class T>
   void vmrgsort4(T* dst, const T* const* addr, std::uint64_t count, std::uint64_t config) {
-    const unsigned repeat = unsigned(config & 0xff), mask = unsigned(config >> 8) & 0xf;
-    const bool exhausted = (config >> 12) & 1;
-    const int lists = mask == 0xf ? 4 : mask == 0x7 ? 3 : mask == 0x3 ? 2 : mask == 0x1 ? 1 : 0;
-    if (lists == 0) detail::fail(instruction_, ": vmrgsort4 list mask ", mask, " enables no run of lists from list 0");
-    std::uint32_t n[4] = {};
-    std::uint64_t sum = 0;
-    for (int l = 0; l < lists; ++l) sum += n[l] = std::uint32_t((count >> (16 * l)) & 0xffff);
-    bool run = lists == 4;
-    for (int l = 1; l < lists && run; ++l)
-      run = n[l] == n[0] && reinterpret_cast<const std::byte*>(addr[l]) == reinterpret_cast<const std::byte*>(addr[0]) + std::size_t(l) * n[0] * 8;
-    if (trace_) trace_->add({.op = Intrinsic::vmrgsort4, .repeats = run ? repeat : repeat * std::uint32_t((sum + 127) / 128)});
-    for (int l = 0; l < lists; ++l) {
-      const auto a = reinterpret_cast<std::uintptr_t>(addr[l]);
-      in_ub("vmrgsort4", "reads", a, a + (std::uintptr_t(repeat ? repeat - 1 : 0) * sum + n[l]) * 8);
+    const records::Vms4 a = records::vms4_args(count, config);
+    if (a.lists == 0) detail::fail(instruction_, ": vmrgsort4's list mask enables no run of lists from list 0");
+    const std::byte* at[4] = {};
+    for (int l = 0; l < a.lists; ++l) {
+      at[l] = reinterpret_cast<const std::byte*>(addr[l]);
+      const auto lo = reinterpret_cast<std::uintptr_t>(at[l]);
+      in_ub("vmrgsort4", "reads", lo, lo + (std::uintptr_t(a.repeat ? a.repeat - 1 : 0) * a.sum + a.n[l]) * 8);
     }
+    if (trace_) trace_->add({.op = Intrinsic::vmrgsort4, .repeats = records::vms4_priced_repeats(a, at)});
     const auto d0 = reinterpret_cast<std::uintptr_t>(dst);
-    in_ub("vmrgsort4", "writes", d0, d0 + std::uintptr_t(repeat) * sum * 8);
-    if (!execute_) return;
-    for (unsigned r = 0; r < repeat; ++r) {
-      records::List in[4];
-      std::vector<std::byte> copy(sum * 8);  // the lists read whole before dst is written
-      std::size_t at = 0;
-      for (int l = 0; l < lists; ++l) {
-        std::memcpy(copy.data() + at, reinterpret_cast<const std::byte*>(addr[l]) + std::size_t(r) * sum * 8, std::size_t(n[l]) * 8);
-        in[l] = {copy.data() + at, n[l]};
-        at += std::size_t(n[l]) * 8;
-      }
-      std::uint32_t taken[4] = {};
-      records::merge(dtype_v<T>, reinterpret_cast<std::byte*>(dst) + std::size_t(r) * sum * 8, in, lists, exhausted, taken);
-      vms4_sr_ = 0;
-      for (int l = 0; l < lists; ++l) vms4_sr_ |= std::uint64_t(taken[l]) << (16 * l);
-    }
+    in_ub("vmrgsort4", "writes", d0, d0 + std::uintptr_t(a.repeat) * a.sum * 8);
+    if (execute_) vms4_sr_ = records::mrgsort4(dtype_v<T>, reinterpret_cast<std::byte*>(dst), at, a);
   }
   std::uint64_t get_vms4_sr() const { return vms4_sr_; }
 

@@ -1,10 +1,12 @@
 // The A5 device code paths as the registry holds them (backends/instructions/*.cpp): an algorithm on
 // the register unit and the predicate saying which operands it covers, wrapped into one
-// backend::DevicePath that executes or records the same run. A5 stores are predicated: no path writes
-// past the valid region, so none declares an overrun.
+// backend::DevicePath that executes or records the same run. A5 stores are predicated: no vector
+// function writes past the valid region. Only TSORT32 and TMRGSORT declare an overrun: vbitsort and
+// copy_ubuf_to_ubuf work outside the vector function, on whole blocks.
 #pragma once
 #include <pto/backends/registry.hpp>
 
+#include "../common/sort_paths.hpp"
 #include "algorithms.hpp"
 
 namespace pto::a5 {
@@ -23,8 +25,8 @@ void record(const ExecContext& ctx, IntrinsicStream& s) {
   Run(u, ctx);
   u.flush();
 }
-template <RunFn Run, bool (*Covers)(const ExecContext&)>
-inline constexpr backend::DevicePath path{Covers, execute<Run>, record<Run>, nullptr};
+template <RunFn Run, bool (*Covers)(const ExecContext&), backend::Overrun (*Over)(const ExecContext&) = nullptr>
+inline constexpr backend::DevicePath path{Covers, execute<Run>, record<Run>, Over};
 
 // ---- element types ---------------------------------------------------------------------------------
 // The lane types a family runs on (the instruction's own dtype check has already applied the A5 column
@@ -175,5 +177,28 @@ inline bool covers_select(const ExecContext& ctx) {
   return !(es == 1 && ctx.op == Op::TSEL && d.valid_cols > 256);
 }
 inline constexpr backend::DevicePath select_path = path<tsel_run, covers_select>;
+
+// TSORT32 / TMRGSORT (backends/common/sort_paths.hpp). A5's part: rows up to 8160 bytes are staged
+// whole; the padding is a vector function (a load of the block, a merging vdup of -NaN over lanes
+// tail..31, a store of the 32 elements); no pipe barriers.
+struct SortChip {
+  static bool small(unsigned cols, std::size_t es) { return std::size_t(cols) * es <= 8160; }
+  template <class T>
+  static void pad(RegisterUnit& u, T* block, unsigned tail) {
+    Reg<T> r = u.vlds(block, 0);
+    u.vbr();
+    if (u.executes()) std::fill(r.v.begin() + tail, r.v.begin() + 32, T(-std::numeric_limits<float>::quiet_NaN()));  // -(0.0 / 0.0)
+    u.vsts(r, block, 0, Mask{32});
+  }
+  static void barrier(RegisterUnit&) {}
+};
+struct Sort32 {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { sort_paths::tsort32<SortChip, T>(u, c); }
+};
+struct MrgSort {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { sort_paths::tmrgsort<SortChip, T>(u, c); }
+};
+inline constexpr backend::DevicePath sort32_path = path<typed<Sort32, kFloats>, sort_paths::covers, sort_paths::overrun>;
+inline constexpr backend::DevicePath mrgsort_path = path<typed<MrgSort, kFloats>, sort_paths::covers, sort_paths::overrun>;
 
 }  // namespace pto::a5

@@ -19,6 +19,7 @@
 
 #include "../common/convert.hpp"
 #include "../common/device_common.hpp"
+#include "../common/records.hpp"
 
 namespace pto::a5 {
 
@@ -322,6 +323,54 @@ public:
     return d;
   }
 
+  // ---- outside the vector function: sorting and UB copies (records.hpp) ----------------------------
+  // vbitsort(dst, src, idx, repeat): 32 values with their indices into 32 records per repeat.
+  template <class T>  // float or _Float16
+  void vbitsort(T* dst, const T* src, const std::uint32_t* idx, unsigned repeat) {
+    if (repeat > 255)
+      detail::fail(instruction_, ": vbitsort repeat ", repeat, " does not fit its 8-bit field (at most 255)");
+    count(Intrinsic::vbitsort, repeat);
+    if (repeat == 0) return;
+    in_ub("vbitsort", "reads", src, src + std::size_t(repeat) * 32);
+    in_ub("vbitsort", "reads", idx, idx + std::size_t(repeat) * 32);
+    in_ub("vbitsort", "writes", dst, dst + std::size_t(repeat) * 32 * (8 / sizeof(T)));
+    if (execute_)
+      records::bitsort(dtype_v<T>, reinterpret_cast<std::byte*>(dst), reinterpret_cast<const std::byte*>(src),
+                       reinterpret_cast<const std::byte*>(idx), repeat);
+  }
+  // vmrgsort4(dst, addr, count, config) (records::vms4_args); VMS4_SR (get_vms4_sr) receives the
+  // records taken from each list.
+  template <class T>
+  void vmrgsort4(T* dst, const T* const* addr, std::uint64_t cnt, std::uint64_t config) {
+    const records::Vms4 a = records::vms4_args(cnt, config);
+    if (a.lists == 0) detail::fail(instruction_, ": vmrgsort4's list mask enables no run of lists from list 0");
+    const std::byte* at[4] = {};
+    for (int l = 0; l < a.lists; ++l) {
+      at[l] = reinterpret_cast<const std::byte*>(addr[l]);
+      in_ub("vmrgsort4", "reads", at[l], at[l] + (std::size_t(a.repeat ? a.repeat - 1 : 0) * a.sum + a.n[l]) * 8);
+    }
+    count(Intrinsic::vmrgsort4, records::vms4_priced_repeats(a, at));
+    auto* d = reinterpret_cast<std::byte*>(dst);
+    in_ub("vmrgsort4", "writes", d, d + std::size_t(a.repeat) * a.sum * 8);
+    if (execute_) vms4_sr_ = records::mrgsort4(dtype_v<T>, d, at, a);
+  }
+  std::uint64_t get_vms4_sr() const { return vms4_sr_; }
+  // copy_ubuf_to_ubuf(dst, src, 0, nBurst, lenBurst, srcGap, dstGap): nBurst bursts of lenBurst 32-byte
+  // blocks, skipping srcGap / dstGap blocks after each.
+  void copy_ubuf_to_ubuf(void* dst, const void* src, unsigned n_burst, unsigned len_burst, unsigned src_gap, unsigned dst_gap) {
+    count(Intrinsic::copy_ubuf_to_ubuf);
+    if (n_burst == 0 || len_burst == 0) return;
+    const auto* s = static_cast<const std::byte*>(src);
+    auto* d = static_cast<std::byte*>(dst);
+    in_ub("copy_ubuf_to_ubuf", "reads", s, s + (std::size_t(n_burst) * (len_burst + src_gap) - src_gap) * 32);
+    in_ub("copy_ubuf_to_ubuf", "writes", d, d + (std::size_t(n_burst) * (len_burst + dst_gap) - dst_gap) * 32);
+    if (!execute_) return;
+    for (unsigned k = 0; k < n_burst; ++k, s += (len_burst + src_gap) * 32, d += (len_burst + dst_gap) * 32)
+      std::memmove(d, s, std::size_t(len_burst) * 32);
+  }
+  // A V -> S flag, the scalar unit's work, an S -> V flag (one round trip).
+  void scalar_round_trip() { count(Intrinsic::sync_roundtrip); }
+
   void vbr() { count(Intrinsic::vbr); }  // a scalar splat (its value travels in the lane function)
   void vloop() { count(Intrinsic::vloop); }
   // An intrinsic whose effect a neighbouring lane function already carries (a conversion a reduction
@@ -342,6 +391,7 @@ private:
   IntrinsicStream* trace_;
   bool execute_;
   std::array<std::uint64_t, kNumIntrinsics> counts_{};
+  std::uint64_t vms4_sr_ = 0;  // VMS4_SR (vmrgsort4)
 };
 
 }  // namespace pto::a5

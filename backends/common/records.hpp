@@ -113,4 +113,64 @@ inline std::size_t merge(DType t, std::byte* dst, const List* lists, int nlists,
   return out.size();
 }
 
+// ---- the intrinsics' data, for both vector machines ------------------------------------------------
+// vbitsort: `repeat` blocks (32 values of t at src + 32 r, 32 indices at idx + 32 r) into 32 records
+// each at dst + 256 r. Everything is read before anything is written.
+inline void bitsort(DType t, std::byte* dst, const std::byte* src, const std::byte* idx, unsigned repeat) {
+  const std::size_t es = size_of(t), n = std::size_t(repeat) * 32;
+  std::vector<std::byte> in(n * (es + 4));
+  std::memcpy(in.data(), src, n * es);
+  std::memcpy(in.data() + n * es, idx, n * 4);
+  const auto* ix = reinterpret_cast<const std::uint32_t*>(in.data() + n * es);
+  for (unsigned r = 0; r < repeat; ++r) sort_block(t, dst + std::size_t(r) * 256, in.data() + std::size_t(r) * 32 * es, ix + std::size_t(r) * 32, 32);
+}
+
+// vmrgsort4(dst, addr, count, config): config[7:0] repeats, [11:8] the lists enabled (a run from list 0:
+// 0b1, 0b11, 0b111, 0b1111), [12] exhausted suspension; count holds each list's records in 16 bits.
+struct Vms4 {
+  unsigned repeat = 0;
+  int lists = 0;  // 0: the mask enables no run of lists from list 0
+  bool exhausted = false;
+  std::uint32_t n[4] = {};
+  std::uint64_t sum = 0;  // records per repeat
+};
+inline Vms4 vms4_args(std::uint64_t count, std::uint64_t config) {
+  Vms4 a;
+  a.repeat = unsigned(config & 0xff);
+  const unsigned mask = unsigned(config >> 8) & 0xf;
+  a.lists = mask == 0xf ? 4 : mask == 0x7 ? 3 : mask == 0x3 ? 2 : mask == 0x1 ? 1 : 0;
+  a.exhausted = (config >> 12) & 1;
+  for (int l = 0; l < a.lists; ++l) a.sum += a.n[l] = std::uint32_t((count >> (16 * l)) & 0xffff);
+  return a;
+}
+// Per repeat, repeat r's lists (at addr[l] + r * sum records) merged into dst + r * sum records; the
+// lists are read whole before dst is written. Returns VMS4_SR: the records taken from each list (of
+// the last repeat).
+inline std::uint64_t mrgsort4(DType t, std::byte* dst, const std::byte* const* addr, const Vms4& a) {
+  std::uint64_t sr = 0;
+  std::vector<std::byte> copy(a.sum * 8);
+  for (unsigned r = 0; r < a.repeat; ++r) {
+    List in[4];
+    std::size_t at = 0;
+    for (int l = 0; l < a.lists; ++l) {
+      std::memcpy(copy.data() + at, addr[l] + std::size_t(r) * a.sum * 8, std::size_t(a.n[l]) * 8);
+      in[l] = {copy.data() + at, a.n[l]};
+      at += std::size_t(a.n[l]) * 8;
+    }
+    std::uint32_t taken[4] = {};
+    merge(t, dst + std::size_t(r) * a.sum * 8, in, a.lists, a.exhausted, taken);
+    sr = 0;
+    for (int l = 0; l < a.lists; ++l) sr |= std::uint64_t(taken[l]) << (16 * l);
+  }
+  return sr;
+}
+// The repeats the cost model charges: per repeat when the four lists are one run of equal blocks (the
+// single-list form pto-isa measured, 20 + 78 cycles a repeat), otherwise that rate per 128 records (an
+// assumption: no other form was measured).
+inline std::uint32_t vms4_priced_repeats(const Vms4& a, const std::byte* const* addr) {
+  bool run = a.lists == 4;
+  for (int l = 1; l < a.lists && run; ++l) run = a.n[l] == a.n[0] && addr[l] == addr[0] + std::size_t(l) * a.n[0] * 8;
+  return run ? a.repeat : a.repeat * std::uint32_t((a.sum + 127) / 128);
+}
+
 }  // namespace pto::records
