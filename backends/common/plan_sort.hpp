@@ -1,7 +1,7 @@
 // The intrinsic streams of the sorting and gathering instructions (TSORT32, TMRGSORT, TGATHER) as their
 // NPU code issues them (pto-isa a2a3 / a5 TSort32.hpp, TMrgSort.hpp, TGather.hpp); each intrinsic's
-// cost is the pipeline model's table (docs/pipeline-model.md). No device path runs them yet: these
-// planners price every form.
+// cost is the pipeline model's table (docs/pipeline-model.md). TSORT32's and TMRGSORT's device paths
+// (sort_paths.hpp) record the same streams; these planners price the forms no device path covers.
 #pragma once
 #include "planner.hpp"
 
