@@ -64,7 +64,7 @@ Issue sort32(Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
          "blocks (the chip would leave the last ", C % 32, " columns unsorted): use TSORT32(dst, src, idx, tmp)");
   const int blocks = (C + 31) / 32;
   const bool small = target == Target::A5 ? std::size_t(C) * sizeof(T) <= 8160 : C <= 8160;
-  if (!tail && blocks >= 255 && blocks % 255 == 0)
+  if (!tail && blocks > 255 && blocks % 255 == 0)  // 255 blocks exactly are one call of 255 repeats
     fail(d.name, ": operand src ", s, ": ", blocks, " blocks per row, a multiple of 255: the chip's last vbitsort call "
          "would have 0 repeats and leave 255 blocks unsorted (a2a3 / a5 TSort32.hpp)");
   if (tail && !small && blocks % 255 == 0)
