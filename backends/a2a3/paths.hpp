@@ -248,13 +248,7 @@ template <Fn F>
 inline constexpr backend::DevicePath shift_scalar_path = path<typed<TileScalar<F>, kShiftS>, covers<kShiftS>>;
 
 // TSORT32 / TMRGSORT (backends/common/sort_paths.hpp).
-struct Sort32 {
-  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { sort_paths::tsort32<SortChip, T>(vu, c); }
-};
-struct MrgSort {
-  template <class T> static void run(VectorUnit& vu, const ExecContext& c) { sort_paths::tmrgsort<SortChip, T>(vu, c); }
-};
-inline constexpr backend::DevicePath sort32_path = path<typed<Sort32, kFloats>, sort_paths::covers, sort_paths::overrun>;
-inline constexpr backend::DevicePath mrgsort_path = path<typed<MrgSort, kFloats>, sort_paths::covers, sort_paths::overrun>;
+inline constexpr backend::DevicePath sort32_path = path<typed<sort_paths::Sort32<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
+inline constexpr backend::DevicePath mrgsort_path = path<typed<sort_paths::MrgSort<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
 
 }  // namespace pto::a2a3

@@ -192,13 +192,7 @@ struct SortChip {
   }
   static void barrier(RegisterUnit&) {}
 };
-struct Sort32 {
-  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { sort_paths::tsort32<SortChip, T>(u, c); }
-};
-struct MrgSort {
-  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { sort_paths::tmrgsort<SortChip, T>(u, c); }
-};
-inline constexpr backend::DevicePath sort32_path = path<typed<Sort32, kFloats>, sort_paths::covers, sort_paths::overrun>;
-inline constexpr backend::DevicePath mrgsort_path = path<typed<MrgSort, kFloats>, sort_paths::covers, sort_paths::overrun>;
+inline constexpr backend::DevicePath sort32_path = path<typed<sort_paths::Sort32<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
+inline constexpr backend::DevicePath mrgsort_path = path<typed<sort_paths::MrgSort<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
 
 }  // namespace pto::a5

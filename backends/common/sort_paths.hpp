@@ -111,6 +111,14 @@ void tmrgsort(Unit& u, const ExecContext& c) {
   u.copy_ubuf_to_ubuf(dst, tmp, 1, unsigned((std::size_t(d.valid_cols) * sizeof(T) + 31) / 32), 0, 0);
 }
 
+// The two algorithms as a target's typed dispatch calls them (Algo::run<T>(unit, ctx)).
+template <class Chip> struct Sort32 {
+  template <class T, class Unit> static void run(Unit& u, const ExecContext& c) { tsort32<Chip, T>(u, c); }
+};
+template <class Chip> struct MrgSort {
+  template <class T, class Unit> static void run(Unit& u, const ExecContext& c) { tmrgsort<Chip, T>(u, c); }
+};
+
 // ---- what the paths cover and write past the valid records ------------------------------------------
 // Half and float records, every tile in UB, RowMajor. The writes past dst's valid records (TSORT32's
 // padded last block, TMRGSORT's last 32-byte block) must stay inside each dst row; when they would not,

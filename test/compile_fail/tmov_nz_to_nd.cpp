@@ -1,4 +1,4 @@
-// expect: TMOV (Vec -> Vec): a boxed source is not implemented
+// expect: TMOV (Vec -> Vec): a boxed source is rejected
 #include <pto/pto-inst.hpp>
 using namespace pto;
 void f() {

@@ -154,7 +154,7 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
                 "TMOV (Vec -> Vec): dst and src must have elements of one size (the bits move unchanged)");
   constexpr bool nd2nz = DstTile::isBoxedLayout;
   static_assert(!SrcTile::isBoxedLayout,
-                "TMOV (Vec -> Vec): a boxed source is not implemented (neither NPU converts NZ -> ND: a5 TMov.hpp's generic "
+                "TMOV (Vec -> Vec): a boxed source is rejected (neither NPU converts NZ -> ND: a5 TMov.hpp's generic "
                 "copy walks such a tile by rows)");
   static_assert(!nd2nz || (SrcTile::isRowMajor && !DstTile::isRowMajor && DstTile::isInnerRowMajor && DstTile::SFractalSize == 512),
                 "TMOV (Vec -> Vec): the boxed form is ND -> NZ (a RowMajor NoneBox src, an NZ dst; A5)");
