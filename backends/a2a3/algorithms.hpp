@@ -13,6 +13,7 @@
 
 #include "../common/path_choice.hpp"
 #include "../common/fast_exp.hpp"
+#include "../common/gather_index.hpp"
 #include "vector_unit.hpp"
 
 namespace pto::a2a3 {
@@ -1181,5 +1182,30 @@ struct SortChip {
   }
   static void barrier(VectorUnit& vu) { vu.barrier(); }
 };
+
+// TGATHER, index form (a2a3 TGather.hpp): per row, in counter mode over dst's valid columns, vmuls of
+// the indices by the element size into byte offsets (32-bit data: into dst's row; 16-bit data: into
+// tmp's row at dst's row stride), a barrier, vgather from src0's base. Every index is checked against
+// src0 first (gather_index.hpp).
+template <class U>  // uint32_t or uint16_t: the data as bits
+void tgather_index(VectorUnit& vu, const ExecContext& c) {
+  const TileView &d = c.ops[0].tile, &s = c.ops[1].tile, &x = c.ops[2].tile;
+  if (vu.executes())
+    for (int i = 0; i < d.valid_rows; ++i)
+      for (int j = 0; j < d.valid_cols; ++j) gather_index::at(x, s, i, j);
+  auto* offsets = reinterpret_cast<std::int32_t*>(sizeof(U) == 4 ? d.base : c.ops[3].tile.base);
+  vu.set_mask_count();
+  for (int i = 0; i < d.valid_rows; ++i) {
+    vu.set_vector_count(std::uint64_t(d.valid_cols));
+    std::int32_t* row = offsets + std::ptrdiff_t(i) * d.row_stride;  // TShape1: dst's Cols, for tmp too
+    vu.scalar<std::int32_t>(I::vmuls, row, reinterpret_cast<const std::int32_t*>(x.base) + std::ptrdiff_t(i) * x.row_stride,
+                            std::int32_t(sizeof(U)), 0, Strides{1, 1, 1, 8, 8, 8},
+                            [](auto a, auto b) { return apply<Fn::Mul, decltype(a)>(a, b); });
+    vu.barrier();
+    vu.vgather(reinterpret_cast<U*>(d.base) + std::ptrdiff_t(i) * d.row_stride, reinterpret_cast<const std::uint32_t*>(row), s.base);
+  }
+  vu.set_mask_norm();
+  vu.set_full_mask();
+}
 
 }  // namespace pto::a2a3

@@ -251,4 +251,20 @@ inline constexpr backend::DevicePath shift_scalar_path = path<typed<TileScalar<F
 inline constexpr backend::DevicePath sort32_path = path<typed<sort_paths::Sort32<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
 inline constexpr backend::DevicePath mrgsort_path = path<typed<sort_paths::MrgSort<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
 
+// TGATHER's index form (the mask patterns run the CPU reference: their vreducev2 / vcopy calls pass a
+// repeat count in counter mode, whose meaning docs/sort-gather.md leaves open). 16-bit data keeps its
+// byte offsets in tmp at dst's row stride, which tmp's capacity must hold.
+inline void tgather_run(VectorUnit& vu, const ExecContext& ctx) {
+  if (ctx.ops[0].tile.elem_bytes() == 4) tgather_index<std::uint32_t>(vu, ctx);
+  else tgather_index<std::uint16_t>(vu, ctx);
+}
+inline bool covers_gather(const ExecContext& ctx) {
+  if ((ctx.variant & kVariantGatherMask) || !device::operands_in_ub(ctx)) return false;
+  const TileView &d = ctx.ops[0].tile, &t = ctx.ops[3].tile;
+  const std::size_t es = d.elem_bytes();
+  if (es == 4) return true;
+  return es == 2 && (std::size_t(d.valid_rows - 1) * std::size_t(d.row_stride) + std::size_t(d.valid_cols)) * 4 <= t.capacity_bytes();
+}
+inline constexpr backend::DevicePath gather_path = path<tgather_run, covers_gather>;
+
 }  // namespace pto::a2a3

@@ -151,6 +151,28 @@ public:
       records::bitsort(dtype_v<T>, reinterpret_cast<std::byte*>(dst), reinterpret_cast<const std::byte*>(src),
                        reinterpret_cast<const std::byte*>(idx), repeat);
   }
+  // vgather(dst, offsets, base, 8, 1) in counter mode: lane k of the N counted is the U at base +
+  // offsets[k] bytes (U: uint16_t or uint32_t). Priced as 32-bit lanes (64 per repeat: the offsets'
+  // width). The offsets are read whole first (the 32-bit form gathers in place over them).
+  template <class U>
+  void vgather(U* dst, const std::uint32_t* offsets, const std::byte* base) {
+    if (!counter_) detail::fail(instruction_, ": vgather is modelled in counter mode only (PTO issues it so)");
+    const std::uint64_t n = mask_[0];
+    if (trace_)
+      trace_->add({.op = Intrinsic::vgather, .count_mode = true, .lanes = std::uint16_t(n % 64), .repeats = std::uint32_t((n + 63) / 64)});
+    if (n == 0) return;
+    const auto o0 = reinterpret_cast<std::uintptr_t>(offsets), d0 = reinterpret_cast<std::uintptr_t>(dst);
+    in_ub("vgather", "reads", o0, o0 + n * 4);
+    in_ub("vgather", "writes", d0, d0 + n * sizeof(U));
+    if (!execute_) return;
+    std::vector<std::uint32_t> off(n);
+    std::memcpy(off.data(), offsets, n * 4);
+    for (std::uint64_t k = 0; k < n; ++k) {
+      const auto a = reinterpret_cast<std::uintptr_t>(base) + off[k];
+      in_ub("vgather", "reads", a, a + sizeof(U));
+      std::memcpy(reinterpret_cast<std::byte*>(dst) + k * sizeof(U), reinterpret_cast<const void*>(a), sizeof(U));
+    }
+  }
   // vmrgsort4(dst, addr, count, config) (records::vms4_args); VMS4_SR (get_vms4_sr) receives the
   // records taken from each list.
   template <class T>

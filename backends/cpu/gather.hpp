@@ -15,6 +15,8 @@
 #include <pto/isa/error.hpp>
 #include <pto/isa/kernel_abi.hpp>
 
+#include "../common/gather_index.hpp"
+
 namespace pto::cpu::gather {
 
 inline void tgather(ExecContext& ctx) {
@@ -34,25 +36,12 @@ inline void tgather(ExecContext& ctx) {
     return;
   }
   const TileView& x = ctx.ops[2].tile;
-  const std::uint64_t n = std::uint64_t(s.rows) * std::uint64_t(s.cols);
   // Gathered whole before dst is written: dst may share bytes with src0.
   std::vector<std::byte> out(std::size_t(d.valid_rows) * std::size_t(d.valid_cols) * es);
   std::byte* o = out.data();
   for (int i = 0; i < d.valid_rows; ++i)
     for (int j = 0; j < d.valid_cols; ++j, o += es) {
-      std::uint64_t k;
-      if (x.elem_bytes() == 4) {
-        std::uint32_t v;
-        std::memcpy(&v, elem(x, i, j), 4);
-        k = v;
-      } else {
-        std::uint16_t v;
-        std::memcpy(&v, elem(x, i, j), 2);
-        k = v;
-      }
-      if (k >= n)
-        detail::fail("TGATHER: operand indices has ", k, " at element (", i, ", ", j, "), outside src0's ", s.rows, " x ",
-                     s.cols, " elements (the chips would read whatever UB holds there)");
+      const std::uint64_t k = gather_index::at(x, s, i, j);
       std::memcpy(o, s.base + std::ptrdiff_t(k / std::uint64_t(s.cols)) * s.row_stride * std::ptrdiff_t(es) +
                          std::ptrdiff_t(k % std::uint64_t(s.cols)) * std::ptrdiff_t(es),
                   es);
@@ -62,18 +51,6 @@ inline void tgather(ExecContext& ctx) {
 }
 
 inline constexpr BackendKernel kGather{nullptr, tgather};
-
-inline std::uint64_t index_at(const TileView& x, int i, int j) {
-  const std::byte* p = x.base + x.elem_offset(i, j) * std::ptrdiff_t(x.elem_bytes());
-  if (x.elem_bytes() == 4) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  std::uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
 
 // TSCATTER: src's elements read first (dst may share its bytes), dst zeroed whole (but for P1111, a
 // TMOV), then the elements placed in row order.
@@ -98,7 +75,7 @@ inline void tscatter(ExecContext& ctx) {
     at.reserve(std::size_t(R) * std::size_t(C));
     for (int i = 0; i < R; ++i)
       for (int j = 0; j < C; ++j) {
-        const std::uint64_t k = index_at(x, i, j);
+        const std::uint64_t k = gather_index::read(x, i, j);
         if (k >= n)
           detail::fail("TSCATTER: operand indexes has ", k, " at element (", i, ", ", j, "), outside dst's ", d.rows, " x ",
                        d.cols, " elements (the chips would write whatever UB lies there)");
@@ -137,7 +114,7 @@ inline void tgatherb(ExecContext& ctx) {
   std::vector<std::byte> out(std::size_t(d.valid_rows) * std::size_t(blocks) * 32);
   for (int r = 0; r < d.valid_rows; ++r)
     for (int b = 0; b < blocks; ++b) {
-      const std::uint64_t off = index_at(f, r, b);
+      const std::uint64_t off = gather_index::read(f, r, b);
       if (off % 32 != 0 || off + 32 > src_bytes)
         detail::fail("TGATHERB: operand offset has ", off, " at element (", r, ", ", b, "): a byte offset must name a 32-byte "
                      "block inside src's ", src_bytes, " bytes (the chips would read whatever UB holds there)");
