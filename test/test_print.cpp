@@ -7,6 +7,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -39,6 +40,31 @@ BOOST_AUTO_TEST_CASE(a_tile_after_the_instructions_that_wrote_it) {
       "-------- -------- --------| -------- -------- -------- -------- --------\n"
       "  9.0000  10.0000  11.0000|  12.0000  13.0000  14.0000  15.0000  16.0000\n";
   BOOST_TEST(os.str() == want);
+}
+
+// An NZ tile prints its logical matrix (element (r, c) at (c / C0) * Rows * C0 + r * C0 + c % C0 of its
+// storage, C0 = 8 for 32-bit elements), named Nz as the NPUs name it.
+BOOST_AUTO_TEST_CASE(an_nz_tile_prints_its_logical_matrix) {
+  std::ostringstream os;
+  launch({.print = &os}, [] {
+    Tile<TileType::Vec, std::int32_t, 1, 64> raw;
+    Tile<TileType::Vec, std::int32_t, 4, 16, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> nz(3, 12);
+    TASSIGN(raw, 0), TASSIGN(nz, 0);
+    TCI<decltype(raw), std::int32_t, 0>(raw, 0);  // storage element k holds k
+    TPRINT(nz);
+  });
+  std::string want = "Data Type: int32, Layout: Nz, TileType: Vec ===\n  Shape: [4, 16], Valid Shape: [3, 12]\n";
+  char buf[16];
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 16; ++c) {
+      std::snprintf(buf, sizeof buf, "%8d", (c / 8) * 32 + r * 8 + c % 8);
+      want += (c ? " " : "") + std::string(buf) + (c == 11 ? "|" : "");
+    }
+    want += '\n';
+    if (r == 2)
+      for (int c = 0; c < 16; ++c) want += std::string(c ? " " : "") + "--------" + (c == 11 ? "|" : c == 15 ? "\n" : "");
+  }
+  BOOST_TEST(contains(os.str(), want.c_str()), os.str());
 }
 
 BOOST_AUTO_TEST_CASE(formats_and_integer_types) {

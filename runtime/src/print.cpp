@@ -48,6 +48,13 @@ void value(std::string& out, const std::byte* p, DType t, PrintFormat f, bool fi
   out += buf;
 }
 
+// The NPUs' GetLayoutName(BFractal, SFractal): ND / DN, or Zz / Nz / Zn / Nn for the boxed layouts.
+const char* tile_layout_name(const TileView& t) {
+  if (!t.boxed) return t.row_major ? "ND" : "DN";
+  if (t.inner_row_major) return t.row_major ? "Zz" : "Nz";
+  return t.row_major ? "Zn" : "Nn";
+}
+
 void tile(std::string& out, const TileView& t, PrintFormat f, bool data) {
   {
     std::ostringstream h;  // a stream, not "literal" + std::to_string: g++ 12 -O3 warns on those (-Wrestrict)
@@ -125,7 +132,7 @@ void print_operand(Core& core, const Operand& what, PrintFormat format) {
   std::ostringstream head;
   head << "=== [TPRINT " << (tile_form ? "Tile" : "GlobalTensor") << "] core " << core.options().block_idx << ", after instruction #"
        << core.issued() << ": Data Type: " << print_name(tile_form ? what.tile.dtype : what.gm.dtype) << ", Layout: "
-       << (tile_form ? (what.tile.row_major ? "ND" : "DN") : what.gm.layout == Layout::ND ? "ND" : what.gm.layout == Layout::DN ? "DN" : "NZ")
+       << (tile_form ? tile_layout_name(what.tile) : what.gm.layout == Layout::ND ? "ND" : what.gm.layout == Layout::DN ? "DN" : "NZ")
        << (tile_form ? ", TileType: Vec ===\n" : " ===\n");
   std::string out = head.str();
   if (tile_form) tile(out, what.tile, format, data);

@@ -2,7 +2,8 @@
 // tile or a GlobalTensor, as the chips do it: a pipe_barrier(PIPE_ALL) (issued, modeled and checked like
 // any), then the values, formatted %8.4f / %8.2f / %10.6f (integers %8d / %10d), to the launch's print
 // stream (LaunchConfig::print, std::cout by default), each print whole, headed by the core and the
-// instruction number of its barrier. A tile prints all its Rows x Cols, a '|' after the last valid column
+// instruction number of its barrier. A tile prints all its Rows x Cols (a boxed one, e.g. NZ, as its
+// logical matrix, the NPUs' GetTileOffset order), a '|' after the last valid column
 // and a dashed line after the last valid row; a GlobalTensor prints its shape (ND / DN: each
 // (d0, d1, d2) batch as d3 rows of d4; NZ: the logical matrix). Printing itself costs no modeled cycles
 // (the chip's printf is far slower); a model-only run prints the header and notes that it has no data.
@@ -38,7 +39,6 @@ void TPRINT(T& src) {
   if constexpr (TileLike<T>) {
     static_assert(T::Loc == TileType::Vec, "TPRINT: a Vec tile or a GlobalTensor (the (src, tmp) form for Acc / Mat tiles "
                                            "arrives with the cube)");
-    static_assert(!T::isBoxedLayout, "TPRINT: boxed (NZ) Vec tiles are not printable yet");
     what.kind = Operand::Kind::Tile;
     what.tile = src.view();
   } else {
