@@ -8,6 +8,7 @@
 
 #include "../common/path_choice.hpp"
 #include "../common/fast_exp.hpp"
+#include "../common/gather_index.hpp"
 #include "register_unit.hpp"
 
 namespace pto::a5 {
@@ -557,6 +558,42 @@ void tsel(RegisterUnit& u, const ExecContext& ctx) {
       u.vloop();
       std::uint32_t left = C;
       for (unsigned j = 0; j < chunks; ++j) one(i, j * epr, u.plds(mask_row(i) + j * (epr / 8), epr / 8), 0, left);
+    }
+  }
+}
+
+// TGATHER (a5 TGather.hpp). Index form: per row, chunks of the index register's lanes: a load of the
+// indices, vgather2, a packed predicated store (every index checked against src0 first,
+// gather_index.hpp). Mask form by rows: per row and chunk, a load, the pattern's lanes squeezed out
+// (vsqz) and stored unaligned one after another from dst's first element.
+template <class T, class I>  // T: the data as bits; I: the index type
+void tgather_index(RegisterUnit& u, const ExecContext& c) {
+  const TileView &d = c.ops[0].tile, &s = c.ops[1].tile, &x = c.ops[2].tile;
+  if (u.executes())
+    for (int i = 0; i < d.valid_rows; ++i)
+      for (int j = 0; j < d.valid_cols; ++j) gather_index::at(x, s, i, j);
+  for (int i = 0; i < d.valid_rows; ++i) {
+    u.vloop();
+    std::uint32_t left = std::uint32_t(d.valid_cols);
+    for (std::size_t off = 0; left > 0; off += Reg<I>::kLanes) {
+      const Mask m = u.plt<I>(left);
+      const Reg<I> idx = u.vlds(row<I>(x, i), off);
+      u.vsts(u.vgather2(reinterpret_cast<const T*>(s.base), idx, m), row<T>(d, i), off, m);
+    }
+  }
+}
+template <class T>
+void tgather_mask(RegisterUnit& u, const ExecContext& c) {
+  const TileView &d = c.ops[0].tile, &s = c.ops[1].tile;
+  const MaskPattern p = pattern_of(c.variant);
+  const unsigned times = unsigned(mask_period(p)), at = unsigned(mask_position(p));
+  T* out = reinterpret_cast<T*>(d.base);
+  for (int i = 0; i < s.valid_rows; ++i) {
+    u.vloop();
+    std::uint32_t left = std::uint32_t(s.valid_cols);
+    for (std::size_t off = 0; left > 0; off += Reg<T>::kLanes) {
+      const Mask m = u.plt<T>(left);
+      u.vsqz_vstur(u.vlds(row<T>(s, i), off), m, [&](unsigned k) { return k % times == at; }, out);
     }
   }
 }

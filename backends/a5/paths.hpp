@@ -195,4 +195,24 @@ struct SortChip {
 inline constexpr backend::DevicePath sort32_path = path<typed<sort_paths::Sort32<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
 inline constexpr backend::DevicePath mrgsort_path = path<typed<sort_paths::MrgSort<SortChip>, kFloats>, sort_paths::covers, sort_paths::overrun>;
 
+// TGATHER: the index form and the mask patterns by rows, 1- to 4-byte data (64-bit data, Int64Gather,
+// and the column axis, whose NPU loop runs over src's rows past dst's, run the CPU reference).
+inline void tgather_run(RegisterUnit& u, const ExecContext& ctx) {
+  const std::size_t es = ctx.ops[0].tile.elem_bytes();
+  if (ctx.variant & kVariantGatherMask) {
+    if (es == 4) return tgather_mask<std::uint32_t>(u, ctx);
+    if (es == 2) return tgather_mask<std::uint16_t>(u, ctx);
+    return tgather_mask<std::uint8_t>(u, ctx);
+  }
+  const bool wide = ctx.ops[2].tile.elem_bytes() == 4;
+  if (es == 4) return tgather_index<std::uint32_t, std::uint32_t>(u, ctx);
+  if (es == 2) return wide ? tgather_index<std::uint16_t, std::uint32_t>(u, ctx) : tgather_index<std::uint16_t, std::uint16_t>(u, ctx);
+  tgather_index<std::uint8_t, std::uint16_t>(u, ctx);
+}
+inline bool covers_gather(const ExecContext& ctx) {
+  if (!device::operands_in_ub(ctx) || ctx.ops[0].tile.elem_bytes() == 8) return false;
+  return !(ctx.variant & kVariantGatherMask) || !(ctx.variant & kVariantGatherCol);
+}
+inline constexpr backend::DevicePath gather_path = path<tgather_run, covers_gather>;
+
 }  // namespace pto::a5

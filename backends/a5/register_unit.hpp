@@ -323,6 +323,37 @@ public:
     return d;
   }
 
+  // vgather2(base, index, preg): lane k < m.count of the result is base[index[k]] (element indices);
+  // the lanes are the index register's (64 for 32-bit indices, 128 for 16-bit), held in the low lanes
+  // of a T register (the PK stores write them packed).
+  template <class T, class I>
+  Reg<T> vgather2(const T* base, const Reg<I>& idx, const Mask& m) {
+    count(Intrinsic::vgather);
+    Reg<T> r{};
+    if (!execute_) return r;
+    for (unsigned k = 0; k < m.count; ++k) {
+      const T* p = base + std::size_t(idx.v[k]);
+      in_ub("vgather2", "reads", p, p + 1);
+      std::memcpy(&r.v[k], p, sizeof(T));
+    }
+    return r;
+  }
+  // vsqz(src, preg, MODE_STORED) then vstur (unaligned store, post update): the lanes `keep` selects
+  // among the first m.count, packed, stored at `at`, which moves past them. Counted as vsqz + vsts.
+  template <class T, class Keep>
+  void vsqz_vstur(const Reg<T>& r, const Mask& m, Keep keep, T*& at) {
+    count(Intrinsic::vsqz);
+    count(Intrinsic::vsts);
+    unsigned n = 0;
+    for (unsigned k = 0; k < m.count; ++k) n += keep(k) ? 1u : 0u;
+    if (n == 0) return;
+    in_ub("vstur", "writes", at, at + n);
+    if (execute_)
+      for (unsigned k = 0, o = 0; k < m.count; ++k)
+        if (keep(k)) std::memcpy(at + o++, &r.v[k], sizeof(T));
+    at += n;
+  }
+
   // ---- outside the vector function: sorting and UB copies (records.hpp) ----------------------------
   // vbitsort(dst, src, idx, repeat): 32 values with their indices into 32 records per repeat.
   template <class T>  // float or _Float16
