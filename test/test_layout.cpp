@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <random>
 #include <cstdint>
 #include <limits>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include <pto/pto-inst.hpp>
 
 #include "element_ref.hpp"
+#include "ub_harness.hpp"
 
 using namespace pto;
 using pto_test::contains;
@@ -214,6 +216,121 @@ BOOST_AUTO_TEST_CASE(a2a3_keeps_the_rest_of_the_last_block_when_the_pads_agree) 
         bad += out[std::size_t(r) * 32 + c] != want;
       }
     BOOST_TEST_CONTEXT(name_of(t)) { BOOST_TEST(bad == 0u); }
+  }
+}
+
+// ---- the device paths against the CPU reference, over the whole UB ---------------------------------
+namespace {
+using pto_test::Ub;
+template <class T, int R, int C> using DynTile = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, -1, -1>;
+constexpr std::size_t up32(std::size_t n) { return (n + 31) / 32 * 32; }
+Ub random_ub(unsigned seed) {
+  Ub ub(pto_test::kUb);
+  std::mt19937 g(seed);
+  for (auto& b : ub) b = std::byte(g() & 0xFF);
+  return ub;
+}
+
+// TTRANS of src's vr x vc (src R x C at kS, dst DR x DC after it, tmp TR x TC after that) over random
+// UB bytes, by the device path and by the CPU reference. Every byte outside tmp must agree, but for
+// A2A3's vnchwconv path the rest of each written dst row's last 32-byte block: the chip's whole-block
+// copy carries tmp's padding columns there, which the partial row group fills from unset VA lanes, that
+// is from UB's first bytes: row x gets element x of UB. The reference's transpose is checked apart.
+template <class T, int R, int C, int DR, int DC, int TR, int TC>
+void trans_device_vs_cpu(Target tg, int vr, int vc, unsigned seed) {
+  constexpr std::size_t es = sizeof(T), kS = 0x400, kD = kS + up32(R * C * es), kT = kD + up32(DR * DC * es);
+  static_assert(kT + TR * TC * es <= pto_test::kUb);
+  const Ub init = random_ub(seed);
+  auto issue = [&] {
+    DynTile<T, R, C> s(vr, vc);
+    DynTile<T, DR, DC> d(vc, vr);
+    Tile<TileType::Vec, T, TR, TC> t;
+    TASSIGN(s, kS), TASSIGN(d, kD), TASSIGN(t, kT);
+    TTRANS(d, s, t);
+  };
+  const Ub dev = pto_test::run_ub(tg, init, issue), ref = pto_test::run_ub(tg, init, issue, true);
+  const bool a2a3_aligned = tg == Target::A2A3 && DC % (es == 1 ? 32 : 16) == 0 && (C * es) % 32 == 0;
+  const std::size_t tail_end = up32(std::size_t(vr) * es) / es;  // dst columns the copy writes
+  std::size_t bad = 0, bad_tail = 0, bad_ref = 0, tails = 0;
+  for (std::size_t b = 0; b < pto_test::kUb; ++b) {
+    if (b >= kT && b < kT + TR * TC * es) continue;
+    if (a2a3_aligned && b >= kD && b < kD + DR * DC * es) {
+      const std::size_t x = (b - kD) / (DC * es), col = (b - kD) % (DC * es) / es;
+      if (int(x) < vc && col >= std::size_t(vr) && col < tail_end) {
+        ++tails;
+        bad_tail += dev[b] != init[x * es + (b - kD) % es];
+        continue;
+      }
+    }
+    bad += dev[b] != ref[b];
+  }
+  for (int i = 0; i < vr; ++i)
+    for (int j = 0; j < vc; ++j)
+      bad_ref += std::memcmp(&ref[kD + (std::size_t(j) * DC + i) * es], &init[kS + (std::size_t(i) * C + j) * es], es) != 0;
+  BOOST_TEST_CONTEXT(name_of(tg) << " TTRANS " << name_of(dtype_v<T>) << " " << vr << "x" << vc << " of " << R << "x" << C
+                                 << " -> " << DR << "x" << DC) {
+    BOOST_TEST(bad_ref == 0u);
+    BOOST_TEST(bad == 0u);
+    BOOST_TEST(bad_tail == 0u);
+    if (a2a3_aligned) BOOST_TEST(std::memcmp(dev.data() + kT, init.data() + kT, TR * TC * es) != 0);  // staged: the device path ran
+    if (a2a3_aligned && vr % (es == 1 ? 32 : 16) && tail_end > std::size_t(vr)) BOOST_TEST(tails > 0u);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(ttrans_device_paths_match_the_cpu_reference_over_the_whole_ub) {
+  for (Target t : {Target::A2A3, Target::A5}) {
+    trans_device_vs_cpu<float, 64, 128, 128, 64, 128, 64>(t, 64, 128, 1);      // whole 16-row groups
+    trans_device_vs_cpu<float, 20, 24, 24, 32, 24, 32>(t, 19, 21, 2);         // a partial group, a partial block
+    trans_device_vs_cpu<float, 16, 8, 8, 16, 8, 16>(t, 16, 8, 3);             // one group, one block
+    trans_device_vs_cpu<float, 9, 512, 512, 16, 512, 16>(t, 9, 500, 4);       // A5 row-wise
+    trans_device_vs_cpu<half, 40, 48, 48, 48, 48, 48>(t, 37, 45, 5);
+    trans_device_vs_cpu<bfloat16_t, 16, 16, 16, 16, 16, 16>(t, 16, 16, 6);
+    trans_device_vs_cpu<std::int16_t, 8, 256, 256, 16, 256, 16>(t, 5, 250, 7);  // A5 row-wise, 16-bit lanes
+    trans_device_vs_cpu<std::uint8_t, 70, 64, 64, 96, 64, 96>(t, 66, 63, 8);  // 8-bit: two 32-row groups and a tail
+    trans_device_vs_cpu<std::int8_t, 32, 32, 32, 32, 32, 32>(t, 32, 32, 9);
+    trans_device_vs_cpu<std::uint8_t, 16, 320, 320, 32, 320, 32>(t, 16, 300, 10);  // A5 row-wise bytes
+    trans_device_vs_cpu<float, 20, 24, 24, 24, 24, 24>(t, 19, 21, 11);        // A2A3: dst rows of 24, the scalar loop
+    trans_device_vs_cpu<std::int32_t, 200, 8, 8, 208, 8, 208>(t, 200, 8, 12);  // 12 groups and a tail, one block
+  }
+}
+
+namespace {
+// TFILLPAD<M> of src's vr x vc (src R x C at kS, dst DR x DC after it, or src itself in place) over
+// random UB bytes, device path vs CPU reference: every byte of UB identical.
+template <class T, int R, int C, int DR, int DC, PadValue FP, TFillPadMode M>
+void fill_device_vs_cpu(Target tg, int vr, int vc, int dvr, unsigned seed) {
+  constexpr std::size_t es = sizeof(T), kS = 0x400, kD = M == TFillPadMode::InPlace ? kS : kS + up32(R * C * es);
+  const Ub init = random_ub(seed);
+  auto issue = [&] {
+    DynTile<T, R, C> s(vr, vc);
+    Tile<TileType::Vec, T, DR, DC, BLayout::RowMajor, -1, DC, SLayout::NoneBox, 512, FP> d(dvr);
+    TASSIGN(s, kS), TASSIGN(d, kD);
+    TFILLPAD<M>(d, s);
+  };
+  const Ub dev = pto_test::run_ub(tg, init, issue), ref = pto_test::run_ub(tg, init, issue, true);
+  std::size_t bad = 0;
+  for (std::size_t b = 0; b < pto_test::kUb; ++b) bad += dev[b] != ref[b];
+  BOOST_TEST_CONTEXT(name_of(tg) << " TFILLPAD mode " << int(M) << " " << name_of(dtype_v<T>) << " " << vr << "x" << vc << " -> "
+                                 << dvr << " rows of " << DR << "x" << DC) {
+    BOOST_TEST(bad == 0u);
+    BOOST_TEST(std::memcmp(dev.data() + kD, init.data() + kD, DR * DC * es) != 0);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tfillpad_device_path_matches_the_cpu_reference_over_the_whole_ub) {
+  using enum PadValue;
+  constexpr auto N = TFillPadMode::Normal, I = TFillPadMode::InPlace, E = TFillPadMode::Expand;
+  for (Target t : {Target::A2A3, Target::A5}) {
+    fill_device_vs_cpu<float, 128, 160, 128, 160, Max, N>(t, 128, 127, 128, 1);
+    fill_device_vs_cpu<float, 260, 16, 260, 16, Min, I>(t, 260, 7, 260, 2);
+    fill_device_vs_cpu<std::uint16_t, 60, 32, 70, 96, Max, E>(t, 59, 7, 66, 3);   // right pad wider than a register
+    fill_device_vs_cpu<std::int8_t, 40, 320, 48, 352, Min, E>(t, 33, 300, 48, 4);  // 8-bit, two registers a row
+    fill_device_vs_cpu<half, 16, 32, 16, 32, PadValueCustom16(0xBC00), N>(t, 10, 5, 14, 5);
+    fill_device_vs_cpu<bfloat16_t, 8, 32, 8, 32, Max, N>(t, 8, 17, 8, 6);
+    fill_device_vs_cpu<std::int32_t, 16, 24, 32, 40, Zero, E>(t, 9, 13, 20, 7);  // rows past dst's valid ones untouched
+    fill_device_vs_cpu<float, 8, 64, 8, 64, Min, N>(t, 8, 64, 8, 8);  // no right pad
   }
 }
 

@@ -158,7 +158,7 @@ void add(Case& c, const TileView& v, Role r) {
 }
 
 // Complement: the planner prices only forms no device path covers (the reductions' A5 64-bit forms).
-enum class Shape { TileScalar, ColExpandOp, RowExpandOp, ColExpand, RowExpand, ExpandS, Mov, Convert, Select, Complement };
+enum class Shape { TileScalar, ColExpandOp, RowExpandOp, ColExpand, RowExpand, ExpandS, Mov, Convert, Select, Trans, FillPad, Complement };
 
 Shape shape_of(Op op) {
   const std::string n = find_desc(op)->name;
@@ -168,6 +168,8 @@ Shape shape_of(Op op) {
   if (n == "TMOV") return Shape::Mov;
   if (n == "TCVT") return Shape::Convert;
   if (n == "TSEL" || n == "TSELS") return Shape::Select;
+  if (n == "TTRANS") return Shape::Trans;
+  if (n.rfind("TFILLPAD", 0) == 0) return Shape::FillPad;
   if (n.rfind("TROW", 0) == 0 || n.rfind("TCOL", 0) == 0) return Shape::Complement;
   return Shape::TileScalar;
 }
@@ -260,6 +262,29 @@ bool make_case(Gen& g, Ub& ub, Op op, Target target, Case& c) {
       add(c, g.tile(ub, t, R, C, vr, vc), Role::Read);
       if (op == Op::TSEL) add(c, g.tile(ub, t, R, C, vr, vc), Role::Read);
       add(c, g.tile(ub, DType::U8, 1, 32, 1, 32), Role::Write);
+      return true;
+    }
+    case Shape::Trans: {  // dst holds src's valid region transposed; A2A3's vnchwconv form when the strides allow
+      const int es = int(size_of(t)), be = 32 / es, y = es == 1 ? 32 : 16;
+      const TileView s = g.tile(ub, t, R, C, vr, vc);
+      const int dc = g.coin() ? (vr + y - 1) / y * y : g.cols_for(t, vr);
+      add(c, g.tile(ub, t, vc, dc, vc, vr), Role::Write);
+      add(c, s, Role::Read);
+      const int tr = (vc + be - 1) / be * be, tc = (vr + y - 1) / y * y;
+      add(c, g.tile(ub, t, tr, tc, tr, tc), Role::Write);
+      if (dc % y == 0 && s.row_stride % be == 0) c.ctx.variant |= kVariantTransAligned;
+      return true;
+    }
+    case Shape::FillPad: {  // dst at least src's static shape and valid rows; src's valid region inside
+      const bool in_place = op == Op::TFILLPAD_INPLACE;
+      const int dr = op == Op::TFILLPAD_EXPAND ? R + g.pick(0, 8) : R, dcols = op == Op::TFILLPAD_EXPAND ? g.cols_for(t, C + g.pick(0, 40)) : C;
+      const TileView s = g.tile(ub, t, R, C, vr, vc);
+      TileView d = in_place ? s : g.tile(ub, t, dr, dcols, g.pick(vr, dr), dcols);
+      d.valid_rows = g.pick(vr, d.rows);
+      d.valid_cols = d.cols;
+      add(c, d, Role::Write);
+      add(c, s, Role::Read);
+      if (in_place) c.ctx.variant |= kVariantFillInPlace;
       return true;
     }
     case Shape::Complement:

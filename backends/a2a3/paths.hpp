@@ -6,6 +6,7 @@
 
 #include "../common/sort_paths.hpp"
 #include "algorithms.hpp"
+#include "transpose.hpp"
 
 namespace pto::a2a3 {
 
@@ -266,5 +267,28 @@ inline bool covers_gather(const ExecContext& ctx) {
   return es == 2 && (std::size_t(d.valid_rows - 1) * std::size_t(d.row_stride) + std::size_t(d.valid_cols)) * 4 <= t.capacity_bytes();
 }
 inline constexpr backend::DevicePath gather_path = path<tgather_run, covers_gather>;
+
+// TTRANS: the vnchwconv path of aligned strides (transpose.hpp; the scalar element loop the chip runs
+// otherwise is the CPU reference's transpose), dst, src and tmp in UB and apart (what the chip makes of
+// overlapping operands is not modelled).
+inline bool covers_trans(const ExecContext& ctx) {
+  if (!(ctx.variant & kVariantTransAligned) || !device::operands_in_ub(ctx)) return false;
+  const ByteRange d = ctx.ops[0].footprint(true), s = ctx.ops[1].footprint(), t = ctx.ops[2].footprint(true);
+  return !d.overlaps(s) && !d.overlaps(t) && !s.overlaps(t);
+}
+// The copy from tmp moves each of dst's written rows as whole 32-byte blocks: the rest of the last one
+// takes tmp's padding columns (UB's first bytes, transpose.hpp).
+inline backend::Overrun overrun_trans(const ExecContext& ctx) {
+  const TileView& s = ctx.ops[1].tile;
+  const std::size_t bytes = std::size_t(s.valid_rows) * s.elem_bytes();
+  backend::Overrun o;
+  o.tail_bytes = std::uint32_t((bytes + 31) / 32 * 32 - bytes);
+  if (o.tail_bytes && s.valid_cols > 0)
+    o.warning = detail::cat("TTRANS: the A2A3 algorithm copies tmp into dst in whole 32-byte blocks, so each of dst's ", s.valid_cols,
+                            " written rows is also written ", o.tail_bytes, " bytes past its ", s.valid_rows,
+                            " columns (inside the tile, with tmp's padding: bytes the chip reads from the start of UB)");
+  return o;
+}
+inline constexpr backend::DevicePath trans_path = path<ttrans, covers_trans, overrun_trans>;
 
 }  // namespace pto::a2a3

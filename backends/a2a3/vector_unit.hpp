@@ -124,15 +124,44 @@ public:
   // 32-byte blocks; after each burst skip srcGap / dstGap blocks.
   void copy_ubuf_to_ubuf(void* dst, const void* src, unsigned n_burst, unsigned len_burst, unsigned src_gap, unsigned dst_gap) {
     if (trace_) trace_->add({.op = Intrinsic::copy_ubuf_to_ubuf, .repeats = 1, .bytes = std::uint64_t(n_burst) * len_burst * 32});
-    if (n_burst == 0 || len_burst == 0) return;
-    const auto s0 = reinterpret_cast<std::uintptr_t>(src), d0 = reinterpret_cast<std::uintptr_t>(dst);
-    in_ub("copy_ubuf_to_ubuf", "reads", s0, s0 + (std::uintptr_t(n_burst) * (len_burst + src_gap) - src_gap) * 32);
-    in_ub("copy_ubuf_to_ubuf", "writes", d0, d0 + (std::uintptr_t(n_burst) * (len_burst + dst_gap) - dst_gap) * 32);
-    if (!execute_) return;
-    const auto* s = static_cast<const std::byte*>(src);
-    auto* d = static_cast<std::byte*>(dst);
-    for (unsigned k = 0; k < n_burst; ++k, s += (len_burst + src_gap) * 32, d += (len_burst + dst_gap) * 32)
-      std::memmove(d, s, std::size_t(len_burst) * 32);
+    device::ub_copy({ub_, ub_bytes_, instruction_}, dst, src, n_burst, len_burst, src_gap, dst_gap, execute_);
+  }
+
+  // scatter_vnchwconv_b{8,16,32}(dstVA, srcVA, repeat, dstStride, srcStride[, dstHigh, srcHigh]): per
+  // repeat r, the 16 source 32-byte blocks at src[j] + r * srcStride blocks, transposed into the 16
+  // destination blocks at dst[k] + r * dstStride blocks. The VA registers hold UB byte addresses (0 is
+  // UB's first byte: an unset address reads there). es = 4: dst block k element e = src block
+  // (k & 1) * 8 + e element k >> 1 (16 x 8 words -> 8 rows of 16, two blocks a row); es = 2: dst block
+  // k element e = src block e element k; es = 1: dst block k byte dh * 16 + e = src block e byte
+  // sh * 16 + k (a 16 x 16 quarter of a 32 x 32 byte transpose, dh / sh choosing the halves).
+  void scatter_vnchwconv(unsigned es, const std::uint64_t (&dst)[16], const std::uint64_t (&src)[16], unsigned repeat,
+                         unsigned dst_stride, unsigned src_stride, bool dst_high = false, bool src_high = false) {
+    field("scatter_vnchwconv", "repeat", repeat);
+    for (unsigned v : {dst_stride, src_stride})
+      if (v > 0xFFFF) detail::fail(instruction_, ": scatter_vnchwconv repeat stride ", v, " does not fit its 16-bit field");
+    if (trace_) trace_->add({.op = Intrinsic::vnchwconv, .repeats = repeat});
+    const auto base = reinterpret_cast<std::uintptr_t>(ub_);
+    for (unsigned r = 0; r < repeat; ++r) {
+      std::byte in[16][32];
+      for (unsigned j = 0; j < 16; ++j) {
+        const std::uintptr_t a = base + src[j] + std::uintptr_t(r) * src_stride * 32;
+        in_ub("scatter_vnchwconv", "reads", a, a + 32);
+        if (execute_) std::memcpy(in[j], reinterpret_cast<const void*>(a), 32);
+      }
+      for (unsigned k = 0; k < 16; ++k) {
+        const std::uintptr_t a = base + dst[k] + std::uintptr_t(r) * dst_stride * 32;
+        const std::uintptr_t lo = es == 1 && dst_high ? a + 16 : a;  // 8-bit: one half of the block
+        in_ub("scatter_vnchwconv", "writes", lo, es == 1 ? lo + 16 : a + 32);
+        if (!execute_) continue;
+        auto* out = reinterpret_cast<std::byte*>(a);
+        if (es == 4)
+          for (unsigned e = 0; e < 8; ++e) std::memcpy(out + 4 * e, in[(k & 1) * 8 + e] + 4 * (k >> 1), 4);
+        else if (es == 2)
+          for (unsigned e = 0; e < 16; ++e) std::memcpy(out + 2 * e, in[e] + 2 * k, 2);
+        else
+          for (unsigned e = 0; e < 16; ++e) out[(dst_high ? 16 : 0) + e] = in[e][(src_high ? 16 : 0) + k];
+      }
+    }
   }
 
   // vbitsort(dst, src, idx, repeat): per repeat r, the 32 values of T at src + 32 r with the 32 indices

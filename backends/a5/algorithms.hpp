@@ -9,6 +9,7 @@
 #include "../common/path_choice.hpp"
 #include "../common/fast_exp.hpp"
 #include "../common/gather_index.hpp"
+#include "../common/pad_value.hpp"
 #include "register_unit.hpp"
 
 namespace pto::a5 {
@@ -596,6 +597,89 @@ void tgather_mask(RegisterUnit& u, const ExecContext& c) {
       u.vsqz_vstur(u.vlds(row<T>(s, i), off), m, [&](unsigned k) { return k % times == at; }, out);
     }
   }
+}
+
+// TTRANS (a5 TTrans.hpp): a src tile with fewer static rows than columns goes row-wise (per valid row
+// and chunk: a load, the index ramp vci -> vmins -> vmuls -> vadds to dst's column positions, a
+// vscatter), any other column-wise (per valid column and chunk of rows: the ramp to src's positions, a
+// vgather2, a store into dst's row). Indices are 32-bit lanes for 4-byte data and 16-bit otherwise, so a
+// chunk is 64 or 128 elements; 8-bit data rides in 16-bit lanes (UNPK_B8 loads, PK_B16 stores).
+template <class W>  // std::uint32_t, std::uint16_t or std::uint8_t: the element's bits
+void ttrans(RegisterUnit& u, const ExecContext& c) {
+  using I = std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint16_t>;
+  constexpr unsigned epr = Reg<I>::kLanes;
+  const TileView &d = c.ops[0].tile, &s = c.ops[1].tile;
+  const auto* src = reinterpret_cast<const W*>(s.base);
+  auto* dst = reinterpret_cast<W*>(d.base);
+  const unsigned rows = unsigned(s.valid_rows), cols = unsigned(s.valid_cols);
+  // lane k of chunk `ch`: min(ch * epr + k, n - 1) * mul + add
+  auto ramp = [&](unsigned ch, unsigned n, std::uint64_t mul, unsigned add, const Mask& m) {
+    Reg<I> x = u.vci<I>(I(ch * epr));
+    x = u.scalar_op(Intrinsic::vmins, x, I(n - 1), m, [](I a, I b) { return std::min(a, b); });
+    x = u.scalar_op(Intrinsic::vmuls, x, I(mul), m, [](I a, I b) { return a * b; });
+    return u.scalar_op(Intrinsic::vadds, x, I(add), m, [](I a, I b) { return a + b; });
+  };
+  if (s.rows < s.cols) {
+    for (unsigned r = 0; r < rows; ++r) {
+      u.vloop();
+      std::uint32_t left = cols;
+      for (unsigned ch = 0; left > 0; ++ch) {
+        const Mask m{std::min(left, epr)};
+        left -= m.count;
+        const Reg<W> v = u.vlds(src + std::size_t(r) * std::size_t(s.row_stride), std::size_t(ch) * epr);
+        u.vscatter(v, dst, ramp(ch, cols, std::uint64_t(d.row_stride), r, m), m);
+      }
+    }
+    return;
+  }
+  for (unsigned col = 0; col < cols; ++col) {
+    u.vloop();
+    std::uint32_t left = rows;
+    for (unsigned ch = 0; left > 0; ++ch) {
+      const Mask m{std::min(left, epr)};
+      left -= m.count;
+      const Reg<W> v = u.vgather2(src, ramp(ch, rows, std::uint64_t(s.row_stride), col, m), m);
+      u.vsts(v, dst + std::size_t(col) * std::size_t(d.row_stride), std::size_t(ch) * epr, m);
+    }
+  }
+}
+
+// TFILLPAD / TFILLPAD_INPLACE / TFILLPAD_EXPAND (a5 TFillPad.hpp), one vector function: src's valid
+// region copied row by row (not in place), then per src row dst's PadVal from the valid columns to
+// Cols by unaligned stores (vstus, a register of the value at a time, then vstas), then the rows down
+// to dst's valid rows as one 1-D run of predicated stores.
+template <class T>  // the element type (the pad value's bits come from it)
+void tfillpad(RegisterUnit& u, const ExecContext& c) {
+  using W = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::conditional_t<sizeof(T) == 2, std::uint16_t, std::uint8_t>>;
+  const TileView &d = c.ops[0].tile, &s = c.ops[1].tile;
+  constexpr unsigned epr = Reg<W>::kLanes;
+  if (!(c.variant & kVariantFillInPlace))
+    for (int i = 0; i < s.valid_rows; ++i) {
+      u.vloop();
+      std::uint32_t left = std::uint32_t(s.valid_cols);
+      for (std::size_t off = 0; left > 0; off += epr) {
+        const Mask m = u.plt<W>(left);
+        u.vsts(u.vlds(row<W>(s, i), off), row<W>(d, i), off, m);
+      }
+    }
+  Reg<W> pad;
+  const T value = pad_element<T>(d.pad);
+  W bits;
+  std::memcpy(&bits, &value, sizeof(W));
+  pad.v.fill(bits);
+  u.vbr();
+  for (int i = 0; i < s.valid_rows; ++i) {
+    u.vloop();
+    std::uint32_t left = std::uint32_t(d.cols - s.valid_cols);
+    for (std::size_t off = 0; left > 0; off += epr) {
+      const Mask m{std::min(left, epr)};
+      u.vsts(pad, row<W>(d, i) + s.valid_cols, off, m);
+      left -= m.count;
+    }
+    u.also(Intrinsic::vsts);  // vstas: the unaligned register's flush (its bytes are the last vstus's)
+  }
+  std::uint32_t left = std::uint32_t(d.valid_rows - s.valid_rows) * std::uint32_t(d.row_stride);
+  for (std::size_t off = 0; left > 0; off += epr) u.vsts(pad, row<W>(d, s.valid_rows), off, u.plt<W>(left));
 }
 
 }  // namespace pto::a5

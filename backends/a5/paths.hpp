@@ -215,4 +215,24 @@ inline bool covers_gather(const ExecContext& ctx) {
 }
 inline constexpr backend::DevicePath gather_path = path<tgather_run, covers_gather>;
 
+// TFILLPAD, TFILLPAD_INPLACE, TFILLPAD_EXPAND: RowMajor tiles of 1- to 4-byte elements in UB (the
+// 8-bit float types, whose pad values the NPUs define apart, run the CPU reference).
+struct FillPad {
+  template <class T> static void run(RegisterUnit& u, const ExecContext& c) { tfillpad<T>(u, c); }
+};
+inline constexpr backend::DevicePath fillpad_path = path<typed<FillPad, kUpTo32>, covers<kUpTo32>>;
+
+// TTRANS: every 1-, 2- and 4-byte type (moved as its bits), dst and src in UB and apart (the CPU reference
+// reads an aliased src whole first; the chip's in-place result is not modelled).
+inline void ttrans_run(RegisterUnit& u, const ExecContext& c) {
+  const std::size_t es = c.ops[1].tile.elem_bytes();
+  if (es == 4) ttrans<std::uint32_t>(u, c);
+  else if (es == 2) ttrans<std::uint16_t>(u, c);
+  else ttrans<std::uint8_t>(u, c);
+}
+inline bool covers_trans(const ExecContext& ctx) {
+  return device::operands_in_ub(ctx) && !ctx.ops[0].footprint(true).overlaps(ctx.ops[1].footprint());
+}
+inline constexpr backend::DevicePath trans_path = path<ttrans_run, covers_trans>;
+
 }  // namespace pto::a5

@@ -338,6 +338,36 @@ public:
     }
     return r;
   }
+  // vci(start, INC_ORDER): lane k = start + k, in I's arithmetic.
+  template <class I>
+  Reg<I> vci(I start) {
+    count(Intrinsic::vci);
+    Reg<I> r{};
+    if (execute_)
+      for (unsigned k = 0; k < Reg<I>::kLanes; ++k) r.v[k] = I(start + k);
+    return r;
+  }
+  // v<op>s(dst, src, scalar, preg) on index lanes, MODE_ZEROING: f(lane, k) in I's arithmetic.
+  template <class I, class F>
+  Reg<I> scalar_op(Intrinsic id, const Reg<I>& a, I k, const Mask& m, F f) {
+    count(id);
+    Reg<I> d{};
+    if (execute_)
+      for (unsigned j = 0; j < m.count; ++j) d.v[j] = I(f(a.v[j], k));
+    return d;
+  }
+  // vscatter(src, base, index, preg): base[index[k]] = lane k of src for k < m.count (element indices;
+  // 8-bit data in 16-bit index lanes writes a byte a lane).
+  template <class T, class I>
+  void vscatter(const Reg<T>& r, T* base, const Reg<I>& idx, const Mask& m) {
+    count(Intrinsic::vscatter);
+    if (!execute_) return;
+    for (unsigned k = 0; k < m.count; ++k) {
+      T* p = base + std::size_t(idx.v[k]);
+      in_ub("vscatter", "writes", p, p + 1);
+      std::memcpy(p, &r.v[k], sizeof(T));
+    }
+  }
   // vsqz(src, preg, MODE_STORED) then vstur (unaligned store, post update): the lanes `keep` selects
   // among the first m.count, packed, stored at `at`, which moves past them. Counted as vsqz + vsts.
   template <class T, class Keep>
@@ -390,14 +420,7 @@ public:
   // blocks, skipping srcGap / dstGap blocks after each.
   void copy_ubuf_to_ubuf(void* dst, const void* src, unsigned n_burst, unsigned len_burst, unsigned src_gap, unsigned dst_gap) {
     count(Intrinsic::copy_ubuf_to_ubuf);
-    if (n_burst == 0 || len_burst == 0) return;
-    const auto* s = static_cast<const std::byte*>(src);
-    auto* d = static_cast<std::byte*>(dst);
-    in_ub("copy_ubuf_to_ubuf", "reads", s, s + (std::size_t(n_burst) * (len_burst + src_gap) - src_gap) * 32);
-    in_ub("copy_ubuf_to_ubuf", "writes", d, d + (std::size_t(n_burst) * (len_burst + dst_gap) - dst_gap) * 32);
-    if (!execute_) return;
-    for (unsigned k = 0; k < n_burst; ++k, s += (len_burst + src_gap) * 32, d += (len_burst + dst_gap) * 32)
-      std::memmove(d, s, std::size_t(len_burst) * 32);
+    device::ub_copy({ub_, ub_bytes_, instruction_}, dst, src, n_burst, len_burst, src_gap, dst_gap, execute_);
   }
   // A V -> S flag, the scalar unit's work, an S -> V flag (one round trip).
   void scalar_round_trip() { count(Intrinsic::sync_roundtrip); }

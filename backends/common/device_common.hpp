@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -112,5 +113,21 @@ struct UbWindow {
                    "), outside the ", bytes / 1024, " KiB UB");
   }
 };
+
+// copy_ubuf_to_ubuf(dst, src, 0, nBurst, lenBurst, srcGap, dstGap) on either machine: nBurst bursts of
+// lenBurst 32-byte blocks, srcGap / dstGap blocks skipped after each; the bytes checked against UB, and
+// moved when `execute`.
+inline void ub_copy(const UbWindow& ub, void* dst, const void* src, unsigned n_burst, unsigned len_burst, unsigned src_gap,
+                    unsigned dst_gap, bool execute) {
+  if (n_burst == 0 || len_burst == 0) return;
+  const auto* s = static_cast<const std::byte*>(src);
+  auto* d = static_cast<std::byte*>(dst);
+  const auto s0 = reinterpret_cast<std::uintptr_t>(s), d0 = reinterpret_cast<std::uintptr_t>(d);
+  ub.check("copy_ubuf_to_ubuf", "reads", s0, s0 + (std::uintptr_t(n_burst) * (len_burst + src_gap) - src_gap) * 32);
+  ub.check("copy_ubuf_to_ubuf", "writes", d0, d0 + (std::uintptr_t(n_burst) * (len_burst + dst_gap) - dst_gap) * 32);
+  if (!execute) return;
+  for (unsigned k = 0; k < n_burst; ++k, s += (len_burst + src_gap) * 32, d += (len_burst + dst_gap) * 32)
+    std::memmove(d, s, std::size_t(len_burst) * 32);
+}
 
 }  // namespace pto::device

@@ -1,6 +1,7 @@
 // The intrinsic streams of TTRANS, the TFILLPAD family and TCONCAT as their NPU code issues them (pto-isa
-// a2a3 / a5 TTrans.hpp, TFillPad.hpp, TConcat.hpp); each intrinsic's cost is the pipeline model's table. No device path runs
-// them yet: these planners price every form (docs/layout.md).
+// a2a3 / a5 TTrans.hpp, TFillPad.hpp, TConcat.hpp); each intrinsic's cost is the pipeline model's table. They price
+// the forms no device path covers: TTRANS's A2A3 scalar loop, A2A3's TFILLPAD family, TCONCAT, the Vec
+// windows (docs/layout.md); a test holds the covered forms' streams equal to these.
 #pragma once
 #include "planner.hpp"
 

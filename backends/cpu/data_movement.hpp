@@ -8,7 +8,7 @@
 
 #include <pto/isa/kernel_abi.hpp>
 #include <pto/isa/prefetch.hpp>
-#include "pad_value.hpp"
+#include "../common/pad_value.hpp"
 #include "stable_source.hpp"
 
 namespace pto::cpu::move {

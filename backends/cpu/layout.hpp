@@ -9,7 +9,7 @@
 
 #include <pto/isa/error.hpp>
 #include <pto/isa/kernel_abi.hpp>
-#include "pad_value.hpp"
+#include "../common/pad_value.hpp"
 
 namespace pto::cpu::layout {
 

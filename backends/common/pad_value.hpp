@@ -1,4 +1,5 @@
-// The element a TLOAD writes into the padded tail of a row (spec §1.2 PadValueMap).
+// The element a TLOAD or TFILLPAD writes into the padded part of a tile (spec §1.2 PadValueMap): one
+// definition for the CPU kernels and the device paths.
 #pragma once
 #include <cstring>
 #include <limits>
@@ -6,7 +7,7 @@
 
 #include <pto/common/constants.hpp>
 
-namespace pto::cpu {
+namespace pto {
 
 template <class T>
 T pad_element(PadValue pad) {
@@ -30,4 +31,4 @@ T pad_element(PadValue pad) {
   return T{0};
 }
 
-}  // namespace pto::cpu
+}  // namespace pto
