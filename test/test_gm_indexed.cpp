@@ -7,6 +7,7 @@
 #define BOOST_TEST_MODULE gm_indexed
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -175,6 +176,119 @@ void check_scatter(Target tg, const std::vector<std::int32_t>& idx) {
     BOOST_TEST(same_bits(table, want));
   }
 }
+
+// ---- A2A3's NZ form: an NZ table of shape (S0, S1, S2, 16, C0), its s0 slices kNzGap elements apart, and
+// NZ tiles. Table logical (row, col): row = s2 * 16 + i3, col = (s0 * S1 + s1) * C0 + i4, written out here
+// from the shape and strides. A tile's (r, c) lies at (c / C0) * Rows * C0 + r * C0 + c % C0.
+template <class T> constexpr int kC0 = int(32 / sizeof(T));
+constexpr int kS0 = 2, kS1 = 2, kS2 = 3, kNzRows = kS2 * 16, kNzGap = 64;
+template <class T> constexpr int kNzCols = kS0 * kS1 * kC0<T>;
+template <class T> constexpr int kNzSt1 = kS2 * 16 * kC0<T>;
+template <class T> constexpr int kNzSt0 = kS1 * kNzSt1<T> + kNzGap;
+template <class T> std::size_t table_at(std::int64_t row, std::int64_t col) {
+  const int c0 = kC0<T>;
+  return std::size_t((col / (c0 * kS1)) * kNzSt0<T> + (col / c0 % kS1) * kNzSt1<T> + (row / 16) * (16 * c0) + (row % 16) * c0 + col % c0);
+}
+template <class T> using NzTable =
+    GlobalTensor<T, Shape<kS0, kS1, kS2, 16, kC0<T>>, pto::Stride<kNzSt0<T>, kNzSt1<T>, 16 * kC0<T>, kC0<T>, 1>, Layout::NZ>;
+template <class T, int Rows, int Cols> using NzGm =
+    GlobalTensor<T, Shape<1, Cols / kC0<T>, Rows / 16, 16, kC0<T>>, pto::Stride<Rows * Cols, Rows * kC0<T>, 16 * kC0<T>, kC0<T>, 1>, Layout::NZ>;
+template <class T, int Rows, int Cols, int VR = Rows, int VC = Cols> using NzTile =
+    Tile<TileType::Vec, T, Rows, Cols, BLayout::ColMajor, VR, VC, SLayout::RowMajor, 512>;
+template <class T> std::size_t tile_at(int rows, int r, int c) {
+  return std::size_t(c / kC0<T>) * std::size_t(rows) * kC0<T> + std::size_t(r) * kC0<T> + std::size_t(c % kC0<T>);
+}
+
+// MGATHER<M, Oob> into an NZ dst of R valid rows (Row: whole logical rows; Elem: VC valid columns), over a
+// sentinel; the whole tile is compared.
+template <Coalesce M, GatherOOB Oob, class T, int R, int VC = kNzCols<T>>
+void check_gather_nz(const std::vector<std::int32_t>& idx) {
+  constexpr bool elem = M == Coalesce::Elem;
+  constexpr int Rows = (R + 15) / 16 * 16, Cols = kNzCols<T>, XR = elem ? R : 1, XC = elem ? VC : R;
+  const std::vector<T> table = values<T>(std::size_t(kNzSt0<T>) * kS0, 21), sentinel(std::size_t(Rows) * Cols, T(9));
+  std::vector<T> out(sentinel.size());
+  launch({.target = Target::A2A3}, [](T* o, const T* sn, const T* tb, const std::int32_t* ix) {
+    NzTable<T> tableG(const_cast<T*>(tb));
+    NzGm<T, Rows, Cols> sentG(const_cast<T*>(sn)), outG(o);
+    GlobalTensor<std::int32_t, Shape<1, 1, 1, XR, XC>, pto::Stride<1, 1, 1, XC, 1>> idxG(const_cast<std::int32_t*>(ix));
+    NzTile<T, Rows, Cols> whole;
+    NzTile<T, Rows, Cols, R, VC> d;
+    Tile<TileType::Vec, std::int32_t, XR, (XC + 7) / 8 * 8, BLayout::RowMajor, XR, XC> x;
+    TASSIGN(x, 0), TASSIGN(whole, 32768), TASSIGN(d, 32768);
+    TLOAD(whole, sentG);
+    TLOAD(x, idxG);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    MGATHER<M, Oob>(d, tableG, x);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(outG, whole);
+  }, out, sentinel, table, idx);
+  std::vector<T> want = sentinel;
+  const int mode = Oob == GatherOOB::Clamp ? kClamp : Oob == GatherOOB::Wrap ? kWrap : kDrop;
+  if (!elem && Oob == GatherOOB::Zero) std::fill(want.begin(), want.end(), T(0));  // the chip zeroes the whole tile first
+  for (int r = 0; r < R; ++r) {
+    if (!elem) {
+      const std::int64_t sl = remap(idx[std::size_t(r)], kNzRows, mode);
+      if (sl >= 0)
+        for (int c = 0; c < Cols; ++c) want[tile_at<T>(Rows, r, c)] = table[table_at<T>(sl, c)];
+      continue;
+    }
+    for (int c = 0; c < VC; ++c) {
+      const std::int64_t sl = remap(idx[std::size_t(r) * VC + c], std::int64_t(kNzRows) * Cols, mode);
+      want[tile_at<T>(Rows, r, c)] = sl < 0 ? T(0) : table[table_at<T>(sl / Cols, sl % Cols)];
+    }
+  }
+  BOOST_TEST_CONTEXT("A2A3 MGATHER NZ " << (elem ? "Elem " : "Row ") << name_of(dtype_v<T>) << ' ' << R << " rows, oob " << int(Oob)) {
+    BOOST_TEST(same_bits(out, want));
+  }
+}
+
+// MSCATTER<M, A, Oob> from an NZ src of R valid rows (Row: whole logical rows; Elem: VC valid columns,
+// walked as the chip walks them: column blocks of C0, rows, the block's columns).
+template <Coalesce M, ScatterAtomicOp A, ScatterOOB Oob, class T, int R, int VC = kNzCols<T>>
+std::vector<T> check_scatter_nz(const std::vector<std::int32_t>& idx) {
+  constexpr bool elem = M == Coalesce::Elem;
+  constexpr int Rows = (R + 15) / 16 * 16, Cols = kNzCols<T>, XR = elem ? R : 1, XC = elem ? VC : R, c0 = kC0<T>;
+  const std::vector<T> src = values<T>(std::size_t(Rows) * Cols, 4);
+  std::vector<T> table = values<T>(std::size_t(kNzSt0<T>) * kS0, 23), want = table;
+  launch({.target = Target::A2A3}, [](T* tb, const T* sv, const std::int32_t* ix) {
+    NzTable<T> tableG(tb);
+    NzGm<T, Rows, Cols> srcG(const_cast<T*>(sv));
+    GlobalTensor<std::int32_t, Shape<1, 1, 1, XR, XC>, pto::Stride<1, 1, 1, XC, 1>> idxG(const_cast<std::int32_t*>(ix));
+    NzTile<T, Rows, Cols> whole;
+    NzTile<T, Rows, Cols, R, VC> s;
+    Tile<TileType::Vec, std::int32_t, XR, (XC + 7) / 8 * 8, BLayout::RowMajor, XR, XC> x;
+    TASSIGN(x, 0), TASSIGN(whole, 32768), TASSIGN(s, 32768);
+    TLOAD(whole, srcG);
+    TLOAD(x, idxG);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    MSCATTER<M, A, Oob>(tableG, s, x);
+    (void)whole;
+  }, table, src, idx);
+  const int mode = Oob == ScatterOOB::Clamp ? kClamp : Oob == ScatterOOB::Wrap ? kWrap : kDrop;
+  auto put = [&](T& slot, T v) {
+    if constexpr (A == ScatterAtomicOp::Add) slot = T(double(slot) + double(v));
+    else slot = v;
+  };
+  if (!elem) {
+    for (int r = 0; r < R; ++r)
+      if (const std::int64_t sl = remap(idx[std::size_t(r)], kNzRows, mode); sl >= 0)
+        for (int c = 0; c < Cols; ++c) put(want[table_at<T>(sl, c)], src[tile_at<T>(Rows, r, c)]);
+  } else {
+    for (int b = 0; b < VC; b += c0)
+      for (int r = 0; r < R; ++r)
+        for (int c = b; c < std::min(b + c0, VC); ++c)
+          if (const std::int64_t sl = remap(idx[std::size_t(r) * VC + c], std::int64_t(kNzRows) * Cols, mode); sl >= 0)
+            put(want[table_at<T>(sl / Cols, sl % Cols)], src[tile_at<T>(Rows, r, c)]);
+  }
+  BOOST_TEST_CONTEXT("A2A3 MSCATTER NZ " << (elem ? "Elem " : "Row ") << name_of(dtype_v<T>) << ' ' << R << " rows, atomic "
+                                         << int(A) << " oob " << int(Oob)) {
+    BOOST_TEST(same_bits(table, want));
+  }
+  return src;
+}
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(mgather_rows) {
@@ -304,6 +418,59 @@ BOOST_AUTO_TEST_CASE(mscatter_rows_and_elements) {
   check_scatter<Coalesce::Elem, S::Add, O::Undefined, std::uint32_t, 4, 8, 16>(Target::A5, indices(32, 16, 42));
   // A2A3 only: 8- and 16-bit signed atomic adds.
   check_scatter<Coalesce::Elem, S::Add, O::Undefined, std::int8_t, 1, 32, 8>(Target::A2A3, indices(32, 8, 43));
+}
+
+BOOST_AUTO_TEST_CASE(a2a3_nz_tables_with_nz_tiles) {
+  check_gather_nz<Coalesce::Row, GatherOOB::Undefined, float, 12>(indices(12, kNzRows, 31));  // pto-isa's NZ row shapes
+  check_gather_nz<Coalesce::Row, GatherOOB::Undefined, half, 16>(indices(16, kNzRows, 32));
+  check_gather_nz<Coalesce::Row, GatherOOB::Zero, float, 16>(indices(16, kNzRows + 9, 33));  // the whole tile zeroed first
+  check_gather_nz<Coalesce::Row, GatherOOB::Wrap, std::int8_t, 20>(indices(20, 3 * kNzRows, 34));
+  check_gather_nz<Coalesce::Elem, GatherOOB::Undefined, float, 9, 20>(indices(9 * 20, kNzRows * kNzCols<float>, 35));
+  check_gather_nz<Coalesce::Elem, GatherOOB::Zero, half, 17, 40>(indices(17 * 40, kNzRows * kNzCols<half> + 500, 36));
+  check_gather_nz<Coalesce::Elem, GatherOOB::Clamp, std::uint16_t, 16, 64>(indices(16 * 64, 2 * kNzRows * kNzCols<std::uint16_t>, 37));
+  check_scatter_nz<Coalesce::Row, ScatterAtomicOp::None, ScatterOOB::Undefined, float, 12>(indices(12, kNzRows, 41));  // repeats: later wins
+  check_scatter_nz<Coalesce::Row, ScatterAtomicOp::Add, ScatterOOB::Skip, float, 16>(indices(16, kNzRows + 6, 42));
+  check_scatter_nz<Coalesce::Row, ScatterAtomicOp::None, ScatterOOB::Clamp, std::int32_t, 8>(indices(8, 2 * kNzRows, 43));
+  check_scatter_nz<Coalesce::Elem, ScatterAtomicOp::None, ScatterOOB::Wrap, half, 10, 37>(indices(10 * 37, 5000, 44));
+  check_scatter_nz<Coalesce::Elem, ScatterAtomicOp::Add, ScatterOOB::Undefined, float, 4, 12>(indices(4 * 12, 50, 45));
+  // A slot named at (0, C0) and at (1, 0): the chip's walk takes column block 0 (row 1) first, so (0, C0) wins.
+  std::vector<std::int32_t> idx = indices(2 * 16, kNzRows * kNzCols<float>, 46);
+  idx[8] = idx[16] = 77;
+  const std::vector<float> src = check_scatter_nz<Coalesce::Elem, ScatterAtomicOp::None, ScatterOOB::Undefined, float, 2, 16>(idx);
+  BOOST_TEST(src[tile_at<float>(16, 0, 8)] != src[tile_at<float>(16, 1, 0)]);  // the two candidates differ
+}
+
+BOOST_AUTO_TEST_CASE(nz_form_errors_name_the_rule) {
+  std::string e = error_of([] {
+    launch({.target = Target::A5}, [](float* tb) {
+      NzTable<float> t(tb);
+      NzTile<float, 16, kNzCols<float>> d;
+      Tile<TileType::Vec, std::int32_t, 1, 16> x;
+      TASSIGN(d, 0), TASSIGN(x, 0x8000);
+      MGATHER<Coalesce::Row>(d, t, x);
+    }, std::vector<float>(std::size_t(kNzSt0<float>) * kS0));
+  });
+  BOOST_TEST((contains(e, "MGATHER: operand table") && contains(e, "A5 takes ND tables only")), e);
+  e = error_of([] {
+    launch({.target = Target::A2A3}, [](float* tb) {
+      NzTable<float> t(tb);
+      NzTile<float, 16, 16> d;  // a logical row of the table has 32 elements
+      Tile<TileType::Vec, std::int32_t, 1, 16> x;
+      TASSIGN(d, 0), TASSIGN(x, 0x8000);
+      MGATHER<Coalesce::Row>(d, t, x);
+    }, std::vector<float>(std::size_t(kNzSt0<float>) * kS0));
+  });
+  BOOST_TEST(contains(e, "the chip moves whole logical rows of the NZ table, 32 elements"), e);
+  e = error_of([] {
+    launch({.target = Target::A2A3}, [](float* tb) {
+      NzTable<float> t(tb);
+      NzTile<float, 16, kNzCols<float>> s;
+      Tile<TileType::Vec, std::int32_t, 1, 8> x;  // 8 indices for 16 rows
+      TASSIGN(s, 0), TASSIGN(x, 0x8000);
+      MSCATTER<Coalesce::Row>(t, s, x);
+    }, std::vector<float>(std::size_t(kNzSt0<float>) * kS0));
+  });
+  BOOST_TEST(contains(e, "Coalesce::Row takes one index per row of src (16)"), e);
 }
 
 BOOST_AUTO_TEST_CASE(mscatter_atomic_dtype_rules) {

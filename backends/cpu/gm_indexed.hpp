@@ -3,6 +3,7 @@
 // GatherOOB / ScatterOOB::Undefined, or a row that would leave the table's extent, is a pto::Error with
 // nothing written. Writes happen in the chips' sequential order (row r, then element (r, c) row-major).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -44,10 +45,26 @@ inline std::uint64_t index_at(const TileView& x, int i, int j) {
 // The slots of every line moved: Row mode one per row of the data tile (its valid columns from there),
 // Elem mode one per element. The public function made the table's view what the chip addresses: Row
 // mode shape[3] rows at stride[3], Elem mode shape[4] flat elements.
+// An NZ table (A2A3) keeps its whole view: Row mode slots are logical rows (of tile_rows()), Elem mode
+// slots the element offsets of flat logical indices (row * tile_cols() + column) through GmView::map.
 inline std::vector<Slot> slots(const ExecContext& ctx, const TileView& t, const GmView& g, const TileView& x, bool gather,
                                const char* name) {
   const int oob = (ctx.variant >> kVariantOobShift) & 3;
   std::vector<Slot> out;
+  if (g.layout == Layout::NZ) {
+    const std::uint64_t rows = std::uint64_t(g.tile_rows()), cols = std::uint64_t(g.tile_cols());
+    if (!(ctx.variant & kVariantElem)) {
+      for (int r = 0; r < x.valid_cols; ++r) out.push_back(remap(index_at(x, 0, r), rows, gather, oob, name, 0, r));
+      return out;
+    }
+    for (int r = 0; r < t.valid_rows; ++r)
+      for (int c = 0; c < t.valid_cols; ++c) {
+        Slot sl = remap(index_at(x, r, c), rows * cols, gather, oob, name, r, c);
+        if (!sl.skip) sl.at = g.map(sl.at / std::int64_t(cols), sl.at % std::int64_t(cols));
+        out.push_back(sl);
+      }
+    return out;
+  }
   if (ctx.variant & kVariantElem) {
     out.reserve(std::size_t(t.valid_rows) * std::size_t(t.valid_cols));
     for (int r = 0; r < t.valid_rows; ++r)
@@ -69,6 +86,14 @@ inline void mgather(ExecContext& ctx) {
   const std::size_t es = d.elem_bytes();
   const std::vector<Slot> at = slots(ctx, d, g, x, true, "MGATHER");
   auto dst = [&](int r, int c) { return d.base + d.elem_offset(r, c) * std::ptrdiff_t(es); };
+  if (g.layout == Layout::NZ && !(ctx.variant & kVariantElem)) {  // whole logical rows; Zero zeroes the tile first
+    if (((ctx.variant >> kVariantOobShift) & 3) == int(GatherOOB::Zero)) std::memset(d.base, 0, std::size_t(d.rows) * std::size_t(d.cols) * es);
+    const std::int64_t cols = g.tile_cols();
+    for (std::size_t r = 0; r < at.size(); ++r)
+      if (!at[r].skip)
+        for (std::int64_t c = 0; c < cols; ++c) std::memcpy(dst(int(r), int(c)), g.base + g.map(at[r].at, c) * std::int64_t(es), es);
+    return;
+  }
   if (ctx.variant & kVariantElem) {
     std::size_t k = 0;
     for (int r = 0; r < d.valid_rows; ++r)
@@ -128,6 +153,24 @@ inline void mscatter(ExecContext& ctx) {
   };
   auto src = [&](int r, int c) { return s.base + s.elem_offset(r, c) * std::ptrdiff_t(es); };
   const bool elem = ctx.variant & kVariantElem;
+  if (g.layout == Layout::NZ) {
+    if (!elem) {  // whole logical rows
+      const std::int64_t cols = g.tile_cols();
+      for (std::size_t r = 0; r < at.size(); ++r)
+        if (!at[r].skip)
+          for (std::int64_t c = 0; c < cols; ++c) put(g.base + g.map(at[r].at, c) * std::int64_t(es), src(int(r), int(c)));
+      return;
+    }
+    // the chip's walk: column blocks of C0, rows, the block's columns (a slot named twice keeps the later)
+    const int c0 = int(32 / es), vc = s.valid_cols;
+    for (int b = 0; b < vc; b += c0)
+      for (int r = 0; r < s.valid_rows; ++r)
+        for (int c = b; c < std::min(b + c0, vc); ++c) {
+          const Slot& sl = at[std::size_t(r) * std::size_t(vc) + std::size_t(c)];
+          if (!sl.skip) put(g.base + sl.at * std::int64_t(es), src(r, c));
+        }
+    return;
+  }
   std::size_t k = 0;
   for (int r = 0; r < s.valid_rows; ++r) {
     if (!elem && at[std::size_t(r)].skip) continue;

@@ -343,8 +343,9 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
 // MGATHER / MSCATTER, by the walk each chip's code makes (a2a3 / a5 MGather.hpp, MScatter.hpp; every
 // index counted as in the table: the model does not read the indices):
 //  - A2A3, on the scalar unit with 7 pipe round trips around it: Row, one DMA call per row (the path's
-//    setup plus the row's bytes) and a loop step; Elem, per element a loop step and a scalar GM access
-//    (two for an atomic add: read, then write).
+//    setup plus the row's bytes) and a loop step (an NZ table: one call per row and s0, moving whole
+//    logical rows; GatherOOB::Zero first zeroes the tile element by element); Elem, per element a loop
+//    step and a scalar GM access (two for an atomic add: read, then write).
 //  - A5, one SIMT launch (the path's setup once): Row, the rows' bytes in coalesced bursts; Elem, one
 //    sector per element.
 std::uint64_t CostModel::gm_indexed_cycles(const InstrRecord& rec) const {
@@ -357,6 +358,14 @@ std::uint64_t CostModel::gm_indexed_cycles(const InstrRecord& rec) const {
   if (target_ == Target::A5)
     return dma_cycles(path, elem ? n * table_.simt_sector_bytes : n * t.elem_bytes(), true, rec.desc->name);
   const double step = table_[Intrinsic::scalar_elem].per_repeat, sync = 7 * table_[Intrinsic::sync_roundtrip].per_repeat;
+  const GmView& g = rec.ops[gather ? 1 : 0].gm;
+  if (g.layout == Layout::NZ && !elem) {  // per row one DMA call per s0 (s1 fractal rows of C0); Zero: a scalar zeroing loop first
+    const std::uint64_t r = std::uint64_t(rec.ops[2].tile.valid_cols), calls = r * std::uint64_t(g.shape[0]);
+    const bool zero = gather && ((rec.variant >> kVariantOobShift) & 3) == int(GatherOOB::Zero);
+    const double zeroing = zero ? double(std::uint64_t(t.rows) * std::uint64_t(t.cols)) * step : 0.0;
+    return whole_cycles(std::ceil(sync + zeroing + double(r) * step), rec.desc->name) +
+           dma_cycles(path, r * std::uint64_t(g.tile_cols()) * t.elem_bytes(), true, rec.desc->name, calls);
+  }
   if (elem)
     return whole_cycles(std::ceil(sync + double(n) * (step + double(table_.scalar_gm_cycles) * (atomic ? 2 : 1))), rec.desc->name);
   return whole_cycles(std::ceil(sync + double(rows) * step), rec.desc->name) +

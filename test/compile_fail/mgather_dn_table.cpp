@@ -1,4 +1,4 @@
-// expect: MGATHER / MSCATTER: the table must be an ND GlobalTensor
+// expect: MGATHER / MSCATTER: the table must be an ND or (A2A3) NZ GlobalTensor
 #include <pto/pto-inst.hpp>
 using namespace pto;
 void f(float* p) {

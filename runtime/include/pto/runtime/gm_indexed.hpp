@@ -13,8 +13,12 @@
 // An index past the table: Undefined is an error here (the chips read or write whatever lies there),
 // Clamp takes the last, Wrap the index modulo the count, Zero (gather) writes 0, Skip (scatter) drops it.
 // Both run on the vector pipe, as pto-isa's op table has them (MGATHER_VEC, MSCATTER): order their index
-// tile's TLOAD with MTE2 -> V and their GM with the other pipes' transfers. The NZ (A2A3) and L1 (Mat)
-// forms are not implemented yet.
+// tile's TLOAD with MTE2 -> V and their GM with the other pipes' transfers.
+// A2A3 also pairs an NZ table (shape (s0, s1, s2, 16, C0)) with an NZ tile: its logical rows are the
+// s2 * 16 fractal rows, its columns the s0 * s1 * C0 ones (GmView::map). Row mode moves whole logical
+// rows (every column, whatever the tile's valid width; GatherOOB::Zero first zeroes the whole tile);
+// Elem mode maps a flat logical index (row * columns + column) through the NZ strides and walks the tile
+// by column blocks, rows, then the block's columns. The L1 (Mat) form arrives with the cube.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -38,15 +42,46 @@ constexpr void static_check_gm_indexed() {
   static_assert(TileT::Loc == TileType::Vec,
                 "MGATHER / MSCATTER: the data tile must be a Vec (UB) tile (the Mat / L1 form arrives with the cube)");
   static_assert(Idx::Loc == TileType::Vec, "MGATHER / MSCATTER: idx must be a Vec (UB) tile");
-  static_assert(!TileT::isBoxedLayout && !Idx::isBoxedLayout,
-                "MGATHER / MSCATTER: boxed (NZ) tiles are not implemented yet (A2A3 pairs them with NZ tables)");
+  static_assert(!Idx::isBoxedLayout, "MGATHER / MSCATTER: idx must be an ND (SLayout::NoneBox) tile");
+  constexpr bool nz_tile = !TileT::isRowMajor && TileT::isInnerRowMajor && TileT::SFractalSize == 512;
+  static_assert(G::layout == Layout::ND || G::layout == Layout::NZ, "MGATHER / MSCATTER: the table must be an ND or (A2A3) NZ GlobalTensor");
+  static_assert((G::layout == Layout::ND && !TileT::isBoxedLayout) || (G::layout == Layout::NZ && nz_tile),
+                "MGATHER / MSCATTER: an ND table pairs with an ND tile (SLayout::NoneBox), an NZ table (A2A3) with an NZ tile "
+                "(BLayout::ColMajor, SLayout::RowMajor, SFractalSize 512)");
   static_assert(std::is_same_v<std::remove_cv_t<typename G::DType>, T>,
                 "MGATHER / MSCATTER: the table's element type must be the tile's");
   static_assert(std::is_same_v<I, std::int32_t> || std::is_same_v<I, std::uint32_t>,
                 "MGATHER / MSCATTER: idx must be an int32_t or uint32_t tile");
   static_assert(sizeof(T) <= 4, "MGATHER / MSCATTER: 64-bit elements are not supported (the NPUs' dtype lists)");
-  static_assert(G::layout == Layout::ND, "MGATHER / MSCATTER: the table must be an ND GlobalTensor (A2A3's NZ form is not "
-                                         "implemented yet; A5 takes ND only)");
+  if constexpr (G::layout == Layout::NZ) {
+    static_assert(G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == int(32 / sizeof(T)),
+                  "MGATHER / MSCATTER: an NZ table's static shape dimensions 3 and 4 must be 16 and C0 = 32 / sizeof(T)");
+    static_assert(TileT::Rows % 16 == 0 && TileT::Cols % int(32 / sizeof(T)) == 0,
+                  "MGATHER / MSCATTER: an NZ tile's Rows must be a multiple of 16 and its Cols of C0 = 32 / sizeof(T)");
+  }
+}
+
+// The NZ form (A2A3): the table's view stays whole (each index maps through its strides). Row mode: one
+// index per row in a 1 x R line, fractal rows of C0 contiguous elements, whole logical rows that fit the
+// tile.
+inline void check_gm_indexed_nz(const InstrDesc& d, const char* data, const TileView& t, const GmView& g, const TileView& x,
+                                bool elem, Target target) {
+  if (target != Target::A2A3)
+    fail(d.name, ": operand table ", g, ": A5 takes ND tables only (its MGatherCheck / MScatterCheck); the NZ pairing is A2A3's");
+  if (!x.row_major) fail(d.name, ": operand idx ", x, ": A2A3 takes a RowMajor index tile");
+  if (elem) {
+    if (!same_valid(t, x))
+      fail(d.name, ": operand idx ", x, ": Coalesce::Elem takes one index per element, so idx's valid region must be ", data,
+           "'s ", t.valid_rows, 'x', t.valid_cols);
+    return;
+  }
+  if (!(x.valid_rows == 1 && x.valid_cols == t.valid_rows))
+    fail(d.name, ": operand idx ", x, ": Coalesce::Row takes one index per row of ", data, " (", t.valid_rows, "): a RowMajor 1x",
+         t.valid_rows, " tile");
+  if (g.stride[4] != 1) fail(d.name, ": operand table ", g, ": a fractal row moves as one burst of C0 elements, so stride dimension 4 must be 1");
+  if (g.tile_cols() > t.cols)
+    fail(d.name, ": operand ", data, " ", t, ": the chip moves whole logical rows of the NZ table, ", g.tile_cols(),
+         " elements (shape dimensions 0, 1 and 4), more than its ", t.cols, " columns");
 }
 
 // The rules both share, on the records' views: the index tile's shape for the mode, the data tile's
@@ -57,6 +92,10 @@ inline void check_gm_indexed(const InstrDesc& d, const char* data, const TileVie
                              bool elem, Target target) {
   const int R = t.valid_rows, C = t.valid_cols;
   if (R < 1 || C < 1) fail(d.name, ": operand ", data, " ", t, ": the valid region must have at least one row and column");
+  if (g.layout == Layout::NZ) {
+    check_gm_indexed_nz(d, data, t, g, x, elem, target);
+    return;
+  }
   if (target == Target::A2A3 && (!t.row_major || !x.row_major))
     fail(d.name, ": operand ", t.row_major ? "idx " : data, " ", t.row_major ? x : t, ": A2A3 takes RowMajor tiles with an ND "
          "table (A5 addresses ColMajor ones too)");
@@ -103,6 +142,11 @@ detail::Issue MGATHER(Dst& dst, Table& table, Idx& idx, W&... events) {
   const Target target = core_target(core);
   check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
   check_gm_indexed(*rec.desc, "dst", rec.ops[0].tile, rec.ops[1].gm, rec.ops[2].tile, CMode == Coalesce::Elem, target);
+  if constexpr (Table::layout == Layout::NZ && CMode == Coalesce::Row) {  // what is written: whole rows, or (Zero) the tile
+    TileView& o = rec.ops[0].tile;
+    o.valid_cols = int(rec.ops[1].gm.tile_cols());
+    if (Oob == GatherOOB::Zero) o.valid_rows = o.rows, o.valid_cols = o.cols;
+  }
   rec.variant = std::uint8_t((CMode == Coalesce::Elem ? kVariantElem : 0) | (std::uint8_t(Oob) << kVariantOobShift));
   add_waits(core, rec, events...);
   return Issue(core, rec);
@@ -124,6 +168,8 @@ detail::Issue MSCATTER(Table& table, Src& src, Idx& idx, W&... events) {
   const TileView& s = rec.ops[1].tile;
   check_dtype(d, "src", s.dtype, target, d.dtypes);
   check_gm_indexed(d, "src", s, rec.ops[0].gm, rec.ops[2].tile, CMode == Coalesce::Elem, target);
+  if constexpr (Table::layout == Layout::NZ && CMode == Coalesce::Row)
+    rec.ops[1].tile.valid_cols = int(rec.ops[0].gm.tile_cols());  // whole logical rows are read
   if constexpr (Atomic != ScatterAtomicOp::None) {
     using D = DType;
     const DTypeSet ok = Atomic == ScatterAtomicOp::Add

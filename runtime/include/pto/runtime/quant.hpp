@@ -237,13 +237,15 @@ detail::Issue TQUANT(Dst& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, W
       dst, src, *exp, *max, *scaling, events...);
 }
 
-// The exp_zz store (TQUANT<Q, VecStoreMode>(dst, src, &exp, &max, &scaling, &exp_zz)): not modelled.
+// The exp_zz store (TQUANT<Q, VecStoreMode>(dst, src, &exp, &max, &scaling, &exp_zz)): pto-isa's CPU
+// simulator's only; its A5 code has no such form.
 template <class T> inline constexpr bool kMxZzNotModelled = false;
 template <QuantType Q, VecStoreMode M, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
   requires TileLike<Dst> && TileLike<Src> && TileLike<Exp>
 void TQUANT(Dst&, Src&, Exp*, Max*, Scaling*, Exp*, W&...) {
-  static_assert(kMxZzNotModelled<Dst>, "TQUANT: the exp_zz store mode (the ZZ exponent layout) is not modelled yet; "
-                                       "the ND form TQUANT<Q>(dst, src, &exp, &max, &scaling) is");
+  static_assert(kMxZzNotModelled<Dst>, "TQUANT: the exp_zz store mode (the ZZ exponent layout) is not an A5 form: pto-isa's "
+                                       "A5 code dropped it (exponents come out ND; TMOV converts them to ZZ); use "
+                                       "TQUANT<Q>(dst, src, &exp, &max, &scaling)");
 }
 
 // TDEQUANT(dst, src, scale, offset).
