@@ -471,6 +471,16 @@ BOOST_AUTO_TEST_CASE(nz_form_errors_name_the_rule) {
     }, std::vector<float>(std::size_t(kNzSt0<float>) * kS0));
   });
   BOOST_TEST(contains(e, "Coalesce::Row takes one index per row of src (16)"), e);
+  e = error_of([] {
+    launch({.target = Target::A2A3}, [](float* tb) {
+      GlobalTensor<float, Shape<1, -1, 1, 16, 8>, pto::Stride<256, -1, 128, 8, 1>, Layout::NZ> t(tb, {1, 2, 1, 16, 8}, {256, 4, 128, 8, 1});
+      NzTile<float, 16, 16> d;
+      Tile<TileType::Vec, std::int32_t, 1, 16> x;
+      TASSIGN(d, 0), TASSIGN(x, 0x8000);
+      MGATHER<Coalesce::Row>(d, t, x);
+    }, std::vector<float>(256));
+  });
+  BOOST_TEST(contains(e, "stride dimension 1 must be at least C0"), e);
 }
 
 BOOST_AUTO_TEST_CASE(mscatter_atomic_dtype_rules) {

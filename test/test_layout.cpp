@@ -322,7 +322,7 @@ void fill_device_vs_cpu(Target tg, int vr, int vc, int dvr, unsigned seed) {
 BOOST_AUTO_TEST_CASE(tfillpad_device_path_matches_the_cpu_reference_over_the_whole_ub) {
   using enum PadValue;
   constexpr auto N = TFillPadMode::Normal, I = TFillPadMode::InPlace, E = TFillPadMode::Expand;
-  for (Target t : {Target::A2A3, Target::A5}) {
+  for (Target t : {Target::A5}) {  // A2A3 has no TFILLPAD device path
     fill_device_vs_cpu<float, 128, 160, 128, 160, Max, N>(t, 128, 127, 128, 1);
     fill_device_vs_cpu<float, 260, 16, 260, 16, Min, I>(t, 260, 7, 260, 2);
     fill_device_vs_cpu<std::uint16_t, 60, 32, 70, 96, Max, E>(t, 59, 7, 66, 3);   // right pad wider than a register
@@ -370,6 +370,14 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
   });
   BOOST_TEST(contains(e, "TTRANS: operand dst"), e);
   BOOST_TEST(contains(e, "scatter offsets of 2-byte elements are 16-bit"), e);
+  e = on(Target::A5, [] {  // column-wise with no valid rows: the chip's chunk counter would wrap
+    Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1> s(0, 8);
+    Tile<TileType::Vec, float, 16, 16> d;
+    TASSIGN(s, 0), TASSIGN(d, 0x1000);
+    TTRANS(d, s, s);
+  });
+  BOOST_TEST(contains(e, "TTRANS: operand src"), e);
+  BOOST_TEST(contains(e, "would run its chunk counter from 65535"), e);
   e = on(Target::A2A3, [] {
     Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, -1> s(12, 8);
     Tile<TileType::Vec, float, 16, 16, BLayout::RowMajor, -1, 16, SLayout::NoneBox, 512, PadValue::Zero> d(10);

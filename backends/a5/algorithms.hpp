@@ -616,7 +616,7 @@ void ttrans(RegisterUnit& u, const ExecContext& c) {
   auto ramp = [&](unsigned ch, unsigned n, std::uint64_t mul, unsigned add, const Mask& m) {
     Reg<I> x = u.vci<I>(I(ch * epr));
     x = u.scalar_op(Intrinsic::vmins, x, I(n - 1), m, [](I a, I b) { return std::min(a, b); });
-    x = u.scalar_op(Intrinsic::vmuls, x, I(mul), m, [](I a, I b) { return a * b; });
+    x = u.scalar_op(Intrinsic::vmuls, x, I(mul), m, [](I a, I b) { return I(std::uint32_t(a) * b); });  // wraps in I
     return u.scalar_op(Intrinsic::vadds, x, I(add), m, [](I a, I b) { return a + b; });
   };
   if (s.rows < s.cols) {

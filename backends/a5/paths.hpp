@@ -220,7 +220,14 @@ inline constexpr backend::DevicePath gather_path = path<tgather_run, covers_gath
 struct FillPad {
   template <class T> static void run(RegisterUnit& u, const ExecContext& c) { tfillpad<T>(u, c); }
 };
-inline constexpr backend::DevicePath fillpad_path = path<typed<FillPad, kUpTo32>, covers<kUpTo32>>;
+// dst and src apart, or the same storage at one row stride (in place): the chip copies every row before
+// it pads, the CPU reference row by row, which differ when the two only partly overlap.
+inline bool covers_fillpad(const ExecContext& ctx) {
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
+  const bool same = d.base == s.base && d.row_stride == s.row_stride;
+  return covers<kUpTo32>(ctx) && (same || !ctx.ops[0].footprint(true).overlaps(ctx.ops[1].footprint()));
+}
+inline constexpr backend::DevicePath fillpad_path = path<typed<FillPad, kUpTo32>, covers_fillpad>;
 
 // TTRANS: every 1-, 2- and 4-byte type (moved as its bits), dst and src in UB and apart (the CPU reference
 // reads an aliased src whole first; the chip's in-place result is not modelled).

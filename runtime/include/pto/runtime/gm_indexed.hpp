@@ -79,6 +79,9 @@ inline void check_gm_indexed_nz(const InstrDesc& d, const char* data, const Tile
     fail(d.name, ": operand idx ", x, ": Coalesce::Row takes one index per row of ", data, " (", t.valid_rows, "): a RowMajor 1x",
          t.valid_rows, " tile");
   if (g.stride[4] != 1) fail(d.name, ": operand table ", g, ": a fractal row moves as one burst of C0 elements, so stride dimension 4 must be 1");
+  if (g.stride[1] < g.shape[4])
+    fail(d.name, ": operand table ", g, ": the chip's gap between column blocks is stride dimension 1 minus C0 (", g.shape[4],
+         "), an unsigned count: stride dimension 1 must be at least C0");
   if (g.tile_cols() > t.cols)
     fail(d.name, ": operand ", data, " ", t, ": the chip moves whole logical rows of the NZ table, ", g.tile_cols(),
          " elements (shape dimensions 0, 1 and 4), more than its ", t.cols, " columns");

@@ -57,6 +57,13 @@ detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
     if (es < 4 && last > 0xFFFF)
       fail(d.name, ": operand ", s.rows < s.cols ? "dst " : "src ", ix, ": on A5 the ", s.rows < s.cols ? "scatter" : "gather",
            " offsets of ", es, "-byte elements are 16-bit, and this tile's last element is at ", last, " (> 65535)");
+    // a5/TTrans.hpp counts a line's chunks as ceil(n / lanes) - 1 in 16 bits: an empty inner dimension
+    // under a non-empty outer one wraps to 65535 chunks a line, far past dst
+    const bool row_wise = s.rows < s.cols;
+    if ((row_wise ? C : R) == 0 && (row_wise ? R : C) > 0)
+      fail(d.name, ": operand src ", s, ": on A5 a ", row_wise ? "row-wise" : "column-wise", " transpose with no valid ",
+           row_wise ? "columns" : "rows", " but ", row_wise ? R : C, " valid ", row_wise ? "rows" : "columns",
+           " would run its chunk counter from 65535 (a 16-bit ceil(n / lanes) - 1) and store far past dst");
     t.valid_rows = t.valid_cols = 0;  // not touched
   } else {
     const int be = int(32 / es), y = es == 1 ? 32 : 16;
@@ -110,8 +117,8 @@ detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
     fail(d.name, ": operands dst ", o, " and src ", s, " must be the same storage (TFILLPAD_INPLACE pads src where it is)");
   if (Mode == TFillPadMode::InPlace) rec.variant |= kVariantFillInPlace;
   if (target == Target::A2A3 && Dst::PadVal == Src::PadVal) rec.variant |= kVariantKeepBlock;
-  if (o.valid_rows == 0 || o.valid_cols == 0) {
-    o.valid_rows = o.valid_cols = 0;  // the chips return at once
+  if (o.valid_rows == 0 || (target == Target::A2A3 && o.valid_cols == 0)) {
+    o.valid_rows = o.valid_cols = 0;  // A2A3 returns at once (A5 reads no dst valid width: it pads to Cols)
     rec.ops[1].tile.valid_rows = rec.ops[1].tile.valid_cols = 0;
   } else {
     o.valid_cols = o.cols;  // every column of the written rows
