@@ -481,6 +481,16 @@ BOOST_AUTO_TEST_CASE(nz_form_errors_name_the_rule) {
     }, std::vector<float>(256));
   });
   BOOST_TEST(contains(e, "stride dimension 1 must be at least C0"), e);
+  e = error_of([] {
+    launch({.target = Target::A2A3}, [](float* tb) {
+      NzTable<float> t(tb);
+      NzTile<float, 16, kNzCols<float>, 16, 16> d;
+      Tile<TileType::Vec, std::int32_t, 16, 8> x;  // 16 x 8 indices for a 16 x 16 region
+      TASSIGN(d, 0), TASSIGN(x, 0x8000);
+      MGATHER<Coalesce::Elem>(d, t, x);
+    }, std::vector<float>(std::size_t(kNzSt0<float>) * kS0));
+  });
+  BOOST_TEST(contains(e, "Coalesce::Elem takes one index per element, so idx's valid region must be dst's 16x16"), e);
 }
 
 BOOST_AUTO_TEST_CASE(mscatter_atomic_dtype_rules) {
