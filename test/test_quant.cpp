@@ -430,6 +430,8 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
   };
   using R8 = std::integral_constant<int, 8>;
   using R16 = std::integral_constant<int, 16>;
+  using R64 = std::integral_constant<int, 64>;
+  using R128 = std::integral_constant<int, 128>;
   for (Target tg : {Target::A2A3, Target::A5}) {
     const auto q8 = quant(tg, R8{}), q16 = quant(tg, R16{}), d8 = dequant(tg, R8{}), d16 = dequant(tg, R16{});
     BOOST_TEST_MESSAGE(name_of(tg) << " TQUANT<INT8_SYM> f32 8x128: " << q8 << " cycles, 16x128: " << q16
@@ -464,6 +466,27 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
                      << bf_fp8 << ", MXFP4 " << bf_fp4 << "; half MXFP4 " << h_fp4);
   BOOST_TEST(f32_nv > f32_ocp);
   BOOST_TEST(h_fp4 > bf_fp4);
+  // The DN grouping, bf16 MXFP8 OCP over 128 columns: its passes run per group of 32 rows, so twice
+  // the rows cost about twice the cycles; the interleaved store trades a store per two groups for a
+  // vshl and a vor
+  auto dn = [&](auto rows, auto inter) {
+    constexpr int R = decltype(rows)::value;
+    constexpr bool I = decltype(inter)::value;
+    return cycles(Target::A5, [] {
+      Tile<TileType::Vec, bfloat16_t, R, 128> s;
+      Tile<TileType::Vec, std::int8_t, R, 128> d;
+      Tile<TileType::Vec, std::uint8_t, I ? R / 64 : R / 32, I ? 256 : 128> e;
+      Tile<TileType::Vec, bfloat16_t, R / 32, 128> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x10000), TASSIGN(e, 0x18000), TASSIGN(m, 0x19000), TASSIGN(k, 0x1a000);
+      TQUANT<0, MxQuantAlg::OcpMxFp8E4M3, I>(d, s, &e, &m, &k);
+    });
+  };
+  const auto dn64 = dn(R64{}, No{}), dn128 = dn(R128{}, No{}), dn128i = dn(R128{}, Yes{});
+  BOOST_TEST_MESSAGE("A5 TQUANT<0> (DN) bf16 MXFP8 OCP x128: 64 rows " << dn64 << " cycles, 128 rows " << dn128
+                     << ", 128 rows interleaved " << dn128i);
+  BOOST_TEST(dn128 * 10 >= dn64 * 18);
+  BOOST_TEST(dn128 * 10 <= dn64 * 22);
+  BOOST_TEST(dn128i != dn128);
 }
 
 // ---- TQUANT, MX forms (A5) ---------------------------------------------------------------------------
@@ -719,4 +742,277 @@ BOOST_AUTO_TEST_CASE(tquant_mx_groups_of_32_columns) {
   check_mx<half, Q::MXFP4_E2M1, A::NV, 2, 128, true>(128, 20);
   check_mx<float, Q::MXFP8, A::OCP, 3, 128, true>(100, 21);
   check_mx<bfloat16_t, Q::MXFP8, A::NV, 3, 128, true>(90, 22);
+}
+
+// ---- TQUANT, MX DN grouping (A5): groups of 32 rows of one column ------------------------------------
+// The reference reads each group's 32 rows (the rows past the valid ones inside the last group too, as
+// the chip does), takes the exponent from the definitions as above, and places the results where
+// docs/quant.md says: max, scaling and linear exponents at group * src's Cols + column, interleaved
+// exponents at pair * Exp::Cols + 2 * column + group % 2, e4m3 codes at row * Dst's row stride +
+// column, e2m1 nibbles at (row * src's Cols + column) / 2. Products: fp32 for every source but bf16 to
+// e2m1, which multiplies in bf16.
+namespace {
+template <class S>
+std::vector<S> dn_data(int R, int C, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<S> v(std::size_t(R) * C);
+  const int span = std::is_same_v<S, half> ? 12 : 40;
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) {
+      const int e = int((r / 32 * 11 + c * 5) % (2 * span + 1)) - span;  // one magnitude per group
+      v[std::size_t(r) * C + c] = S(float(std::ldexp(u(g), e)));
+    }
+  // the special groups of the first 32 rows: column 0 a NaN, 1 an infinity, 2 zeros (and a -0), 3
+  // subnormal-sized values
+  if (R >= 32 && C >= 4) {
+    v[std::size_t(5) * C + 0] = S(std::numeric_limits<float>::quiet_NaN());
+    v[std::size_t(9) * C + 1] = S(-std::numeric_limits<float>::infinity());
+    for (int r = 0; r < 32; ++r) v[std::size_t(r) * C + 2] = S(r == 7 ? -0.0f : 0.0f);
+    for (int r = 0; r < 32; ++r) v[std::size_t(r) * C + 3] = S(float(std::ldexp(u(g), std::is_same_v<S, half> ? -20 : -130)));
+  }
+  return v;
+}
+
+int ref_exponent(double m, bool nan, bool fp4, bool nv) {
+  if (nan) return 255;
+  if (!nv) return m == 0 ? 0 : std::max(std::isinf(m) ? 255 : biased_exp(m), fp4 ? 2 : 8) - (fp4 ? 2 : 8);
+  const float y = float(m) * (fp4 ? 1.0f / 6.0f : 1.0f / 448.0f);
+  if (std::isinf(y)) return 254;
+  if (y == 0 || y <= std::ldexp(1.0f, -127)) return 0;
+  int X = biased_exp(y);
+  if (std::ldexp(1.0, X - 127) < double(y)) ++X;
+  return X;
+}
+
+// SR x SC src, dst DR x DC (e4m3 bytes, or one flat row of e2m1 bytes), exp ER x EC, max and scaling
+// MR x SC; VR x VC valid.
+template <class S, MxQuantAlg A, bool Inter, int SR, int SC, int DR, int DC, int ER, int EC, int MR>
+void check_mx_dn(int VR, int VC, unsigned seed) {
+  constexpr bool fp4 = A == MxQuantAlg::OcpMxFp4E2M1 || A == MxQuantAlg::NvMxFp4E2M1;
+  constexpr bool nv = A == MxQuantAlg::NvMxFp8E4M3 || A == MxQuantAlg::NvMxFp4E2M1;
+  constexpr bool b16 = !std::is_same_v<S, float>;
+  using D = std::conditional_t<fp4, float4_e2m1x2_t, std::int8_t>;
+  constexpr int DB = DR * DC;  // dst's bytes
+  std::vector<S> src = dn_data<S>(SR, SC, seed), src_after(src.size());
+  std::vector<std::uint8_t> dst(DB, 0xEE), exp(static_cast<std::size_t>(ER * EC), 0xEE);
+  std::vector<S> mx(static_cast<std::size_t>(MR * SC)), scaling(static_cast<std::size_t>(MR * SC));
+  launch({.target = Target::A5}, [VR, VC](const S* s, std::uint8_t* o, std::uint8_t* x, S* m, S* k, S* sa) {
+    constexpr std::uint32_t s_at = 0, d_at = ceil_to(SR * SC * int(sizeof(S)), 256), e_at = d_at + ceil_to(DB, 256),
+                            m_at = e_at + ceil_to(ER * EC, 256), k_at = m_at + ceil_to(MR * SC * int(sizeof(S)), 256);
+    static_assert(k_at + MR * SC * sizeof(S) <= 0x40000, "the test's UB layout");
+    GlobalTensor<S, Shape<1, 1, 1, SR, SC>, pto::Stride<1, 1, 1, SC, 1>> sg(const_cast<S*>(s)), sag(sa);
+    GlobalTensor<std::uint8_t, Shape<1, 1, 1, DR, DC>, pto::Stride<1, 1, 1, DC, 1>> og(o);
+    GlobalTensor<std::uint8_t, Shape<1, 1, 1, ER, EC>, pto::Stride<1, 1, 1, EC, 1>> xg(x);
+    GlobalTensor<S, Shape<1, 1, 1, MR, SC>, pto::Stride<1, 1, 1, SC, 1>> mg(m), kg(k);
+    Tile<TileType::Vec, S, SR, SC> sall;
+    Tile<TileType::Vec, S, SR, SC, BLayout::RowMajor, -1, -1> st(VR, VC);
+    Tile<TileType::Vec, D, DR, DC, BLayout::RowMajor, -1, -1> dt(std::min(VR, DR), fp4 ? DC : VC);
+    Tile<TileType::Vec, std::uint8_t, DR, DC> dbytes;
+    Tile<TileType::Vec, std::uint8_t, ER, EC, BLayout::RowMajor, -1, -1> et(Inter ? VR / 64 : (VR + 31) / 32, Inter ? 2 * VC : VC);
+    Tile<TileType::Vec, std::uint8_t, ER, EC> eall;
+    Tile<TileType::Vec, S, MR, SC, BLayout::RowMajor, -1, -1> mt((VR + 31) / 32, VC), kt((VR + 31) / 32, VC);
+    Tile<TileType::Vec, S, MR, SC> mall, kall;
+    TASSIGN(sall, s_at), TASSIGN(st, s_at), TASSIGN(dt, d_at), TASSIGN(dbytes, d_at), TASSIGN(et, e_at), TASSIGN(eall, e_at);
+    TASSIGN(mt, m_at), TASSIGN(mall, m_at), TASSIGN(kt, k_at), TASSIGN(kall, k_at);
+    TLOAD(sall, sg);     // whole rows: the rows past the valid ones are read too
+    TLOAD(dbytes, og);   // the bytes TQUANT leaves alone must stay
+    TLOAD(eall, xg);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TQUANT<0, A, Inter>(dt, st, &et, &mt, &kt);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    TSTORE(og, dbytes);
+    TSTORE(xg, eall);
+    TSTORE(mg, mall);
+    TSTORE(kg, kall);
+    TSTORE(sag, sall);
+  }, src, dst, exp, mx, scaling, src_after);
+
+  // the reference (from src as loaded: the pad columns' zeroing does not reach the valid columns)
+  const int groups = (VR + 31) / 32;
+  std::vector<std::uint8_t> want_dst(DB, 0xEE), want_exp(exp.size(), 0xEE);
+  std::vector<double> scales(std::size_t(groups) * VC);
+  int bad_max = 0, bad_scale = 0;
+  for (int g = 0; g < groups; ++g)
+    for (int c = 0; c < VC; ++c) {
+      double m = 0;
+      bool nan = false;
+      for (int r = 32 * g; r < 32 * g + 32; ++r) {
+        const double a = std::fabs(value_of(src[std::size_t(r) * SC + c]));
+        nan = nan || std::isnan(a);
+        m = std::max(m, a);
+      }
+      const int X = ref_exponent(m, nan, fp4, nv);
+      const double scale = nan ? std::nan("") : X == 254 && nv ? std::ldexp(1.0, -127) : std::ldexp(1.0, 127 - X);
+      scales[std::size_t(g) * VC + c] = scale;
+      const std::size_t slot = std::size_t(g) * SC + c;
+      want_exp[Inter ? std::size_t(g / 2) * EC + 2 * std::size_t(c) + std::size_t(g % 2) : slot] = std::uint8_t(X);
+      if (Inter && !b16) want_dst[std::size_t(g) * ceil_to(SC, 32) + c] = std::uint8_t(X);  // staged in dst first
+      // max: the group's largest magnitude (fp16 under OCP keeps its bf16 truncation: compare exponents)
+      const double got_m = value_of(mx[slot]);
+      if constexpr (std::is_same_v<S, half>) {
+        std::uint16_t bits;
+        std::memcpy(&bits, &mx[slot], 2);
+        const double v = nv ? got_m : value_of(bfloat16_t::from_bits(bits));
+        bad_max += !(nan ? std::isnan(v) : (v == 0 ? m == 0 : biased_exp(v) == biased_exp(m)));
+      } else {
+        bad_max += !(nan ? std::isnan(got_m) : got_m == m);
+      }
+      double kv = value_of(scaling[slot]);
+      if constexpr (std::is_same_v<S, half>) {
+        std::uint16_t bits;
+        std::memcpy(&bits, &scaling[slot], 2);
+        kv = value_of(bfloat16_t::from_bits(bits));
+      }
+      bad_scale += !(kv == scale || (std::isnan(kv) && std::isnan(scale)));
+    }
+  for (int g = 0; g < groups; ++g)
+    for (int r = 32 * g; r < 32 * g + 32; ++r)
+      for (int c = 0; c < VC; ++c) {
+        double p = value_of(src[std::size_t(r) * SC + c]) * scales[std::size_t(g) * VC + c];  // exact in double
+        if (fp4 && std::is_same_v<S, bfloat16_t>) p = std::isnan(p) ? p : value_of(bfloat16_t(float(p)));
+        else p = double(float(p));
+        if (!fp4) {
+          want_dst[std::size_t(r) * DC + c] = ref_e4m3(p);
+        } else {
+          const std::size_t n = std::size_t(r) * SC + c;
+          std::uint8_t& b = want_dst[n / 2];
+          b = std::uint8_t((n % 2) ? (b & 0x0F) | (ref_e2m1(p) << 4) : (b & 0xF0) | ref_e2m1(p));
+        }
+      }
+  if (fp4 && std::is_same_v<S, half> && (SC / 2) % 32 != 0 && groups > 0) {
+    // the scratch vector at byte DR * SC / 2 keeps the last row's last vector of codes
+    const int c0 = (VC - 1) / 128 * 128, last = 32 * groups - 1;
+    for (int b = 0; b < (VC - c0 + 1) / 2; ++b)
+      want_dst[std::size_t(DR) * SC / 2 + b] = want_dst[(std::size_t(last) * SC + c0) / 2 + b];
+  }
+  BOOST_TEST_CONTEXT("TQUANT<0, " << (fp4 ? "MXFP4" : "MXFP8") << (nv ? " NV" : " OCP") << (Inter ? ", interleaved" : "") << "> "
+                                  << name_of(dtype_v<S>) << ' ' << VR << 'x' << VC << " of " << SR << 'x' << SC) {
+    int bad_dst = 0, bad_exp = 0, bad_pad = 0;
+    for (int b = 0; b < DB; ++b) {
+      const bool bad = dst[b] != want_dst[b];
+      if (bad && bad_dst == 0) BOOST_TEST_MESSAGE("dst byte " << b << " got " << int(dst[b]) << " want " << int(want_dst[b]));
+      bad_dst += bad;
+    }
+    for (std::size_t i = 0; i < exp.size(); ++i) bad_exp += exp[i] != want_exp[i];
+    if constexpr (b16)
+      for (int r = 0; r < VR; ++r)
+        for (int c = VC; c < SC; ++c) bad_pad += value_of(src_after[std::size_t(r) * SC + c]) != 0.0;
+    BOOST_TEST(bad_dst == 0);
+    BOOST_TEST(bad_exp == 0);
+    BOOST_TEST(bad_max == 0);
+    BOOST_TEST(bad_scale == 0);
+    BOOST_TEST(bad_pad == 0);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tquant_mx_dn_groups_of_32_rows) {
+  using M = MxQuantAlg;
+  // pto-isa's a5 tquant_dn shapes (tests/npu/a5/src/st/testcase/tquant_dn), tiles as its kernels declare them
+  check_mx_dn<bfloat16_t, M::OcpMxFp8E4M3, false, 64, 128, 64, 128, 2, 128, 2>(64, 128, 31);
+  check_mx_dn<half, M::OcpMxFp4E2M1, false, 64, 128, 1, 64 * 64, 2, 128, 2>(64, 128, 32);
+  check_mx_dn<float, M::NvMxFp8E4M3, true, 128, 128, 128, 128, 2, 256, 4>(128, 128, 33);
+  check_mx_dn<bfloat16_t, M::NvMxFp4E2M1, true, 128, 128, 1, 128 * 64, 2, 256, 4>(128, 128, 34);
+  check_mx_dn<bfloat16_t, M::OcpMxFp8E4M3, true, 512, 48, 512, 64, 8, 96, 16>(64, 24, 35);
+  check_mx_dn<half, M::NvMxFp8E4M3, true, 896, 48, 896, 64, 14, 96, 28>(896, 34, 36);
+  // beyond them: valid rows short of a group (the chip reads the rest of it), fp32 OCP linear, half
+  // MXFP8 under OCP, fp32 interleaved under OCP with a dst wider than src, bf16 MXFP4 OCP over several
+  // vectors of columns, NV MXFP4 from half, and fp16 MXFP4 whose Cols / 2 is not a multiple of 32 (the
+  // chip's scratch vector past dst's rows)
+  check_mx_dn<float, M::OcpMxFp8E4M3, false, 64, 96, 64, 96, 2, 96, 2>(40, 70, 37);
+  check_mx_dn<half, M::OcpMxFp8E4M3, false, 96, 160, 96, 160, 3, 160, 3>(70, 150, 38);
+  check_mx_dn<float, M::OcpMxFp8E4M3, true, 128, 64, 128, 96, 2, 128, 4>(128, 50, 39);
+  check_mx_dn<bfloat16_t, M::OcpMxFp4E2M1, false, 32, 384, 1, 32 * 192, 1, 384, 1>(32, 300, 40);
+  check_mx_dn<half, M::NvMxFp4E2M1, false, 64, 64, 1, 64 * 32, 2, 64, 2>(64, 64, 41);
+  check_mx_dn<half, M::OcpMxFp4E2M1, false, 32, 80, 33, 64, 1, 96, 1>(32, 80, 42);
+}
+
+BOOST_AUTO_TEST_CASE(tquant_mx_dn_errors_name_the_operand_and_the_rule) {
+  using M = MxQuantAlg;
+  // valid rows short of a group read the rest of it: a 40-row tile has no rows 40..63
+  std::string e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 40, 64> s;
+      Tile<TileType::Vec, std::int8_t, 64, 64> d;
+      Tile<TileType::Vec, std::uint8_t, 2, 64> x;
+      Tile<TileType::Vec, float, 2, 64> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x4000), TASSIGN(x, 0x6000), TASSIGN(m, 0x7000), TASSIGN(k, 0x8000);
+      TQUANT<0, M::OcpMxFp8E4M3>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand src") && contains(e, "reads whole groups of 32 rows (64 for 40 valid rows") &&
+              contains(e, "past the tile's 40 rows")), e);
+  // interleaving pairs groups: valid rows a multiple of 64, and exp's valid shape [rows / 64, 2 * cols]
+  auto inter = [](int vr, int exp_cols) {
+    return error_of([=] {
+      launch({.target = Target::A5}, [=] {
+        Tile<TileType::Vec, float, 128, 64, BLayout::RowMajor, -1, -1> s(vr, 64);
+        Tile<TileType::Vec, std::int8_t, 128, 64> d;
+        Tile<TileType::Vec, std::uint8_t, 2, 128, BLayout::RowMajor, -1, -1> x(vr / 64, exp_cols);
+        Tile<TileType::Vec, float, 4, 64> m, k;
+        TASSIGN(s, 0), TASSIGN(d, 0x8000), TASSIGN(x, 0xc000), TASSIGN(m, 0xd000), TASSIGN(k, 0xe000);
+        TQUANT<0, M::NvMxFp8E4M3, true>(d, s, &x, &m, &k);
+      });
+    });
+  };
+  e = inter(96, 128);
+  BOOST_TEST((contains(e, "TQUANT: operand src") && contains(e, "the valid rows must be a multiple of 64")), e);
+  e = inter(128, 64);
+  BOOST_TEST((contains(e, "TQUANT: operand exp") && contains(e, "valid shape must be 2x128")), e);
+  e = inter(128, 128);
+  BOOST_TEST(e == "no pto::Error", e);
+  // e4m3 codes land at dst's row stride: it must hold the valid columns
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, float, 32, 64> s;
+      Tile<TileType::Vec, std::int8_t, 64, 32> d;
+      Tile<TileType::Vec, std::uint8_t, 1, 64> x;
+      Tile<TileType::Vec, float, 1, 64> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x2000), TASSIGN(x, 0x3000), TASSIGN(m, 0x3100), TASSIGN(k, 0x3200);
+      TQUANT<0, M::OcpMxFp8E4M3>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand dst") && contains(e, "rows of 32 bytes must hold src's 64 valid columns")), e);
+  // max and scaling hold a row of src's Cols per group
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, bfloat16_t, 64, 64> s;
+      Tile<TileType::Vec, std::int8_t, 64, 64> d;
+      Tile<TileType::Vec, std::uint8_t, 2, 64> x;
+      Tile<TileType::Vec, bfloat16_t, 1, 64> m;
+      Tile<TileType::Vec, bfloat16_t, 2, 64> k;
+      TASSIGN(s, 0), TASSIGN(d, 0x2000), TASSIGN(x, 0x3000), TASSIGN(m, 0x3100), TASSIGN(k, 0x3200);
+      TQUANT<0, M::OcpMxFp8E4M3>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand max") && contains(e, "holds 128 bytes; the chip writes 256 there")), e);
+  // the fp16 MXFP4 path's scratch vector (Cols / 2 = 40 bytes, not 32-aligned) at Dst::Rows * Cols / 2:
+  // a flat one-row dst puts it inside the codes
+  e = error_of([] {
+    launch({.target = Target::A5}, [] {
+      Tile<TileType::Vec, half, 32, 80> s;
+      Tile<TileType::Vec, float4_e2m1x2_t, 1, 1344> d;
+      Tile<TileType::Vec, std::uint8_t, 1, 96> x;
+      Tile<TileType::Vec, half, 1, 96> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x2000), TASSIGN(x, 0x3000), TASSIGN(m, 0x3100), TASSIGN(k, 0x3200);
+      TQUANT<0, M::OcpMxFp4E2M1>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST((contains(e, "TQUANT: operand dst") && contains(e, "stages each row's codes at byte Dst::Rows * Cols / 2 = 40") &&
+              contains(e, "give dst at least 32 rows")), e);
+  // the MX forms are A5's
+  e = error_of([] {
+    launch({.target = Target::A2A3}, [] {
+      Tile<TileType::Vec, float, 32, 64> s;
+      Tile<TileType::Vec, std::int8_t, 32, 64> d;
+      Tile<TileType::Vec, std::uint8_t, 1, 64> x;
+      Tile<TileType::Vec, float, 1, 64> m, k;
+      TASSIGN(s, 0), TASSIGN(d, 0x2000), TASSIGN(x, 0x3000), TASSIGN(m, 0x3100), TASSIGN(k, 0x3200);
+      TQUANT<0, M::OcpMxFp8E4M3>(d, s, &x, &m, &k);
+    });
+  });
+  BOOST_TEST(contains(e, "TQUANT: the MX forms (MXFP8, MXFP4_E2M1) exist on A5 only"), e);
 }

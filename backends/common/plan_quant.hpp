@@ -95,7 +95,9 @@ inline void tquant_int8(const ExecContext& c, IntrinsicStream& s) {
 // 3 vor, a store; bf16 to e2m1 per 256 2 loads, 2 vmul, 4 vbr, 2 vand, 2 vcmp, 2 vsel, vintlv, 2 vcvt,
 // 2 stores; fp16 to e2m1 per 256 the software rounding (2 loads, 5 vcvt, 4 vmul, 24 vand, 24 vadd, 16
 // vshr, 12 vsel, 12 vor, vintlv, a store).
+inline void tquant_mx_dn(const ExecContext& c, IntrinsicStream& s);
 inline void tquant_mx(const ExecContext& c, IntrinsicStream& s) {
+  if (c.variant & kVariantMxDn) return tquant_mx_dn(c, s);
   const TileView& src = src_of(c);
   const bool fp4 = c.variant & kVariantMxFp4, nv = c.variant & kVariantMxNv, exp2d = c.variant & kVariantMxExp2D;
   const DType t = src.dtype;
@@ -151,6 +153,102 @@ inline void tquant_mx(const ExecContext& c, IntrinsicStream& s) {
   }
   p.add(I::vsts, 2 * v);
   if (exp2d) p.add(I::vloop, R);
+}
+
+// TQUANT, MX DN grouping (a5 TQuant.hpp's *_DN functions), after the 16-bit pad zeroing (a store per
+// 128 pad columns of each valid row, and one to flush). Pass 1, per vector of columns (64 fp32, 128
+// 16-bit) and group: 4 vbr, 32 row loads, 32 vabs or vand and 35 vmax, a store (fp16 under OCP also
+// the bf16 truncation per pair of loads: 5 vbr, 6 vand, 6 vcmp, 2 vcvt, 4 vsel). Pass 2, per group and
+// vector of maxima (64, or 128 for 16-bit OCP): ND's exponent stream; the interleaved store pairs the
+// groups' exponents (vshl, vor, one store for two; fp32 stages them in dst and pairs them in a fourth
+// pass of 2 loads, vshl, vor and a store per pair and 128 columns). Pass 3, per vector of columns and
+// group a scaling load (16-bit FP8 and fp16 FP4: 2 widening vcvt), then per row: fp32 vlds, vmul,
+// vcvt, vsts; 16-bit FP8 vlds, 4 vcvt, 2 vmul, vor, vsts; bf16 FP4 vlds, vmul, vcmp, vsel, vcvt, vsts;
+// fp16 FP4 vlds, 2 vcvt, 2 vmul, the software rounding of two fp32 vectors (12 vand, 12 vadd, 8 vshr,
+// 6 vsel, 6 vor), vintlv and a store (through a scratch vector when Cols / 2 is not a multiple of 32:
+// 2 more stores and a load).
+inline void tquant_mx_dn(const ExecContext& c, IntrinsicStream& s) {
+  const TileView& src = src_of(c);
+  const bool fp4 = c.variant & kVariantMxFp4, nv = c.variant & kVariantMxNv, inter = c.variant & kVariantMxInterleave;
+  const DType t = src.dtype;
+  const bool b16 = t != DType::F32, f16 = t == DType::F16;
+  const std::uint64_t vc = c.scalar.bits & 0xFFFFFFFFu, vr = c.scalar.bits >> 32, sc = std::uint64_t(src.cols);
+  const std::uint64_t groups = std::uint64_t(src.valid_rows) / 32, vl = b16 ? 128 : 64;
+  A5 p(s, b16 ? 2 : 4);
+  if (b16 && vc < sc) p.add(I::vsts, vr * (ceil_div(sc - vc, 128) + 1));
+  // pass 1: the group maxima
+  const std::uint64_t n1 = ceil_div(vc, vl) * groups;
+  p.add(I::plt, ceil_div(vc, vl));
+  p.add(I::vbr, 4 * n1 + (f16 && !nv ? 80 * n1 : 0));
+  p.add(I::vlds, 32 * n1);
+  p.add(b16 ? I::vand : I::vabs, 32 * n1);
+  p.add(I::vmax, 35 * n1);
+  if (f16 && !nv) {
+    p.add(I::vand, 96 * n1);
+    p.add(I::vcmp, 96 * n1);
+    p.add(I::vcvt, 32 * n1);
+    p.add(I::vsel, 64 * n1);
+  }
+  p.add(I::vsts, n1);
+  // pass 2: the exponents and scalings
+  const std::uint64_t v = groups * ceil_div(vc, b16 && !nv ? 128 : 64);
+  p.add(I::vlds, v);
+  p.add(I::vand, 2 * v);
+  p.add(I::vshr, v);
+  p.add(I::vsub, 2 * v);
+  p.add(I::vshl, v);
+  p.add(I::vcmp, (nv ? 5 : 3) * v);
+  p.add(I::vsel, (nv ? 5 : 4) * v);
+  if (nv) {
+    p.add(I::vmuls, v);
+    p.add(I::vadds, v);
+  }
+  if (inter && b16) {
+    p.add(I::vshl, v / 2);
+    p.add(I::vor, v / 2);
+    p.add(I::vsts, v + v / 2);
+  } else {
+    p.add(I::vsts, 2 * v);
+  }
+  if (inter && !b16) {
+    const std::uint64_t w = groups / 2 * ceil_div(vc, 128);
+    p.add(I::vlds, 2 * w);
+    p.add(I::vshl, w);
+    p.add(I::vor, w);
+    p.add(I::vsts, w);
+  }
+  // pass 3: the codes
+  const std::uint64_t g3 = ceil_div(vc, vl) * groups, r3 = 32 * g3;
+  p.add(I::vlds, g3 + r3);
+  if (b16 && (!fp4 || f16)) p.add(I::vcvt, 2 * g3);
+  if (!b16) {
+    p.add(I::vmul, r3);
+    p.add(I::vcvt, r3);
+    p.add(I::vsts, r3);
+  } else if (!fp4) {
+    p.add(I::vcvt, 4 * r3);
+    p.add(I::vmul, 2 * r3);
+    p.add(I::vor, r3);
+    p.add(I::vsts, r3);
+  } else if (!f16) {
+    p.add(I::vmul, r3);
+    p.add(I::vcmp, r3);
+    p.add(I::vsel, r3);
+    p.add(I::vcvt, r3);
+    p.add(I::vsts, r3);
+  } else {
+    const bool scratch = (sc / 2) % 32 != 0;
+    p.add(I::vcvt, 2 * r3);
+    p.add(I::vmul, 2 * r3);
+    p.add(I::vand, 12 * r3);
+    p.add(I::vadd, 12 * r3);
+    p.add(I::vshr, 8 * r3);
+    p.add(I::vsel, 6 * r3);
+    p.add(I::vor, 6 * r3);
+    p.add(I::vintlv, r3);
+    p.add(I::vsts, (scratch ? 3 : 1) * r3);
+    if (scratch) p.add(I::vlds, r3);
+  }
 }
 
 // TDEQUANT: per row the scale's and offset's broadcast loads; per 64-element chunk an unpacking load,

@@ -120,13 +120,166 @@ struct GroupMax {
   std::uint32_t bits;  // float bits (fp32) or 16 bits
   float value;         // the maximum as a number (NV scales it)
 };
+// Folds a group's elements into its maximum magnitude: fp32 compares floats (a NaN wins), 16-bit
+// sources compare magnitude bits (so NaN beats infinity).
+class MaxFold {
+public:
+  MaxFold(DType t, bool nv) : b16_(t != DType::F32), f16_(t == DType::F16), nv_(nv) {}
+  void add_f32(float v) {
+    v = std::fabs(v);
+    nan_ = nan_ || std::isnan(v);
+    a_ = std::max(a_, v);
+  }
+  void add_bits16(std::uint16_t b) {
+    if (f16_ && !nv_) {  // fp16 -> bf16 by truncation, infinity and NaN kept
+      const float v = f16_value(b);
+      b = std::isnan(v) ? std::uint16_t(0x7FC0) : std::uint16_t(f32_bits(v) >> 16);
+    }
+    bits_ = std::max<std::uint16_t>(bits_, b & 0x7FFF);
+  }
+  GroupMax result() const {
+    if (!b16_) {
+      const float v = nan_ ? std::numeric_limits<float>::quiet_NaN() : a_;
+      return {f32_bits(v), v};
+    }
+    return {bits_, (f16_ && nv_) ? f16_value(bits_) : bf16_value(bits_)};
+  }
+
+private:
+  bool b16_, f16_, nv_, nan_ = false;
+  float a_ = 0.0f;
+  std::uint16_t bits_ = 0;
+};
+// A group's shared exponent X (an E8M0 code) and its scaling 2^(127 - X), as fp32 bits (a float
+// source) or bf16 bits (both 16-bit sources).
+struct SharedScale {
+  std::uint8_t X;
+  std::uint32_t bits32;
+  std::uint16_t bits16;
+  float value;  // the scaling as the chip reads it back
+};
+inline SharedScale shared_scale(const GroupMax& m, bool b16, bool fp4, bool nv) {
+  const unsigned emax = fp4 ? 2 : 8;
+  unsigned X;
+  bool nan = false, top = false;
+  if (!nv) {
+    const unsigned E = b16 ? (m.bits >> 7) & 0xFF : (m.bits >> 23) & 0xFF;
+    const unsigned M = b16 ? m.bits & 0x7F : m.bits & 0x7FFFFF;
+    nan = E == 0xFF && M != 0;
+    X = nan ? 0xFF : E <= emax ? 0 : E - emax;
+  } else {
+    const float y = m.value * (fp4 ? 1.0f / 6.0f : 1.0f / 448.0f);
+    const std::uint32_t yb = f32_bits(y), Ey = (yb >> 23) & 0xFF, My = yb & 0x7FFFFF;
+    nan = std::isnan(y);
+    top = std::isinf(y);
+    X = nan ? 0xFF : top ? 0xFE : Ey + ((My != 0 && Ey > 0 && Ey < 0xFE) || (Ey == 0 && My > 0x400000) ? 1 : 0);
+  }
+  SharedScale s;
+  s.X = std::uint8_t(X);
+  s.bits32 = nan ? 0x7FC00000u : top ? 0x00400000u : (0xFEu - X) << 23;
+  s.bits16 = nan ? std::uint16_t(fp4 ? 0x7FC0 : 0x7F81) : top ? std::uint16_t(0x0040) : std::uint16_t((0xFEu - X) << 7);
+  s.value = b16 ? bf16_value(s.bits16) : std::bit_cast<float>(s.bits32);
+  return s;
+}
+// A scaled element's code: e4m3 or e2m1 with ties to even and saturation (NaN: e4m3's NaN, e2m1's 6).
+inline std::uint8_t code(float p, bool fp4) {
+  if (!fp4) return numeric::encode(numeric::Narrow::E4M3, p, RoundMode::CAST_RINT, SaturationMode::ON);
+  return std::isnan(p) ? std::uint8_t(0x7) : numeric::encode(numeric::Narrow::E2M1, p, RoundMode::CAST_RINT, SaturationMode::ON);
+}
+// Writes an e2m1 code into its nibble (the even element in the low one).
+inline void put_nibble(std::byte* at, bool high, std::uint8_t q) {
+  std::uint8_t byte;
+  std::memcpy(&byte, at, 1);
+  byte = high ? std::uint8_t((byte & 0x0F) | (q << 4)) : std::uint8_t((byte & 0xF0) | q);
+  std::memcpy(at, &byte, 1);
+}
+// Stores a group's maximum and scaling at element `slot` of their tiles.
+inline void store_group(const TileView& mx_t, const TileView& sc, std::size_t slot, bool b16, const GroupMax& m, const SharedScale& k) {
+  if (b16) {
+    const std::uint16_t mb = std::uint16_t(m.bits);
+    std::memcpy(mx_t.base + slot * 2, &mb, 2);
+    std::memcpy(sc.base + slot * 2, &k.bits16, 2);
+  } else {
+    std::memcpy(mx_t.base + slot * 4, &m.bits, 4);
+    std::memcpy(sc.base + slot * 4, &k.bits32, 4);
+  }
+}
 }  // namespace mx
+
+// The DN grouping (ops as tquant_mx's; the scalar also holds dst's row stride and rows, exp's row
+// stride): a group is 32 rows of one valid column, whole groups read (rows past the valid ones too).
+inline void tquant_mx_dn(ExecContext& ctx) {
+  using namespace mx;
+  const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile, &e = ctx.ops[2].tile, &mx_t = ctx.ops[3].tile,
+                 &sc = ctx.ops[4].tile;
+  const bool fp4 = ctx.variant & kVariantMxFp4, nv = ctx.variant & kVariantMxNv, inter = ctx.variant & kVariantMxInterleave;
+  const DType t = s.dtype;
+  const bool b16 = t != DType::F32, f16 = t == DType::F16;
+  const int VC = ctx.scalar.as<int>(), VR = int(ctx.scalar.bits >> 32), SC = s.cols, groups = s.valid_rows / 32;
+  const std::size_t DC = ctx.scalar.wide[0], DR = ctx.scalar.wide[1] & 0xFFFFFFFFu, EC = ctx.scalar.wide[1] >> 32;
+  auto bits16 = [&](int r, int c) {
+    std::uint16_t v;
+    std::memcpy(&v, s.base + (std::size_t(r) * std::size_t(s.row_stride) + std::size_t(c)) * 2, 2);
+    return v;
+  };
+  auto value = [&](int r, int c) -> float {
+    if (!b16) return load_f32(s, r, c);
+    return f16 ? f16_value(bits16(r, c)) : bf16_value(bits16(r, c));
+  };
+  // A 16-bit src has its pad columns zeroed in every valid row first.
+  if (b16)
+    for (int r = 0; r < VR; ++r)
+      for (int c = VC; c < SC; ++c) std::memset(s.base + (std::size_t(r) * std::size_t(s.row_stride) + std::size_t(c)) * 2, 0, 2);
+  std::vector<float> scale(std::size_t(groups) * std::size_t(VC));
+  for (int g = 0; g < groups; ++g)
+    for (int c = 0; c < VC; ++c) {
+      MaxFold f(t, nv);
+      for (int r = 32 * g; r < 32 * g + 32; ++r) {
+        if (b16) f.add_bits16(bits16(r, c));
+        else f.add_f32(load_f32(s, r, c));
+      }
+      const GroupMax m = f.result();
+      const SharedScale k = shared_scale(m, b16, fp4, nv);
+      const std::size_t slot = std::size_t(g) * std::size_t(SC) + std::size_t(c);
+      store_group(mx_t, sc, slot, b16, m, k);
+      scale[std::size_t(g) * std::size_t(VC) + std::size_t(c)] = k.value;
+      if (!inter) {
+        std::memcpy(e.base + slot, &k.X, 1);
+      } else {
+        std::memcpy(e.base + std::size_t(g / 2) * EC + 2 * std::size_t(c) + std::size_t(g % 2), &k.X, 1);
+        if (!b16)  // staged in dst first, a row per group at align32(Cols)
+          std::memcpy(d.base + std::size_t(g) * ((std::size_t(SC) + 31) / 32 * 32) + std::size_t(c), &k.X, 1);
+      }
+    }
+  // The codes, in the chip's order: per vector of columns (64 fp32, 128 16-bit), group, row.
+  const int vl = b16 ? 128 : 64;
+  const bool scratch = fp4 && f16 && (SC / 2) % 32 != 0;
+  for (int c0 = 0; c0 < VC; c0 += vl) {
+    const int c1 = std::min(c0 + vl, VC);
+    for (int g = 0; g < groups; ++g)
+      for (int r = 32 * g; r < 32 * g + 32; ++r)
+        for (int c = c0; c < c1; ++c) {
+          const float x = value(r, c), k = scale[std::size_t(g) * std::size_t(VC) + std::size_t(c)];
+          // bf16 to e2m1 multiplies in bf16; every other source in fp32
+          const float p = fp4 && t == DType::BF16 ? bf16_round(double(x) * double(k)) : x * k;
+          const std::uint8_t q = code(p, fp4);
+          if (!fp4) {
+            std::memcpy(d.base + std::size_t(r) * DC + std::size_t(c), &q, 1);
+            continue;
+          }
+          const std::size_t n = std::size_t(r) * std::size_t(SC) + std::size_t(c);
+          if (scratch) put_nibble(d.base + DR * std::size_t(SC) / 2 + std::size_t(c - c0) / 2, c % 2, q);
+          put_nibble(d.base + n / 2, n % 2, q);
+        }
+  }
+}
 
 // ops: dst, src, exp, max, scaling (runtime/quant.hpp builds them: dst, max and scaling as flat byte
 // views, src widened to its whole rows, exp as the tile for the per-row path); the scalar holds src's
 // valid columns.
 inline void tquant_mx(ExecContext& ctx) {
   using namespace mx;
+  if (ctx.variant & kVariantMxDn) return tquant_mx_dn(ctx);
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile, &e = ctx.ops[2].tile, &mx_t = ctx.ops[3].tile,
                  &sc = ctx.ops[4].tile;
   const bool fp4 = ctx.variant & kVariantMxFp4, nv = ctx.variant & kVariantMxNv, exp2d = ctx.variant & kVariantMxExp2D;
@@ -151,82 +304,29 @@ inline void tquant_mx(ExecContext& ctx) {
   int groups = G, cols = C;
   if (exp2d) groups = (VC + 31) / 32, cols = b16 ? groups * 32 : VC;
   else if (b16 && !fp4 && !nv && VC < C && C % 512 == 0) groups = (VC + 31) / 32, cols = VC;
-  const int emax = fp4 ? 2 : 8;
   for (int r = 0; r < R; ++r)
     for (int g = 0; g < groups; ++g) {
       const int c0 = g * 32, c1 = std::min(c0 + 32, cols);
-      // stage 1: the group's largest magnitude
-      GroupMax m{0, 0.0f};
-      if (!b16) {
-        float a = 0.0f;
-        bool nan = false;
-        for (int c = c0; c < std::min(c0 + 32, exp2d ? VC : C); ++c) {
-          const float v = std::fabs(load_f32(s, r, c));
-          nan = nan || std::isnan(v);
-          a = std::max(a, v);
-        }
-        m.value = nan ? std::numeric_limits<float>::quiet_NaN() : a;
-        m.bits = f32_bits(m.value);
-      } else {
-        std::uint16_t a = 0;
-        for (int c = c0; c < c0 + 32; ++c) {
-          std::uint16_t b = src_bits16(r, c);
-          if (f16 && !nv) {  // fp16 -> bf16 by truncation, infinity and NaN kept
-            const float v = f16_value(b);
-            b = std::isnan(v) ? std::uint16_t(0x7FC0) : std::uint16_t(f32_bits(v) >> 16);
-          }
-          a = std::max<std::uint16_t>(a, b & 0x7FFF);
-        }
-        m.bits = a;
-        m.value = (f16 && nv) ? f16_value(a) : bf16_value(a);
+      // stage 1: the group's largest magnitude (the fp32 per-row path reads the valid columns only)
+      MaxFold f(t, nv);
+      for (int c = c0; c < (b16 ? c0 + 32 : std::min(c0 + 32, exp2d ? VC : C)); ++c) {
+        if (b16) f.add_bits16(src_bits16(r, c));
+        else f.add_f32(load_f32(s, r, c));
       }
-      // stage 2: the shared exponent X (an E8M0 code) and the scaling 2^(127 - X)
-      unsigned X;
-      bool nan = false, top = false;
-      if (!nv) {
-        const unsigned E = b16 ? (m.bits >> 7) & 0xFF : (m.bits >> 23) & 0xFF;
-        const unsigned M = b16 ? m.bits & 0x7F : m.bits & 0x7FFFFF;
-        nan = E == 0xFF && M != 0;
-        X = nan ? 0xFF : E <= unsigned(emax) ? 0 : E - unsigned(emax);
-      } else {
-        const float y = m.value * (fp4 ? 1.0f / 6.0f : 1.0f / 448.0f);
-        const std::uint32_t yb = f32_bits(y), Ey = (yb >> 23) & 0xFF, My = yb & 0x7FFFFF;
-        nan = std::isnan(y);
-        top = std::isinf(y);
-        X = nan ? 0xFF : top ? 0xFE : Ey + ((My != 0 && Ey > 0 && Ey < 0xFE) || (Ey == 0 && My > 0x400000) ? 1 : 0);
-      }
-      const std::uint32_t sbits32 = nan ? 0x7FC00000u : top ? 0x00400000u : (0xFEu - X) << 23;
-      const std::uint16_t sbits16 = nan ? std::uint16_t(fp4 ? 0x7FC0 : 0x7F81) : top ? std::uint16_t(0x0040) : std::uint16_t((0xFEu - X) << 7);
-      const float scale = b16 ? bf16_value(sbits16) : std::bit_cast<float>(sbits32);
-      // the group's slots in exp, max and scaling
+      const GroupMax m = f.result();
+      // stage 2: the shared exponent and the scaling, in the group's slots of exp, max and scaling
+      const SharedScale k = shared_scale(m, b16, fp4, nv);
       const std::size_t slot = exp2d ? std::size_t(r) * std::size_t(groups) + std::size_t(g) : std::size_t(r) * std::size_t(G) + std::size_t(g);
       const std::size_t eslot = exp2d ? std::size_t(r) * std::size_t(e.row_stride) + std::size_t(g) : slot;
-      const std::uint8_t xb = std::uint8_t(X);
-      std::memcpy(e.base + eslot, &xb, 1);
-      if (b16) {
-        const std::uint16_t mb = std::uint16_t(m.bits);
-        std::memcpy(mx_t.base + slot * 2, &mb, 2);
-        std::memcpy(sc.base + slot * 2, &sbits16, 2);
-      } else {
-        std::memcpy(mx_t.base + slot * 4, &m.bits, 4);
-        std::memcpy(sc.base + slot * 4, &sbits32, 4);
-      }
-      // stage 3: each element times the scaling, cast with ties to even and saturation
+      std::memcpy(e.base + eslot, &k.X, 1);
+      store_group(mx_t, sc, slot, b16, m, k);
+      // stage 3: each element times the scaling (bf16 multiplies in bf16), cast
       for (int c = c0; c < c1; ++c) {
         const float x = src_value(r, c);
-        const float p = t == DType::BF16 ? bf16_round(double(x) * double(scale)) : x * scale;
-        if (!fp4) {
-          const std::uint8_t q = numeric::encode(numeric::Narrow::E4M3, p, RoundMode::CAST_RINT, SaturationMode::ON);
-          std::memcpy(d.base + std::size_t(r) * std::size_t(C) + std::size_t(c), &q, 1);
-        } else {
-          const std::uint8_t q = std::isnan(p) ? std::uint8_t(0x7)
-                                               : numeric::encode(numeric::Narrow::E2M1, p, RoundMode::CAST_RINT, SaturationMode::ON);
-          std::byte* at = d.base + std::size_t(r) * std::size_t(C / 2) + std::size_t(c / 2);
-          std::uint8_t byte;
-          std::memcpy(&byte, at, 1);
-          byte = (c % 2) ? std::uint8_t((byte & 0x0F) | (q << 4)) : std::uint8_t((byte & 0xF0) | q);
-          std::memcpy(at, &byte, 1);
-        }
+        const float p = t == DType::BF16 ? bf16_round(double(x) * double(k.value)) : x * k.value;
+        const std::uint8_t q = code(p, fp4);
+        if (!fp4) std::memcpy(d.base + std::size_t(r) * std::size_t(C) + std::size_t(c), &q, 1);
+        else put_nibble(d.base + std::size_t(r) * std::size_t(C / 2) + std::size_t(c / 2), c % 2, q);
       }
     }
 }

@@ -135,10 +135,15 @@ inline constexpr std::uint8_t kVariantSrc1Strict = 1;  // TPARTARG*: src1 only w
 // TQUANT (INT8): the tmp form (A2A3's scratch).
 inline constexpr std::uint8_t kVariantQuantTmp = 1;
 // TQUANT (MX): e2m1 codes (else e4m3), the NV scale rule (else OCP), an exp tile of several rows
-// (the chip's per-row path, else the flat one).
+// (the chip's per-row path, else the flat one), the DN grouping (groups of 32 rows; else ND), its
+// interleaved exponent store (group pairs side by side; else linear).
 inline constexpr std::uint8_t kVariantMxFp4 = 1;
 inline constexpr std::uint8_t kVariantMxNv = 2;
 inline constexpr std::uint8_t kVariantMxExp2D = 4;
+inline constexpr std::uint8_t kVariantMxDn = 8;
+inline constexpr std::uint8_t kVariantMxInterleave = 16;
+// TQUANT (MX, DN): the scalar's `bits` hold src's valid columns (low 32 bits) and rows, wide[0] dst's row stride in bytes,
+// wide[1] dst's rows (the fp16 MXFP4 path's scratch lies past them) and exp's row stride << 32.
 
 // MGATHER / MSCATTER: Coalesce::Elem (bit 0), the GatherOOB / ScatterOOB in bits 1-2, MSCATTER's
 // ScatterAtomicOp in bits 3-4.

@@ -1,7 +1,8 @@
 // TQUANT (INT8 and MX forms) and TDEQUANT (pto-isa docs/isa/TQUANT.md, TDEQUANT.md; the NPU code a2a3
 // TQuant.hpp, a5 TQuant.hpp, a2a3 TDequant.hpp, a5 TDeQuant.hpp). Of the MX forms (A5) the ND grouping
-// is modelled (MXFP8 from float / bfloat16 / half, MXFP4 from bfloat16 / half, OCP and NV scales); the
-// DN grouping and the ZZ exponent store do not compile yet.
+// (groups of 32 columns) and the DN grouping (groups of 32 rows, linear or interleaved exponents) are
+// modelled: MXFP8 from float / bfloat16 / half, MXFP4 from bfloat16 / half, OCP and NV scales. The ZZ
+// exponent store is not an A5 form.
 //
 // TQUANT<INT8_SYM>(dst, src, scale[, tmp]) and TQUANT<INT8_ASYM>(dst, src, scale[, tmp], &offset): per
 // valid element, v = src * scale[r] (+ offset[r]) in float, then dst = v rounded to nearest-even and
@@ -103,7 +104,7 @@ Issue quant_int8(Dst& dst, Src& src, Para& scale, Tmp* tmp, Para* offset, W&... 
   return Issue(core, rec);
 }
 
-template <QuantType Q, class Dst, class Src, class Exp, class Max, class Scaling>
+template <QuantType Q, class Dst, class Src, class Exp, class Max, class Scaling, bool Nd = true>
 constexpr void static_check_quant_mx() {
   using S = typename Src::DType;
   using D = typename Dst::DType;
@@ -122,7 +123,7 @@ constexpr void static_check_quant_mx() {
                 "TQUANT: max and scaling are scratch of src's element type (the chip writes them so)");
   static_assert(kVecRowMajor<Dst, Src> && kVecRowMajor<Exp, Max> && kVecRowMajor<Scaling, Scaling>,
                 "TQUANT: the MX operands must be RowMajor NoneBox Vec tiles (ND; the NZ / ZZ layouts come from TMOV)");
-  static_assert(Src::Cols % 32 == 0, "TQUANT: the MX forms group 32 columns: src's Cols must be a multiple of 32");
+  static_assert(!Nd || Src::Cols % 32 == 0, "TQUANT: the ND MX forms group 32 columns: src's Cols must be a multiple of 32");
 }
 
 template <QuantType Q, QuantScaleAlg A, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
@@ -187,6 +188,93 @@ Issue quant_mx(Dst& dst, Src& src, Exp& exp, Max& max, Scaling& scaling, W&... e
   return Issue(core, rec);
 }
 
+// The DN grouping (grp_axis 0): a group is 32 rows of one column (docs/quant.md, "The DN grouping").
+template <QuantType Q, QuantScaleAlg A, bool Interleave, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
+Issue quant_mx_dn(Dst& dst, Src& src, Exp& exp, Max& max, Scaling& scaling, W&... events) {
+  static_check_quant_mx<Q, Dst, Src, Exp, Max, Scaling, false>();
+  if constexpr (Interleave) {
+    static_assert(Src::Rows % 64 == 0, "TQUANT: the DN interleaved exponents pair groups of 32 rows: src's Rows must be a multiple of 64");
+    static_assert(Exp::Rows == (Src::Rows + 63) / 64 && Exp::Cols == (2 * Src::Cols + 31) / 32 * 32,
+                  "TQUANT: the DN interleaved exp tile must be [Src::Rows / 64, align32(2 * Src::Cols)] bytes (one byte per "
+                  "group of a pair and column)");
+  }
+  constexpr bool fp4 = Q == QuantType::MXFP4_E2M1, nv = A == QuantScaleAlg::NV;
+  constexpr bool b16 = !std::is_same_v<typename Src::DType, float>;
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TQUANT_MX>());
+  const InstrDesc& d = *rec.desc;
+  if (core_target(core) != Target::A5)
+    fail(d.name, ": the MX forms (MXFP8, MXFP4_E2M1) exist on A5 only; A2A3's TQUANT has INT8_SYM and INT8_ASYM");
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  add_tile(core, rec, exp);
+  add_tile(core, rec, max);
+  add_tile(core, rec, scaling);
+  TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile, &e = rec.ops[2].tile, &m = rec.ops[3].tile, &k = rec.ops[4].tile;
+  const int VR = s.valid_rows, VC = s.valid_cols, SC = s.cols;
+  const int groups = (VR + 31) / 32, rows = 32 * groups;  // whole groups are read, rows past VR included
+  if (rows > s.rows)
+    fail(d.name, ": operand src ", s, ": the DN grouping reads whole groups of 32 rows (", rows, " for ", VR,
+         " valid rows; the chip has no row predicate), past the tile's ", s.rows, " rows");
+  const std::size_t DC = std::size_t(o.row_stride), esz = sizeof(typename Src::DType);
+  if (!fp4 && DC < std::size_t(VC))
+    fail(d.name, ": operand dst ", o, ": its rows of ", DC, " bytes must hold src's ", VC, " valid columns (one e4m3 code each)");
+  if (Interleave) {
+    if (VR % 64 != 0)
+      fail(d.name, ": operand src ", s, ": the DN interleaved exponents pair groups of 32 rows: the valid rows must be a multiple of 64");
+    if (e.valid_rows != VR / 64 || e.valid_cols != 2 * VC)
+      fail(d.name, ": operand exp ", e, ": the DN interleaved exponents' valid shape must be ", VR / 64, "x", 2 * VC,
+           " (a row per pair of groups, two bytes per valid column of src)");
+  }
+  auto too_small = [&](const char* name, const TileView& t, std::size_t need, const char* what) {
+    if (t.capacity_bytes() < need)
+      fail(d.name, ": operand ", name, " ", t, " holds ", t.capacity_bytes(), " bytes; the chip writes ", need, " there (", what, ")");
+  };
+  // the extents of what is written (0 when there is no group)
+  const std::size_t per_group = groups == 0 || VC == 0 ? 0 : (std::size_t(groups) - 1) * std::size_t(SC) + std::size_t(VC);
+  const std::size_t EC = std::size_t(e.row_stride);
+  const std::size_t e_bytes = !Interleave ? per_group : VR == 0 || VC == 0 ? 0 : (std::size_t(VR) / 64 - 1) * EC + 2 * std::size_t(VC);
+  std::size_t dst_bytes = 0;
+  if (groups > 0 && VC > 0) {
+    const std::size_t last = std::size_t(rows) - 1;
+    dst_bytes = fp4 ? (last * std::size_t(SC) + std::size_t(VC) + 1) / 2 : last * DC + std::size_t(VC);
+    if (Interleave && !b16)  // the exponents are staged in dst first, a row per group at align32(Cols)
+      dst_bytes = std::max(dst_bytes, (std::size_t(groups) - 1) * ((std::size_t(SC) + 31) / 32 * 32) + std::size_t(VC));
+    if (fp4 && std::is_same_v<typename Src::DType, half> && (SC / 2) % 32 != 0) {
+      // each row's packed bytes pass through a scratch vector at byte Dst::Rows * Cols / 2 (an aligned
+      // store; the rows' addresses are not 32-byte aligned): the last chunk's bytes stay there
+      const std::size_t at = std::size_t(o.rows) * std::size_t(SC) / 2, chunk = std::size_t(VC) - std::size_t((VC - 1) / 128) * 128;
+      if (at < dst_bytes)
+        fail(d.name, ": operand dst ", o, ": the fp16 MXFP4 DN path stages each row's codes at byte Dst::Rows * Cols / 2 = ", at,
+             " (src's Cols / 2 = ", SC / 2, " is not a multiple of 32), inside the ", dst_bytes,
+             " bytes of codes it writes: the rows would be overwritten; give dst at least ", (dst_bytes * 2 + std::size_t(SC) - 1) / std::size_t(SC),
+             " rows of Cols / 2 bytes");
+      dst_bytes = at + (chunk + 1) / 2;
+    }
+  }
+  too_small("dst", o, dst_bytes, fp4 ? "two e2m1 codes a byte at row stride Cols / 2 of src, whole groups of 32 rows"
+                                     : "one e4m3 code a byte at dst's row stride, whole groups of 32 rows");
+  too_small("max", m, per_group * esz, "one element per group of 32 rows and column, at group * src's Cols + column");
+  too_small("scaling", k, per_group * esz, "one element per group of 32 rows and column, at group * src's Cols + column");
+  too_small("exp", e, e_bytes, Interleave ? "a byte per group and column, pairs of groups side by side in a row"
+                                          : "one E8M0 byte per group of 32 rows and column, at group * src's Cols + column");
+  rec.scalar.bits = std::uint64_t(std::uint32_t(VC)) | (std::uint64_t(VR) << 32);
+  rec.scalar.wide[0] = DC;
+  rec.scalar.wide[1] = std::uint64_t(o.rows) | (std::uint64_t(EC) << 32);
+  o = byte_run(o, dst_bytes);
+  m = byte_run(m, per_group * esz);
+  k = byte_run(k, per_group * esz);
+  e = byte_run(e, e_bytes);
+  // src: the groups' rows are read whole; a 16-bit src has its valid rows' pad columns zeroed first
+  s.valid_rows = rows;
+  s.valid_cols = SC;
+  if constexpr (!b16) rec.ops[1].role = Role::Read;
+  rec.variant = std::uint8_t((fp4 ? kVariantMxFp4 : 0) | (nv ? kVariantMxNv : 0) | kVariantMxDn |
+                             (Interleave ? kVariantMxInterleave : 0));
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
 template <class Dst, class Src, class Para>
 constexpr void static_check_dequant() {
   static_assert(std::is_same_v<typename Dst::DType, float>, "TDEQUANT: dst must be float (fp32)");
@@ -224,17 +312,30 @@ template <QuantType Q, class Dst, class Src, class Exp, class Max, class Scaling
 detail::Issue TQUANT(Dst& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, W&... events) {
   return detail::quant_mx<Q, A>(dst, src, *exp, *max, *scaling, events...);
 }
-template <int GrpAxis, MxQuantAlg A, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
+// TQUANT<GrpAxis, MxQuantAlg[, Interleave]>(...): grp_axis 1 is the ND form above; grp_axis 0 groups
+// 32 rows of a column, its exponents at group * src's Cols + column, or with Interleave pairs of groups
+// side by side (exp byte pair * Exp::Cols + 2 * column + group % 2).
+template <int GrpAxis, MxQuantAlg A, bool Interleave, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
   requires TileLike<Dst> && TileLike<Src> && TileLike<Exp> && TileLike<Max> && TileLike<Scaling> &&
            (detail::WaitEvent<W> && ...)
 detail::Issue TQUANT(Dst& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, W&... events) {
   static_assert(GrpAxis == 0 || GrpAxis == 1, "TQUANT: grp_axis is 0 (DN: groups of 32 rows) or 1 (ND: groups of 32 columns)");
-  static_assert(GrpAxis == 1, "TQUANT: the DN grouping (grp_axis 0, groups of 32 rows) is not modelled yet; ND (grp_axis 1) is");
+  static_assert(GrpAxis == 0 || !Interleave, "TQUANT: the interleaved exponent store is the DN grouping's (grp_axis 0) only");
   static_assert(A != MxQuantAlg::Hif4, "TQUANT: HiF4 exists on the a6 chip only, which is not modelled");
   constexpr bool fp8 = A == MxQuantAlg::OcpMxFp8E4M3 || A == MxQuantAlg::NvMxFp8E4M3;
   constexpr bool nv = A == MxQuantAlg::NvMxFp8E4M3 || A == MxQuantAlg::NvMxFp4E2M1;
-  return detail::quant_mx<fp8 ? QuantType::MXFP8 : QuantType::MXFP4_E2M1, nv ? QuantScaleAlg::NV : QuantScaleAlg::OCP>(
-      dst, src, *exp, *max, *scaling, events...);
+  constexpr QuantType Q = fp8 ? QuantType::MXFP8 : QuantType::MXFP4_E2M1;
+  constexpr QuantScaleAlg S = nv ? QuantScaleAlg::NV : QuantScaleAlg::OCP;
+  if constexpr (GrpAxis == 0)
+    return detail::quant_mx_dn<Q, S, Interleave>(dst, src, *exp, *max, *scaling, events...);
+  else
+    return detail::quant_mx<Q, S>(dst, src, *exp, *max, *scaling, events...);
+}
+template <int GrpAxis, MxQuantAlg A, class Dst, class Src, class Exp, class Max, class Scaling, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Exp> && TileLike<Max> && TileLike<Scaling> &&
+           (detail::WaitEvent<W> && ...)
+detail::Issue TQUANT(Dst& dst, Src& src, Exp* exp, Max* max, Scaling* scaling, W&... events) {
+  return TQUANT<GrpAxis, A, false>(dst, src, exp, max, scaling, events...);
 }
 
 // The exp_zz store (TQUANT<Q, VecStoreMode>(dst, src, &exp, &max, &scaling, &exp_zz)): pto-isa's CPU
