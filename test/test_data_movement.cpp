@@ -540,3 +540,95 @@ BOOST_AUTO_TEST_CASE(a5_tmov_nd_to_nz_scatters_column_blocks) {
   });
   BOOST_TEST(pto_test::contains(e3, "src may have no more valid rows than dst"), e3);
 }
+
+// ---- TLOAD into L1 (Mat) fractal tiles: ND -> NZ, DN -> ZN, NZ -> NZ (the cube's operand loads) ------
+// References are the layouts' index formulas, written here from their definitions (C0 = 32 / sizeof(T)):
+// NZ element (r, c) at (c / C0) * Rows * C0 + r * C0 + c % C0; ZN element (r, c) at
+// ((r / C0) * (Cols / 16) + c / 16) * 16 * C0 + (c % 16) * C0 + r % C0. Bytes outside the valid region
+// keep what they held (a sentinel), as the NPUs' Mat paths take no pad value.
+namespace {
+template <class T, int Rows, int Cols, bool Dn>
+void check_mat_fractal_load(Target tg, int VR, int VC) {
+  constexpr int C0 = int(32 / sizeof(T));
+  // the tensor: VR x VC logical, ND row stride VC + 3 (or DN column stride VR + 5), 2-D
+  const std::int64_t ld = Dn ? VR + 5 : VC + 3;
+  std::vector<T> in(std::size_t(ld) * std::size_t(Dn ? VC : VR));
+  auto gm_at = [&](int r, int c) { return Dn ? std::size_t(c) * ld + r : std::size_t(r) * ld + c; };
+  for (int r = 0; r < VR; ++r)
+    for (int c = 0; c < VC; ++c) in[gm_at(r, c)] = T((r * 29 + c * 13) % 100 - 50);
+  ScopedTarget scope(tg);
+  using Mat = std::conditional_t<Dn, Tile<TileType::Mat, T, Rows, Cols, BLayout::RowMajor, -1, -1, SLayout::ColMajor, 512>,
+                                 Tile<TileType::Mat, T, Rows, Cols, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512>>;
+  Mat t(VR, VC);
+  TASSIGN(t, 0x1000);
+  T* raw = t.data();
+  std::memset(static_cast<void*>(raw), 0x5A, sizeof(T) * Rows * Cols);
+  T sentinel;
+  std::memset(static_cast<void*>(&sentinel), 0x5A, sizeof(T));
+  if constexpr (Dn) {
+    using G = GlobalTensor<T, Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, 1, -1>, Layout::DN>;
+    G g(in.data(), {VR, VC}, {ld});
+    TLOAD(t, g);
+  } else {
+    using G = GlobalTensor<T, Shape<1, 1, 1, -1, -1>, pto::Stride<1, 1, 1, -1, 1>>;
+    G g(in.data(), {VR, VC}, {ld});
+    TLOAD(t, g);
+  }
+  int bad = 0, touched = 0;
+  for (int r = 0; r < Rows; ++r)
+    for (int c = 0; c < Cols; ++c) {
+      const std::size_t at = Dn ? std::size_t(((r / C0) * (Cols / 16) + c / 16) * 16 * C0 + (c % 16) * C0 + r % C0)
+                                : std::size_t((c / C0) * Rows * C0 + r * C0 + c % C0);
+      const bool valid = r < VR && c < VC;
+      if (valid) bad += raw[at] != in[gm_at(r, c)];
+      else touched += std::memcmp(&raw[at], &sentinel, sizeof(T)) != 0;
+    }
+  BOOST_TEST_CONTEXT((Dn ? "DN -> ZN " : "ND -> NZ ") << name_of(dtype_v<T>) << ' ' << name_of(tg) << ' ' << VR << 'x' << VC
+                                                     << " of " << Rows << 'x' << Cols) {
+    BOOST_TEST(bad == 0);
+    BOOST_TEST(touched == 0);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tload_nd_to_nz_and_dn_to_zn_fill_mat_fractal_tiles) {
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    check_mat_fractal_load<half, 128, 64, false>(tg, 128, 64);   // the GEMM kernel's A step
+    check_mat_fractal_load<half, 64, 256, false>(tg, 64, 256);   // and its B step
+    check_mat_fractal_load<half, 48, 64, false>(tg, 40, 50);     // partial fractals both ways
+    check_mat_fractal_load<float, 32, 32, false>(tg, 31, 17);
+    check_mat_fractal_load<std::int8_t, 32, 64, false>(tg, 20, 45);
+    check_mat_fractal_load<bfloat16_t, 16, 48, false>(tg, 16, 48);
+    check_mat_fractal_load<half, 64, 48, true>(tg, 64, 48);
+    check_mat_fractal_load<float, 32, 32, true>(tg, 30, 20);
+    check_mat_fractal_load<std::int8_t, 64, 32, true>(tg, 50, 31);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tload_to_mat_fractal_errors_name_the_rule) {
+  using pto_test::contains;
+  using pto_test::error_of;
+  std::vector<half> gm(4096);
+  // A2A3's nd2nz takes a 2-D tensor; A5 maps the rows of every outer dimension
+  auto three_d = [&](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      Tile<TileType::Mat, half, 32, 32, BLayout::ColMajor, 32, 32, SLayout::RowMajor, 512> t;
+      TASSIGN(t, 0);
+      GlobalTensor<half, Shape<1, 1, 2, 16, 32>, pto::Stride<1, 1, 512, 32, 1>> g(gm.data());
+      TLOAD(t, g);
+    });
+  };
+  std::string e = three_d(Target::A2A3);
+  BOOST_TEST((contains(e, "TLOAD: operand src") && contains(e, "takes a 2-D tensor: dims 0-2 must be 1")), e);
+  BOOST_TEST(three_d(Target::A5) == "no pto::Error");
+  // the valid shape must be what the tensor maps, as for every TLOAD
+  e = error_of([&] {
+    ScopedTarget scope(Target::A2A3);
+    Tile<TileType::Mat, half, 32, 32, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512> t(32, 16);
+    TASSIGN(t, 0);
+    GlobalTensor<half, Shape<1, 1, 1, 32, 32>, pto::Stride<1, 1, 1, 32, 1>> g(gm.data());
+    TLOAD(t, g);
+  });
+  BOOST_TEST((contains(e, "maps 32x32") && contains(e, "has valid shape 32x16")), e);
+}

@@ -121,6 +121,16 @@ inline void pad_lines(const TileView& t) {
 // staged; nullptr moves between GM and the tile itself.
 inline void gm_boxed(Dir dir, const TileView& t, const GmView& g, std::byte* dense) {
   const std::size_t eb = t.elem_bytes();
+  if (!t.inner_row_major) {  // ZN (column-major fractals): element by element
+    for (int r = 0; r < t.valid_rows; ++r)
+      for (int c = 0; c < t.valid_cols; ++c) {
+        std::byte* host = dense ? dense + (std::size_t(r) * std::size_t(t.valid_cols) + std::size_t(c)) * eb : t.base + std::size_t(t.elem_offset(r, c)) * eb;
+        std::byte* gm = g.base + g.map(r, c) * std::int64_t(eb);
+        if (dir == Dir::GmToStaging) std::memcpy(host, gm, eb);
+        else std::memcpy(gm, host, eb);
+      }
+    return;
+  }
   const int ic = t.inner_cols;
   for (int r = 0; r < t.valid_rows; ++r)
     for (int c = 0; c < t.valid_cols; c += ic) {
@@ -142,6 +152,16 @@ inline void gm_boxed(Dir dir, const TileView& t, const GmView& g, std::byte* den
 // The valid region of a boxed tile to / from a dense (r, c) buffer.
 inline void boxed_dense(const TileView& t, std::byte* dense, bool to_tile) {
   const std::size_t eb = t.elem_bytes();
+  if (!t.inner_row_major) {  // ZN (column-major fractals): element by element
+    for (int r = 0; r < t.valid_rows; ++r)
+      for (int c = 0; c < t.valid_cols; ++c) {
+        std::byte* tile = t.base + std::size_t(t.elem_offset(r, c)) * eb;
+        std::byte* d = dense + (std::size_t(r) * std::size_t(t.valid_cols) + std::size_t(c)) * eb;
+        if (to_tile) std::memcpy(tile, d, eb);
+        else std::memcpy(d, tile, eb);
+      }
+    return;
+  }
   for (int r = 0; r < t.valid_rows; ++r)
     for (int c = 0; c < t.valid_cols; c += t.inner_cols) {
       const int n = std::min(t.inner_cols - c % t.inner_cols, t.valid_cols - c);

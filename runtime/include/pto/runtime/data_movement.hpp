@@ -22,6 +22,16 @@ inline void check_gm_tile(const InstrDesc& d, const char* gm_name, const GmView&
          nz ? " (rows = s2*s3, cols = s0*s1*s4)" : dn ? " (rows = s3, cols = s0*s1*s2*s4)" : " (rows = s0*s1*s2*s3, cols = s4)",
          " but operand ", tile_name, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal (",
          nz ? "NZ tensor <-> NZ tile" : dn ? "DN tensor <-> ColMajor tile" : "ND tensor <-> RowMajor tile", " rule)");
+  if (!nz && t.boxed) {
+    // ND -> NZ / DN -> ZN into L1: one nd2nz DMA call (rows = the tensor's d3, columns its d4; DN swapped)
+    if (target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
+      fail(d.name, ": operand ", gm_name, " ", g, ": A2A3's ND -> NZ / DN -> ZN DMA (nd2nz) takes a 2-D tensor: dims 0-2 must be 1");
+    const int lines = dn ? t.valid_cols : t.valid_rows, line_len = dn ? t.valid_rows : t.valid_cols;
+    if ((dn ? t.cols : t.rows) > 16384 || lines > 16384 || line_len > 65535)
+      fail(d.name, ": operand ", tile_name, " ", t, ": the nd2nz DMA moves at most 16384 lines of at most 65535 elements "
+           "into a fractal tile of at most 16384 lines");
+    return;
+  }
   if (nz) {
     // The DMA moves each column block's valid rows as one run of validRow * 32 bytes (a burst per block
     // of s1, a call per s0): the tensor's dims 2-4 must be laid out that way.
@@ -41,7 +51,7 @@ inline void check_gm_tile(const InstrDesc& d, const char* gm_name, const GmView&
     fail(d.name, ": operand ", gm_name, " ", g, ": A2A3 DMA needs shape dimension 3 < 4096 (one burst per row)");
 }
 
-template <class TileT, class G>
+template <class TileT, class G, bool Load = false>
 constexpr void static_check_gm_tile() {
   static_assert(TileT::Loc == TileType::Vec || TileT::Loc == TileType::Mat,
                 "TLOAD/TSTORE: a Vec (UB) or Mat (L1) tile; Acc (L0C) stores arrive with the cube pipes");
@@ -49,14 +59,17 @@ constexpr void static_check_gm_tile() {
                 "TLOAD/TSTORE: the tile's and the tensor's element types must have the same size");
   static_assert(G::layout == Layout::ND || G::layout == Layout::DN || G::layout == Layout::NZ,
                 "TLOAD/TSTORE: ND, DN and NZ GlobalTensors are supported (the convolution layouts are not yet)");
-  static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout),
-                "TLOAD/TSTORE: an ND GlobalTensor needs a RowMajor NoneBox tile");
-  static_assert(G::layout != Layout::DN || (!TileT::isRowMajor && !TileT::isBoxedLayout),
-                "TLOAD/TSTORE: a DN GlobalTensor needs a ColMajor NoneBox tile");
-  static_assert(G::layout != Layout::NZ || (!TileT::isRowMajor && TileT::isInnerRowMajor && TileT::SFractalSize == 512),
+  constexpr bool mat_load = Load && TileT::Loc == TileType::Mat;
+  static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kNzTile<TileT>),
+                "TLOAD/TSTORE: an ND GlobalTensor needs a RowMajor NoneBox tile (or, for TLOAD to a Mat tile, an NZ tile: "
+                "BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
+  static_assert(G::layout != Layout::DN || (!TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kZnTile<TileT>),
+                "TLOAD/TSTORE: a DN GlobalTensor needs a ColMajor NoneBox tile (or, for TLOAD to a Mat tile, a ZN tile: "
+                "BLayout::RowMajor, SLayout::ColMajor, 512-byte fractals)");
+  static_assert(G::layout != Layout::NZ || kNzTile<TileT>,
                 "TLOAD/TSTORE: an NZ GlobalTensor needs an NZ tile (BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
-  static_assert(G::layout != Layout::NZ || TileT::Loc == TileType::Vec,
-                "TLOAD/TSTORE: NZ Mat (L1) tiles arrive with the cube (Vec NZ tiles are supported)");
+  static_assert(G::layout != Layout::NZ || TileT::Loc == TileType::Vec || Load,
+                "TSTORE: an NZ Mat (L1) tile is not stored (Vec NZ tiles are; TLOAD fills NZ Mat tiles)");
   static_assert(G::layout != Layout::NZ ||
                     (G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == int(32 / sizeof(typename TileT::DType))),
                 "TLOAD/TSTORE: an NZ GlobalTensor's dims 3 and 4 must be static 16 and 32 / sizeof(T) (one fractal's rows and C0)");
@@ -67,7 +80,7 @@ template <class TileData, class GlobalData, class... WaitEvents>
   requires TileLike<TileData> && GlobalLike<GlobalData>
 detail::Issue TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
   using namespace detail;
-  static_check_gm_tile<TileData, GlobalData>();
+  static_check_gm_tile<TileData, GlobalData, true>();
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TLOAD>());
   add_tile(core, rec, dst);

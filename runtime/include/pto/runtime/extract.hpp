@@ -22,7 +22,6 @@ namespace pto {
 
 namespace detail {
 template <class T> inline constexpr bool kNd = T::isRowMajor && !T::isBoxedLayout;
-template <class T> inline constexpr bool kNzTile = !T::isRowMajor && T::isInnerRowMajor && T::SFractalSize == 512;
 
 // Small and Big: the window's tile and the tile it lies in (TEXTRACT: dst and src; TINSERT: src and dst).
 template <class Small, class Big>

@@ -15,6 +15,11 @@
 
 namespace pto::detail {
 
+// The fractal layouts of 512-byte fractals: NZ = column blocks of 16 x C0 row-major fractals (Vec and
+// L1 tiles, the cube's A and B in L1); ZN = row blocks of C0 x 16 column-major ones (a DN tensor in L1).
+template <class T> inline constexpr bool kNzTile = !T::isRowMajor && T::isInnerRowMajor && T::SFractalSize == 512;
+template <class T> inline constexpr bool kZnTile = T::isRowMajor && T::isInnerColMajor && T::SFractalSize == 512;
+
 // A record for a compute instruction of descriptor `d`, bound to the calling kernel's core.
 inline InstrRecord compute_record(const InstrDesc& d) {
   InstrRecord rec;
