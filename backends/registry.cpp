@@ -20,7 +20,7 @@ struct Table {
                         binary_instructions(), unary_instructions(), reduce_instructions(),
                         select_instructions(), convert_instructions(), compound_instructions(),
                         sort_instructions(), generate_instructions(), layout_instructions(),
-                        partial_instructions(), quant_instructions()})
+                        partial_instructions(), quant_instructions(), cube_instructions()})
       for (const InstrImpl& i : family) {
         const int k = int(i.op);
         if (k < 0 || k >= kNumOps) detail::fail("backend registry: an entry has no valid Op");

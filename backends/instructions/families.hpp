@@ -22,5 +22,6 @@ std::span<const InstrImpl> layout_instructions();
 std::span<const InstrImpl> partial_instructions();
 std::span<const InstrImpl> generate_instructions();
 std::span<const InstrImpl> quant_instructions();
+std::span<const InstrImpl> cube_instructions();
 
 }  // namespace pto::backend

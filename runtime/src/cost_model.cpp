@@ -41,6 +41,10 @@ CostTable make_a2a3() {
   t.transfer(M::L1, M::L0B) = {0.0, per_cycle(220.5)};
   for (M m : {M::BT, M::FB}) t.transfer(M::L1, m) = {0.0, per_cycle(32.0)};
   t.gm_aggregate_bytes_per_cycle = 1.6e12 / (kClock * 1e9);       // assumed: 1.6 TB/s HBM
+  // The mad: 6 cycles to start, one 16 x 32-byte x 16 block a cycle (two for float): pto-isa's cube cost
+  // formula, which gives its four TMATMUL hardware cases exactly (54, 7, 262, 902 cycles).
+  t.mad_setup_cycles = 6;
+  t.mad_cycles_per_block = {1, 1, 2};
   t.scalar_issue_cycles = 1;
   t.machine = VectorMachine::Repeat;
   auto set = [&](std::initializer_list<I> ops, IntrinsicCost c) {
@@ -122,6 +126,9 @@ CostTable make_a5() {
   t.transfer(Memory::L1, Memory::GM) = {};
   for (Memory m : {Memory::L0A_SCALE, Memory::L0B_SCALE}) t.transfer(Memory::L1, m) = t.transfer(Memory::L1, Memory::BT);
   t.gm_aggregate_bytes_per_cycle = 2 * 1.6e12 / (kClock * 1e9);
+  // Assumed: A5's mad at A2A3's rates (pto-isa has no A5 cube figure).
+  t.mad_setup_cycles = a2a3.mad_setup_cycles;
+  t.mad_cycles_per_block = a2a3.mad_cycles_per_block;
   t.scalar_issue_cycles = 1;
   t.machine = VectorMachine::Register;
   auto set = [&](std::initializer_list<I> ops, IntrinsicCost c) {
@@ -305,6 +312,7 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
   switch (rec.desc->cost) {
     case CostClass::None: return 0;
     case CostClass::Transfer: return transfer_cycles(rec);
+    case CostClass::Cube: return mad_cycles(rec);
     case CostClass::Stream: {
       VectorKey key{};  // zero-initialised: no padding, so the bytes are the key
       // The algorithm may reject a scalar (A2A3 TSUBS): with the device path computing, every value is
@@ -370,6 +378,18 @@ std::uint64_t CostModel::gm_indexed_cycles(const InstrRecord& rec) const {
     return whole_cycles(std::ceil(sync + double(n) * (step + double(table_.scalar_gm_cycles) * (atomic ? 2 : 1))), rec.desc->name);
   return whole_cycles(std::ceil(sync + double(rows) * step), rec.desc->name) +
          dma_cycles(path, n * t.elem_bytes(), true, rec.desc->name, rows);
+}
+
+// The mad over the views mad_shape left: c is m x n, a m x k.
+std::uint64_t CostModel::mad_cycles(const InstrRecord& rec) const {
+  const TileView& c = rec.ops[0].tile;
+  const TileView& a = rec.ops[1].tile;
+  const std::size_t eb = a.elem_bytes();
+  const double per_block = table_.mad_cycles_per_block[eb == 1 ? 0 : eb == 2 ? 1 : 2];
+  auto up = [](std::uint64_t v, std::uint64_t d) { return (v + d - 1) / d; };
+  const std::uint64_t blocks = up(std::uint64_t(c.valid_rows), 16) * up(std::uint64_t(a.valid_cols) * eb, 32) *
+                               up(std::uint64_t(c.valid_cols), 16);
+  return whole_cycles(std::ceil(table_.mad_setup_cycles + double(blocks) * per_block), rec.desc->name);
 }
 
 std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {

@@ -46,6 +46,7 @@ public:
 
 private:
   std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer instruction
+  std::uint64_t mad_cycles(const InstrRecord& rec) const;       // a CostClass::Cube instruction
   std::uint64_t gm_indexed_cycles(const InstrRecord& rec) const;  // MGATHER / MSCATTER: their walk per target
   // gm: shares the aggregate cap. `instruction` names it in an error.
   std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction, std::uint64_t calls = 1) const;

@@ -168,6 +168,10 @@ void check_cost_table(const CostTable& t, Target target) {
              " setup_cycles ", path.setup_cycles, " and bytes_per_cycle ", path.bytes_per_cycle,
              " must be finite and >= 0");
     }
+  for (double v : {t.mad_setup_cycles, t.mad_cycles_per_block[0], t.mad_cycles_per_block[1], t.mad_cycles_per_block[2]})
+    if (!(v >= 0) || !std::isfinite(v))
+      fail("pto::launch: cost table '", t.name, "': mad_setup_cycles and mad_cycles_per_block must be finite numbers >= 0 "
+           "(found ", v, ")");
   for (int i = 0; i < kNumIntrinsics; ++i)
     if (!(t.intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(t.intrinsic[std::size_t(i)].per_repeat))
       fail("pto::launch: cost table '", t.name, "': ", intrinsic_name(Intrinsic(i)), " per_repeat ",

@@ -13,6 +13,7 @@
 #include <pto/runtime/extract.hpp>
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/launch.hpp>
+#include <pto/runtime/matmul.hpp>
 #include <pto/runtime/partial.hpp>
 #include <pto/runtime/qualifiers.hpp>
 #include <pto/runtime/rebind.hpp>

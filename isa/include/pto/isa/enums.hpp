@@ -95,6 +95,15 @@ struct MrgSortExecutedNumList {
 
 inline constexpr int DYNAMIC = -1;
 
+// The cube's template parameters (values as pto-isa's type.hpp). AccPhase / STPhase select the unit
+// flag that lets TMATMUL and the fixpipe hand over L0C fractal by fractal; ReluPreMode applies ReLU in
+// the fixpipe (after any cast); AtomicType::AtomicAdd makes TSTORE add into GM instead of overwriting.
+enum class AccPhase : std::uint8_t { Unspecified = 0, Unknown = Unspecified, Partial = 2, Final = 3 };
+enum class STPhase : std::uint8_t { Unspecified = 0, Partial = 2, Final = 3 };
+enum class ReluPreMode : std::uint8_t { NoRelu = 0, NormalRelu = 1 };
+enum class AtomicType : std::uint8_t { AtomicNone = 0, AtomicAdd = 1 };
+enum class AccToVecMode : std::uint8_t { SingleModeVec0 = 0, SingleModeVec1 = 1, DualModeSplitM = 2, DualModeSplitN = 3 };
+
 // SYNCALL's template parameters (values as in pto-isa's type.hpp): how the barrier is implemented on the
 // chip (Hard: FFTS flags; Soft: a GM counter) and which cores take part.
 enum class SyncAllMode : std::uint8_t { Hard = 0, Soft = 1 };

@@ -34,12 +34,14 @@ struct DTypeRule {
 // How the pipeline model prices an instruction: Transfer by the bytes it moves along its (source,
 // destination) memories (CostTable::transfer); Stream by the intrinsic stream its target's device
 // algorithm records (on whatever pipe it runs); None costs nothing beyond issue (sync, bookkeeping).
-enum class CostClass : std::uint8_t { None, Transfer, Stream };
+// Cube: the M pipe's mad, priced by its (m, k, n) in fractals (CostTable::cube).
+enum class CostClass : std::uint8_t { None, Transfer, Stream, Cube };
 
 // The class an instruction has unless its descriptor says otherwise: the DMA pipes move bytes, the
 // vector pipe runs intrinsic streams.
 constexpr CostClass default_cost_class(pipe_t p) {
   return p == PIPE_V ? CostClass::Stream
+         : p == PIPE_M ? CostClass::Cube
          : p == PIPE_MTE1 || p == PIPE_MTE2 || p == PIPE_MTE3 || p == PIPE_FIX ? CostClass::Transfer
                                                                               : CostClass::None;
 }
@@ -142,6 +144,9 @@ inline constexpr DTypeRule kMGather{kUpTo32, kUpTo32 | DTypeSet{D::HF8, D::F8E4M
 // TINSERT between Vec tiles (a2a3 textract_common.hpp; a5 TExtract.hpp, TInsert.hpp): A5 has no u8, i16,
 // u16 or u32 there, but the 8-bit floats (its fp4 forms are not implemented).
 inline constexpr DTypeRule kLayout{kUpTo32, kUpTo32};
+// The cube (a2a3 / a5 TMatmul.hpp, TExtract.hpp): what L0A / L0B hold, and the accumulator L0C holds.
+inline constexpr DTypeRule kCubeIn{{D::I8, D::F16, D::BF16, D::F32}, {D::I8, D::F16, D::BF16, D::F32, D::F8E4M3, D::F8E5M2, D::HF8}};
+inline constexpr DTypeRule kAcc{{D::F32, D::I32}, {D::F32, D::I32}};
 inline constexpr DTypeRule kWindow{kUpTo32, {D::F16, D::BF16, D::F32, D::I32, D::I8, D::F8E4M3, D::F8E5M2, D::F8E8M0, D::HF8}};
 }  // namespace dtypes
 
@@ -317,6 +322,19 @@ inline constexpr InstrDesc kInstrTable[] = {
     // TCONCAT's forms: 3 operands, or 5 with the per-row byte counts, or 6 with dstIdx written
     instr(Op::TCONCAT, "TCONCAT", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src0Idx"), PTO_D_R("src1Idx"),
                                     {"dstIdx", Role::Write}}}, 6, false, dtypes::kLayout),
+    // the cube (runtime/cube.hpp): Mat -> Left / Right on MTE1, the mad on M (TMATMUL_ACC accumulates
+    // into dst: its cIn operand is not read, as on the NPUs), the fixpipe's store of L0C on FIX
+    instr(Op::TEXTRACT_M2LR, "TEXTRACT", PTO_UN, false, dtypes::kCubeIn),
+    instr(Op::TMOV_M2L, "TMOV", PTO_UN, false, dtypes::kCubeIn),
+    instr(Op::TMOV_M2R, "TMOV", PTO_UN, false, dtypes::kCubeIn),
+    instr(Op::TMOV_M2B, "TMOV", PTO_UN),  // Mat -> Bias: its pairs are static_asserts
+    instr(Op::TMATMUL, "TMATMUL", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
+    instr(Op::TMATMUL_ACC, "TMATMUL_ACC", {{{"dst", Role::ReadWrite}, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
+    instr(Op::TMATMUL_BIAS, "TMATMUL_BIAS", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("bias")}}, 4, false, dtypes::kAcc),
+    instr(Op::TGEMV, "TGEMV", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
+    instr(Op::TGEMV_ACC, "TGEMV_ACC", {{{"dst", Role::ReadWrite}, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
+    instr(Op::TGEMV_BIAS, "TGEMV_BIAS", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("bias")}}, 4, false, dtypes::kAcc),
+    instr(Op::TSTORE_ACC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

@@ -151,6 +151,10 @@ inline constexpr std::uint8_t kVariantElem = 1;
 inline constexpr int kVariantOobShift = 1;
 inline constexpr int kVariantAtomicShift = 3;
 
+// TSTORE from an Acc tile (the fixpipe): ReluPreMode::NormalRelu, AtomicType::AtomicAdd.
+inline constexpr std::uint8_t kVariantRelu = 1;
+inline constexpr std::uint8_t kVariantAtomicAdd = 2;
+
 struct ExecContext {
   const Operand* ops = nullptr;
   int nops = 0;

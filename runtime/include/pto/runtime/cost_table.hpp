@@ -63,6 +63,11 @@ struct CostTable {
   // pto-isa's reference cost model prices the two intrinsics of the hardware barrier, ffts_cross_core_sync
   // and wait_flag_dev, at 1 cycle each; the chip's real FFTS round trip is not published (assumed).
   std::uint32_t syncall_cycles = 2;
+  // The cube's mad (TMATMUL, TGEMV and their forms): mad_setup_cycles + ceil(m / 16) * ceil(k * sizeof(input)
+  // / 32) * ceil(n / 16) * mad_cycles_per_block[i], one block being a 16 x 32-byte x 16 step; i = 0, 1, 2 for
+  // 1-, 2- and 4-byte inputs (float runs at half rate).
+  double mad_setup_cycles = 0;
+  std::array<double, 3> mad_cycles_per_block{};
 
   const IntrinsicCost& operator[](Intrinsic i) const { return intrinsic[std::size_t(i)]; }
   IntrinsicCost& operator[](Intrinsic i) { return intrinsic[std::size_t(i)]; }

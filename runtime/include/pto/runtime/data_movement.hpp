@@ -1,4 +1,5 @@
-// TLOAD and TSTORE (Vec and Mat tiles), TPREFETCH, TMOV (Vec -> Vec) and TEXPANDS.
+// TLOAD and TSTORE (Vec and Mat tiles; Acc tiles through the fixpipe: cube_rules.hpp), TPREFETCH, TMOV (Vec -> Vec;
+// Mat -> Left / Right / Bias: cube_rules.hpp) and TEXPANDS.
 // Each: compile-time rules as static_asserts, runtime rules as pto::Error, then one record issued.
 #pragma once
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/prefetch.hpp>
 #include <pto/isa/tile.hpp>
+#include <pto/runtime/cube_rules.hpp>
 #include <pto/runtime/issue.hpp>
 #include <pto/runtime/operands.hpp>
 
@@ -99,10 +101,9 @@ detail::Issue TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
   return Issue(core, rec);
 }
 
+namespace detail {
 template <class GlobalData, class TileData, class... WaitEvents>
-  requires TileLike<TileData> && GlobalLike<GlobalData>
-detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
-  using namespace detail;
+Issue vec_mat_store(GlobalData& dst, TileData& src, WaitEvents&... events) {
   static_check_gm_tile<TileData, GlobalData>();
   Core& core = current_core();
   constexpr Op op = TileData::Loc == TileType::Mat ? Op::TSTORE_MAT : Op::TSTORE_VEC;
@@ -114,6 +115,32 @@ detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
   check_gm_tile(*rec.desc, "dst", rec.ops[0].gm, "src", rec.ops[1].tile, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
+}
+}  // namespace detail
+
+template <class GlobalData, class TileData, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData>
+detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+  using namespace detail;
+  if constexpr (TileData::Loc == TileType::Acc)  // the fixpipe (cube_rules.hpp)
+    return acc_store<AtomicType::AtomicNone, ReluPreMode::NoRelu>(dst, src, events...);
+  else
+    return vec_mat_store(dst, src, events...);
+}
+
+// TSTORE's fixpipe forms, in pto-isa's template order: TSTORE<TileT, GlobalT, AtomicType::AtomicAdd>(dst,
+// src) adds into GM, and a ReluPreMode applies ReLU (Acc sources only).
+template <class TileData, class GlobalData, AtomicType Atomic, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData>
+detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+  static_assert(TileData::Loc == TileType::Acc, "TSTORE<..., AtomicType>: the atomic forms store an Acc tile (the fixpipe)");
+  return detail::acc_store<Atomic, ReluPreMode::NoRelu>(dst, src, events...);
+}
+template <class TileData, class GlobalData, AtomicType Atomic, ReluPreMode Relu, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData>
+detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+  static_assert(TileData::Loc == TileType::Acc, "TSTORE<..., AtomicType, ReluPreMode>: the ReLU forms store an Acc tile (the fixpipe)");
+  return detail::acc_store<Atomic, Relu>(dst, src, events...);
 }
 
 // TPREFETCH(dst, src) (docs/isa/TPREFETCH.md; a2a3 / a5 TPrefetch.hpp): the NPUs' DMA of the tensor's
@@ -157,12 +184,12 @@ void TPREFETCH(TileData&, Src&) {
 // TMOV Vec -> Vec (a2a3 / a5 TMov.hpp TMovToVec): the bits of min(dst's, src's) valid rows x columns,
 // element (r, c) to (r, c); the dtypes may differ if their sizes agree. A2A3 requires one static shape
 // (its static_assert; a runtime rule here, the target being a launch option); A5 takes any two.
+namespace detail {
 template <class DstTile, class SrcTile, class... WaitEvents>
-  requires TileLike<DstTile> && TileLike<SrcTile>
-detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
-  using namespace detail;
+Issue vec_move(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   static_assert(DstTile::Loc == TileType::Vec && SrcTile::Loc == TileType::Vec,
-                "TMOV: only the Vec -> Vec form is implemented so far");
+                "TMOV: the forms are Vec -> Vec and Mat -> Left / Right / Bias; the fixpipe's forms out of an Acc tile and "
+                "Mat -> Scaling are not modelled yet");
   static_assert(sizeof(typename DstTile::DType) == sizeof(typename SrcTile::DType),
                 "TMOV (Vec -> Vec): dst and src must have elements of one size (the bits move unchanged)");
   constexpr bool nd2nz = DstTile::isBoxedLayout;
@@ -221,6 +248,19 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   d.valid_cols = s.valid_cols = std::min(d.valid_cols, s.valid_cols);
   add_waits(core, rec, events...);
   return Issue(core, rec);
+}
+}  // namespace detail
+
+template <class DstTile, class SrcTile, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile>
+detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
+  using namespace detail;
+  if constexpr (DstTile::Loc == TileType::Left || DstTile::Loc == TileType::Right)  // the cube's (cube_rules.hpp)
+    return l0_move<DstTile::Loc == TileType::Left ? Op::TMOV_M2L : Op::TMOV_M2R, true>(dst, src, 0, 0, events...);
+  else if constexpr (DstTile::Loc == TileType::Bias)
+    return bias_move(dst, src, events...);
+  else
+    return vec_move(dst, src, events...);
 }
 
 template <class TileData, class... WaitEvents>

@@ -1,4 +1,4 @@
-// TEXTRACT and TINSERT between Vec tiles (pto-isa docs/isa/TEXTRACT.md, TINSERT.md; docs/layout.md):
+// TEXTRACT into Left / Right tiles is the cube's (cube_rules.hpp). TEXTRACT and TINSERT between Vec tiles (pto-isa docs/isa/TEXTRACT.md, TINSERT.md; docs/layout.md):
 //  - TEXTRACT(dst, src, indexRow, indexCol): dst(r, c) = src(indexRow + r, indexCol + c) over dst's valid
 //    region;
 //  - TINSERT(dst, src, indexRow, indexCol): dst(indexRow + r, indexCol + c) = src(r, c) over src's valid
@@ -14,6 +14,7 @@
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/kernel_abi.hpp>
 #include <pto/isa/tile.hpp>
+#include <pto/runtime/cube_rules.hpp>
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/issue.hpp>
 #include <pto/runtime/operands.hpp>
@@ -27,7 +28,8 @@ template <class T> inline constexpr bool kNd = T::isRowMajor && !T::isBoxedLayou
 template <class Small, class Big>
 constexpr bool window_static() {
   static_assert(Small::Loc == TileType::Vec && Big::Loc == TileType::Vec,
-                "TEXTRACT / TINSERT: only the Vec -> Vec form is implemented so far (the cube's forms come with the cube)");
+                "TEXTRACT / TINSERT: the forms are Vec -> Vec and (TEXTRACT) Mat -> Left / Right; the fixpipe's forms out "
+                "of an Acc tile are not modelled yet");
   static_assert(std::is_same_v<typename Small::DType, typename Big::DType>,
                 "TEXTRACT / TINSERT (Vec -> Vec): dst and src must have the same DType (the NPUs convert nothing here)");
   static_assert((kNd<Small> && kNd<Big>) || (kNzTile<Small> && kNzTile<Big>),
@@ -87,12 +89,9 @@ void window_rules(Core& core, InstrRecord& rec, int small_at, std::uint16_t r0, 
   big.valid_cols = small.valid_cols;
   big.static_valid_rows = big.static_valid_cols = false;
 }
-}  // namespace detail
 
 template <class Dst, class Src, class... W>
-  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
-detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint16_t indexCol = 0, W&... events) {
-  using namespace detail;
+Issue vec_window_extract(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
   static_assert(window_static<Dst, Src>());
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TEXTRACT_V2V>());
@@ -101,6 +100,17 @@ detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint
   window_rules<Dst>(core, rec, 0, indexRow, indexCol);
   add_waits(core, rec, events...);
   return Issue(core, rec);
+}
+}  // namespace detail
+
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint16_t indexCol = 0, W&... events) {
+  using namespace detail;
+  if constexpr (Dst::Loc == TileType::Left || Dst::Loc == TileType::Right)  // the cube's L1 -> L0A / L0B (cube_rules.hpp)
+    return l0_move<Op::TEXTRACT_M2LR, false>(dst, src, indexRow, indexCol, events...);
+  else
+    return vec_window_extract(dst, src, indexRow, indexCol, events...);
 }
 
 template <class Dst, class Src, class... W>

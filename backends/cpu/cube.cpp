@@ -1,0 +1,112 @@
+// The mad on the CPU: the operands' fractal tiles are gathered into dense float matrices and multiplied
+// by the BLAS (OpenBLAS sgemm, one thread: the emulated cores are the parallelism); int8 inputs are
+// multiplied exactly in int32 (wrapping, as the accumulator does).
+//
+// Numerics: half, bfloat16_t and the 8-bit floats widen to float exactly, so their products are exact
+// and the only rounding is float accumulation, as in the cube's float accumulator (whose summation
+// order the NPUs do not document); float inputs round their products too. Tests compare against a
+// double reference within k * 2^-24 * sum |a * b| (docs/cube.md).
+#include "cube.hpp"
+
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include <cblas.h>
+
+extern "C" void openblas_set_num_threads(int);
+
+namespace pto::cpu::cube {
+namespace {
+
+// The view's valid region as floats: rows x cols row-major when its fractals are row-major (Left,
+// Acc), else cols x rows (Right's ZN: the transpose, gathered down its contiguous columns).
+template <class T>
+void gather(const TileView& t, float* out) {
+  const bool rows = t.inner_row_major;
+  const int run = rows ? t.inner_cols : t.inner_rows;
+  const int outer = rows ? t.valid_rows : t.valid_cols, inner = rows ? t.valid_cols : t.valid_rows;
+  for (int a = 0; a < outer; ++a)
+    for (int b = 0; b < inner; b += run) {
+      const T* in = rows ? t.ptr<T>(a, b) : t.ptr<T>(b, a);
+      const int n = std::min(run, inner - b);
+      float* o = out + std::ptrdiff_t(a) * inner + b;
+      for (int i = 0; i < n; ++i) o[i] = float(in[i]);
+    }
+}
+void gather_float(const TileView& t, float* out) {
+  visit_dtype(t.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> ||
+                  std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t> || std::is_same_v<T, hifloat8_t>)
+      gather<T>(t, out);
+  });
+}
+
+// The Acc tile's valid region (row-major fractals of 16) to and from a dense row-major m x n matrix.
+template <class T>
+void acc_rows(const TileView& c, T* dense, bool to_tile) {
+  for (int r = 0; r < c.valid_rows; ++r)
+    for (int j = 0; j < c.valid_cols; j += c.inner_cols) {
+      T* tile = c.ptr<T>(r, j);
+      T* d = dense + std::ptrdiff_t(r) * c.valid_cols + j;
+      const std::size_t n = std::size_t(std::min<int>(c.inner_cols, c.valid_cols - j)) * sizeof(T);
+      if (to_tile) std::memcpy(tile, d, n);
+      else std::memcpy(d, tile, n);
+    }
+}
+
+// c's starting value: zero (TMATMUL), itself (_ACC) or the bias row over every row (_BIAS).
+template <class T>
+void start_value(ExecContext& ctx, T* c) {
+  const TileView& ct = ctx.ops[0].tile;
+  const std::ptrdiff_t m = ct.valid_rows, n = ct.valid_cols;
+  const bool acc = ctx.op == Op::TMATMUL_ACC || ctx.op == Op::TGEMV_ACC;
+  if (acc) return acc_rows<T>(ct, c, false);
+  if (ctx.nops == 4) {
+    const T* bias = reinterpret_cast<const T*>(ctx.ops[3].tile.base);
+    for (std::ptrdiff_t r = 0; r < m; ++r) std::copy(bias, bias + n, c + r * n);
+    return;
+  }
+  std::fill(c, c + m * n, T(0));
+}
+
+void mad_int8(ExecContext& ctx) {
+  const TileView& ct = ctx.ops[0].tile;
+  const TileView& a = ctx.ops[1].tile;
+  const TileView& b = ctx.ops[2].tile;
+  const int m = ct.valid_rows, n = ct.valid_cols, k = a.valid_cols;
+  thread_local std::vector<std::int32_t> c;
+  c.resize(std::size_t(m) * std::size_t(n));
+  start_value<std::int32_t>(ctx, c.data());
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      std::uint32_t s = std::uint32_t(c[std::size_t(i) * std::size_t(n) + std::size_t(j)]);  // wraps, as the int32 accumulator
+      for (int p = 0; p < k; ++p)
+        s += std::uint32_t(std::int32_t(*a.ptr<std::int8_t>(i, p)) * std::int32_t(*b.ptr<std::int8_t>(p, j)));
+      c[std::size_t(i) * std::size_t(n) + std::size_t(j)] = std::int32_t(s);
+    }
+  acc_rows<std::int32_t>(ct, c.data(), true);
+}
+}  // namespace
+
+void mad(ExecContext& ctx) {
+  if (ctx.ops[1].tile.dtype == DType::I8) return mad_int8(ctx);
+  static std::once_flag one_thread;
+  std::call_once(one_thread, [] { openblas_set_num_threads(1); });
+  const TileView& ct = ctx.ops[0].tile;
+  const TileView& a = ctx.ops[1].tile;
+  const TileView& b = ctx.ops[2].tile;
+  const int m = ct.valid_rows, n = ct.valid_cols, k = a.valid_cols;
+  thread_local std::vector<float> fa, fb, fc;
+  fa.resize(std::size_t(m) * std::size_t(k));
+  fb.resize(std::size_t(k) * std::size_t(n));
+  fc.resize(std::size_t(m) * std::size_t(n));
+  gather_float(a, fa.data());  // m x k (Left: row-major fractals)
+  gather_float(b, fb.data());  // n x k (Right: ZN, gathered as its transpose)
+  start_value<float>(ctx, fc.data());
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, fa.data(), k, fb.data(), k, 1.0f, fc.data(), n);
+  acc_rows<float>(ct, fc.data(), true);
+}
+
+}  // namespace pto::cpu::cube

@@ -1,0 +1,26 @@
+// The cube: the MTE1 moves into L0A / L0B and the bias table, the mad on M, the fixpipe's store of L0C
+// to GM. CPU kernels only (backends/cpu/cube.hpp): the pipeline model prices the moves by bytes and
+// the mad by its fractal count (runtime/src/cost_model.cpp).
+#include "../cpu/cube.hpp"
+#include "families.hpp"
+
+namespace pto::backend {
+namespace {
+constexpr InstrImpl kTable[] = {
+    {Op::TEXTRACT_M2LR, cpu::cube::kL0Copy, {}},
+    {Op::TMOV_M2L, cpu::cube::kL0Copy, {}},
+    {Op::TMOV_M2R, cpu::cube::kL0Copy, {}},
+    {Op::TMOV_M2B, cpu::cube::kBiasMove, {}},
+    {Op::TMATMUL, cpu::cube::kMad, {}},
+    {Op::TMATMUL_ACC, cpu::cube::kMad, {}},
+    {Op::TMATMUL_BIAS, cpu::cube::kMad, {}},
+    {Op::TGEMV, cpu::cube::kMad, {}},
+    {Op::TGEMV_ACC, cpu::cube::kMad, {}},
+    {Op::TGEMV_BIAS, cpu::cube::kMad, {}},
+    {Op::TSTORE_ACC, cpu::cube::kStoreAcc, {}},
+};
+}  // namespace
+
+std::span<const InstrImpl> cube_instructions() { return kTable; }
+
+}  // namespace pto::backend

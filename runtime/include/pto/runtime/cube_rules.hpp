@@ -1,0 +1,158 @@
+// The rules of the cube's data moves (docs/cube.md; facts in docs/research/cube-facts.md B.2, A.4, B.5):
+//  - TEXTRACT / TMOV Mat (L1) -> Left (L0A) / Right (L0B) on MTE1;
+//  - TMOV Mat -> Bias (BT) on MTE1;
+//  - TSTORE Acc (L0C) -> GM on FIX (the fixpipe: cast, ReLU, atomic add).
+// TEXTRACT (extract.hpp), TMOV and TSTORE (data_movement.hpp) dispatch here by the tiles' TileType.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include <pto/isa/global_tensor.hpp>
+#include <pto/isa/instr_desc.hpp>
+#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/operands.hpp>
+
+namespace pto {
+
+namespace detail {
+// The cube's tile layouts: Left is 16 x C0 row-major fractals, in either block order (A2A3's TileLeft is
+// zZ, A5's and pto-isa's CPU simulator's nZ: both are accepted on both targets); Right is ZN; Acc is NZ
+// of 16 x 16 fractals.
+template <class T> inline constexpr bool kLeftTile = T::Loc == TileType::Left && T::isInnerRowMajor && T::SFractalSize == 512;
+template <class T> inline constexpr bool kRightTile = T::Loc == TileType::Right && kZnTile<T>;
+template <class T> inline constexpr bool kAccTile =
+    T::Loc == TileType::Acc && !T::isRowMajor && T::isInnerRowMajor && T::SFractalSize == 1024;
+
+template <class Dst, class Src, bool Mov>
+constexpr bool l0_move_static() {
+  static_assert(Src::Loc == TileType::Mat,
+                "TEXTRACT / TMOV into a Left or Right tile: src must be a Mat (L1) tile (MTE1 moves L1 -> L0A / L0B)");
+  static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
+                "TEXTRACT / TMOV Mat -> Left / Right: dst and src must have the same DType (MTE1 converts nothing)");
+  static_assert(kNzTile<Src> || kZnTile<Src>,
+                "TEXTRACT / TMOV Mat -> Left / Right: src must be an NZ or a ZN Mat tile (512-byte fractals; TLOAD ND -> NZ "
+                "or DN -> ZN fills one). The GEMV row-vector source (a 1-row ND Mat tile) is not modelled yet");
+  static_assert(Dst::Loc != TileType::Left || kLeftTile<Dst>,
+                "TEXTRACT / TMOV: a Left dst needs SLayout::RowMajor 512-byte fractals (TileLeft's nZ, or A2A3's zZ)");
+  static_assert(Dst::Loc != TileType::Right || kRightTile<Dst>,
+                "TEXTRACT / TMOV: a Right dst must be ZN (BLayout::RowMajor, SLayout::ColMajor, 512-byte fractals: TileRight)");
+  static_assert(Dst::Rows <= Src::Rows && Dst::Cols <= Src::Cols,
+                "TEXTRACT / TMOV Mat -> Left / Right: dst may be no larger than src in Rows and Cols");
+  static_assert(!Mov || (Dst::Rows == Src::Rows && Dst::Cols == Src::Cols),
+                "TMOV Mat -> Left / Right: dst and src must have the same static Rows and Cols (TEXTRACT takes a window)");
+  // The transposing moves (Left from ZN, Right from NZ) go in square fractals of 16 (32 for 1-byte types).
+  constexpr bool transpose = Dst::Loc == TileType::Left ? kZnTile<Src> : kNzTile<Src>;
+  constexpr int fs = sizeof(typename Dst::DType) == 1 ? 32 : 16;
+  static_assert(!transpose || (Dst::Rows % fs == 0 && Dst::Cols % fs == 0 && Src::Rows % fs == 0 && Src::Cols % fs == 0),
+                "TEXTRACT / TMOV Mat -> Left / Right: the transposing form (Left from ZN, Right from NZ) needs every Rows "
+                "and Cols a multiple of 16 (32 for 1-byte types)");
+  return true;
+}
+
+// The move of dst's whole static shape from the window at (r0, c0) of src: the MTE1 moves whole
+// fractals, so the window starts on src's fractal grid (the transposing form: on 16 x 16, or 32 x 32
+// for 1-byte types). src's operand becomes the window itself (its rows and columns unchanged, so
+// the fractal addressing holds), dst is written whole.
+inline void l0_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0, bool transpose) {
+  const InstrDesc& d = *rec.desc;
+  TileView& dst = rec.ops[0].tile;
+  TileView& src = rec.ops[1].tile;
+  if (int(r0) + dst.rows > src.rows || int(c0) + dst.cols > src.cols)
+    fail(d.name, ": operand src ", src, ": the ", dst.rows, " x ", dst.cols, " window of dst's shape at (indexRow ", r0,
+         ", indexCol ", c0, ") runs past its ", src.rows, " x ", src.cols, " elements");
+  const int fs = dst.elem_bytes() == 1 ? 32 : 16;
+  const int ar = transpose ? fs : src.inner_rows, ac = transpose ? fs : src.inner_cols;
+  if (r0 % ar != 0 || c0 % ac != 0)
+    fail(d.name, ": operand src ", src, ": indexRow ", r0, " and indexCol ", c0, " must be multiples of ", ar, " and ", ac,
+         transpose ? " (the transposing move goes in square fractals)" : " (MTE1 moves whole fractals of src)");
+  const std::ptrdiff_t off = src.elem_offset(r0, c0) * std::ptrdiff_t(src.elem_bytes());
+  src.base += off;
+  src.offset += std::uint32_t(off);
+  dst.valid_rows = src.valid_rows = dst.rows;
+  dst.valid_cols = src.valid_cols = dst.cols;
+  dst.static_valid_rows = dst.static_valid_cols = src.static_valid_rows = src.static_valid_cols = false;
+}
+
+template <Op O, bool Mov, class Dst, class Src, class... W>
+Issue l0_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... events) {
+  static_assert(l0_move_static<Dst, Src, Mov>());
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
+  l0_window(rec, r0, c0, Dst::Loc == TileType::Left ? kZnTile<Src> : kNzTile<Src>);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// TMOV Mat -> Bias (a2a3 / a5 TMov.hpp): one row into the bias table, int32 -> int32, float -> float,
+// half -> float (A5 also bf16 -> float); the row's bytes a multiple of 64 (A5: at most 4 KiB, the table).
+template <class Dst, class Src, class... W>
+Issue bias_move(Dst& dst, Src& src, W&... events) {
+  using D = typename Dst::DType;
+  using S = typename Src::DType;
+  static_assert(Src::Loc == TileType::Mat && Src::Rows == 1 && Src::isRowMajor && !Src::isBoxedLayout,
+                "TMOV Mat -> Bias: src must be a 1-row RowMajor NoneBox Mat (L1) tile");
+  static_assert(Dst::Rows == 1 && Dst::isRowMajor, "TMOV Mat -> Bias: dst must be a 1-row RowMajor Bias tile");
+  static_assert((std::is_same_v<D, std::int32_t> && std::is_same_v<S, std::int32_t>) ||
+                    (std::is_same_v<D, float> && (std::is_same_v<S, float> || std::is_same_v<S, half> ||
+                                                  std::is_same_v<S, bfloat16_t>)),
+                "TMOV Mat -> Bias: the pairs are int32_t -> int32_t, float -> float, half -> float and (A5) bfloat16_t -> float");
+  static_assert(Src::Cols * sizeof(S) % 64 == 0, "TMOV Mat -> Bias: src's row must be a multiple of 64 bytes (Cols * sizeof)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TMOV_M2B>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  TileView& d = rec.ops[0].tile;
+  TileView& s = rec.ops[1].tile;
+  if (std::is_same_v<S, bfloat16_t> && core_target(core) == Target::A2A3)
+    fail("TMOV: operand src ", s, ": bfloat16_t -> float into the bias table is A5's (A2A3 converts half only)");
+  if (s.cols > d.cols)
+    fail("TMOV: operand dst ", d, " is narrower than operand src ", s, " (the move takes src's whole row)");
+  d.valid_cols = s.valid_cols = s.cols;
+  d.valid_rows = s.valid_rows = 1;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// TSTORE Acc -> GM (a2a3 / a5 TStore.hpp, the fixpipe's nz2nd): Acc's valid m x n to an ND tensor of the
+// same 2-D shape, cast float -> float / half / bfloat16_t or int32 -> int32, then ReLU, then written
+// or (AtomicAdd) added.
+template <AtomicType Atomic, ReluPreMode Relu, class G, class T, class... W>
+Issue acc_store(G& dst, T& src, W&... events) {
+  using A = typename T::DType;
+  using E = typename G::DType;
+  static_assert(kAccTile<T>, "TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
+  static_assert(G::layout == Layout::ND,
+                "TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)");
+  static_assert((std::is_same_v<A, float> && (std::is_same_v<E, float> || std::is_same_v<E, half> ||
+                                              std::is_same_v<E, bfloat16_t>)) ||
+                    (std::is_same_v<A, std::int32_t> && std::is_same_v<E, std::int32_t>),
+                "TSTORE Acc -> GM: the pairs without a quant parameter are float -> float / half / bfloat16_t and "
+                "int32_t -> int32_t");
+  static_assert(T::Cols <= 4095, "TSTORE Acc -> GM: the Acc tile's Cols must be at most 4095 (the fixpipe's n field)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TSTORE_ACC>());
+  add_gm(rec, dst);
+  add_tile(core, rec, src);
+  const GmView& g = rec.ops[0].gm;
+  const TileView& t = rec.ops[1].tile;
+  if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
+    fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (rows = s0*s1*s2*s3, cols = s4) but operand src ",
+         t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
+  if (core_target(core) == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
+    fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
+  if (t.valid_rows > 8192)
+    fail("TSTORE: operand src ", t, ": the fixpipe's nz2nd store moves at most 8192 rows");
+  rec.variant = std::uint8_t((Relu == ReluPreMode::NormalRelu ? kVariantRelu : 0) |
+                             (Atomic == AtomicType::AtomicAdd ? kVariantAtomicAdd : 0));
+  if (Atomic == AtomicType::AtomicAdd) rec.ops[0].role = Role::ReadWrite;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+}  // namespace detail
+
+}  // namespace pto
