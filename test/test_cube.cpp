@@ -157,3 +157,218 @@ BOOST_AUTO_TEST_CASE(tmatmul_forms_match_double_references) {
     check_mad<half, float, bfloat16_t, 48, 64, 64, true>(tg, 40, 50, 60, Form::Plain);
   }
 }
+
+namespace {
+// TEXTRACT Dst from the window at (r0, c0) of a Mat tile filled with f(r, c): every element of dst's
+// static shape must be src's logical (r0 + r, c0 + c).
+template <class Dst, class Src>
+void check_extract(Target tg, int r0, int c0) {
+  using T = typename Dst::DType;
+  ScopedTarget scope(tg);
+  Src src;
+  Dst dst;
+  TASSIGN(src, 0x0);
+  TASSIGN(dst, 0x0);
+  auto f = [](int r, int c) { return T(float((r * 7 + c * 3) % 61 - 30)); };
+  for (int r = 0; r < Src::Rows; ++r)
+    for (int c = 0; c < Src::Cols; ++c) src.data()[GetTileElementOffset<Src>(r, c)] = f(r, c);
+  TEXTRACT(dst, src, std::uint16_t(r0), std::uint16_t(c0));
+  int bad = 0;
+  for (int r = 0; r < Dst::Rows; ++r)
+    for (int c = 0; c < Dst::Cols; ++c) bad += !(dst.data()[GetTileElementOffset<Dst>(r, c)] == f(r0 + r, c0 + c));
+  BOOST_TEST_CONTEXT(name_of(dtype_v<T>) << ' ' << name_of(tg) << " window at (" << r0 << ", " << c0 << ")") { BOOST_TEST(bad == 0); }
+}
+template <class T, int R, int C> using Nz = Tile<TileType::Mat, T, R, C, BLayout::ColMajor, R, C, SLayout::RowMajor, 512>;
+template <class T, int R, int C> using Zn = Tile<TileType::Mat, T, R, C, BLayout::RowMajor, R, C, SLayout::ColMajor, 512>;
+template <class T, int R, int C> using LeftZz = Tile<TileType::Left, T, R, C, BLayout::RowMajor, R, C, SLayout::RowMajor, 512>;
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(textract_moves_the_window_on_every_path) {
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    check_extract<TileLeft<half, 32, 32>, Nz<half, 64, 96>>(tg, 16, 48);        // NZ -> nZ
+    check_extract<LeftZz<half, 32, 32>, Nz<half, 64, 96>>(tg, 32, 64);          // NZ -> zZ (A2A3's Left)
+    check_extract<TileLeft<float, 32, 16>, Nz<float, 64, 64>>(tg, 16, 8);       // f32: C0 = 8
+    check_extract<TileLeft<std::int8_t, 32, 64>, Nz<std::int8_t, 64, 128>>(tg, 32, 64);
+    check_extract<TileLeft<half, 32, 32>, Zn<half, 64, 64>>(tg, 16, 32);        // ZN -> Left: transposing
+    check_extract<TileRight<half, 32, 64>, Zn<half, 64, 128>>(tg, 16, 64);      // ZN -> ZN
+    check_extract<TileRight<float, 16, 32>, Zn<float, 64, 64>>(tg, 8, 16);
+    check_extract<TileRight<half, 32, 64>, Nz<half, 64, 128>>(tg, 32, 16);      // NZ -> Right: transposing
+    check_extract<TileRight<std::int8_t, 32, 32>, Nz<std::int8_t, 64, 64>>(tg, 32, 32);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(cube_errors_name_the_rule) {
+  using pto_test::contains;
+  using pto_test::error_of;
+  auto extract = [](Target tg, int r0, int c0) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      Nz<half, 64, 96> src;
+      TileLeft<half, 32, 32> dst;
+      TASSIGN(src, 0);
+      TASSIGN(dst, 0);
+      TEXTRACT(dst, src, std::uint16_t(r0), std::uint16_t(c0));
+    });
+  };
+  std::string e = extract(Target::A2A3, 0, 8);
+  BOOST_TEST((contains(e, "TEXTRACT: operand src") && contains(e, "indexRow 0 and indexCol 8 must be multiples of 16 and 16")), e);
+  e = extract(Target::A5, 8, 0);
+  BOOST_TEST(contains(e, "must be multiples of 16 and 16"), e);
+  e = extract(Target::A2A3, 48, 0);
+  BOOST_TEST((contains(e, "the 32 x 32 window of dst's shape at (indexRow 48, indexCol 0) runs past its 64 x 96")), e);
+  // an 8-bit float is A5's
+  e = error_of([] {
+    ScopedTarget scope(Target::A2A3);
+    Nz<float8_e4m3_t, 32, 64> src;
+    TileLeft<float8_e4m3_t, 32, 64> dst;
+    TASSIGN(src, 0);
+    TASSIGN(dst, 0);
+    TMOV(dst, src);
+  });
+  BOOST_TEST((contains(e, "TMOV: operand dst dtype float8_e4m3 is not supported on A2A3") && contains(e, "supported on: A5")), e);
+  // m, k, n in [1, 4095]; b must hold k rows; the result must fit
+  auto mad = [](int m, int k, int n) {
+    return error_of([&] {
+      ScopedTarget scope(Target::A2A3);
+      TileLeft<half, 32, 64, -1, -1> a(m, k);
+      TileRight<half, 32, 32, -1, -1> b(32, n);
+      TileAcc<float, 32, 32, -1, -1> c(32, 32);
+      TASSIGN(a, 0);
+      TASSIGN(b, 0);
+      TASSIGN(c, 0);
+      TMATMUL(c, a, b);
+    });
+  };
+  e = mad(16, 0, 16);
+  BOOST_TEST((contains(e, "TMATMUL: k = 0 (the valid columns of operand a") && contains(e, "must be in [1, 4095]")), e);
+  e = mad(16, 48, 16);
+  BOOST_TEST(contains(e, "TMATMUL: operand b Tile<Right,half,32,32,ZN> valid 32x16 has 32 rows, fewer than k = 48"), e);
+  BOOST_TEST(mad(16, 32, 0) != "no pto::Error");
+  BOOST_TEST(mad(16, 32, 32) == "no pto::Error");
+  // TSTORE: the tensor maps the Acc tile's valid shape
+  std::vector<float> gm(32 * 32);
+  e = error_of([&] {
+    ScopedTarget scope(Target::A5);
+    TileAcc<float, 32, 32, -1, -1> c(32, 16);
+    TASSIGN(c, 0);
+    Gm2D<float> g(gm.data(), {32, 32}, {32});
+    TSTORE(g, c);
+  });
+  BOOST_TEST((contains(e, "TSTORE: operand dst") && contains(e, "maps 32x32") && contains(e, "has valid shape 32x16")), e);
+  // bfloat16_t -> float into the bias table is A5's
+  auto bias = [](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      Tile<TileType::Mat, bfloat16_t, 1, 32> src;
+      Tile<TileType::Bias, float, 1, 32> dst;
+      TASSIGN(src, 0);
+      TASSIGN(dst, 0);
+      TMOV(dst, src);
+    });
+  };
+  BOOST_TEST(contains(bias(Target::A2A3), "bfloat16_t -> float into the bias table is A5's"), bias(Target::A2A3));
+  BOOST_TEST(bias(Target::A5) == "no pto::Error");
+}
+
+namespace {
+// One mad of pto-isa's TMATMUL cost cases (tests/costmodel/st/testcase/tmatmul), `reps` times
+// (TMATMUL, then TMATMUL_ACC): the M pipe's busy cycles.
+template <class In, class Acc, int M, int K, int N>
+std::uint64_t mad_cycles(int m, int k, int n, int reps) {
+  auto kernel = [=]() -> Kernel {
+    TileLeft<In, M, K, -1, -1> a(m, k);
+    TileRight<In, K, N, -1, -1> b(k, n);
+    TileAcc<Acc, M, N, -1, -1> c(m, n);
+    TASSIGN(a, 0);
+    TASSIGN(b, 0);
+    TASSIGN(c, 0);
+    co_await TMATMUL(c, a, b);
+    for (int r = 1; r < reps; ++r) co_await TMATMUL_ACC(c, c, a, b);
+  };
+  const LaunchReport rep = launch({.blocks = 1, .model_only = true, .check = SyncCheck::Off}, kernel);
+  return rep.cores[0].pipes[PIPE_M].busy_cycles;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tmatmul_cycles_match_pto_isa_hardware_cases) {
+  BOOST_TEST((mad_cycles<half, float, 48, 64, 64>(40, 50, 60, 1) == 54u));
+  BOOST_TEST((mad_cycles<std::int8_t, std::int32_t, 16, 32, 16>(6, 7, 8, 1) == 7u));
+  BOOST_TEST((mad_cycles<half, float, 128, 128, 64>(128, 128, 64, 5) == 5u * 262u));
+  BOOST_TEST((mad_cycles<float, float, 128, 112, 64>(120, 110, 50, 1) == 902u));
+  BOOST_TEST((mad_cycles<half, float, 32, 48, 32>(31, 33, 17, 1) == 18u));  // pto-isa's formula fit cases
+  BOOST_TEST((mad_cycles<float, float, 32, 40, 32>(31, 33, 17, 1) == 46u));
+}
+
+namespace {
+// A 128 x 64 x 256 tile: TLOAD A and B (MTE2), TMOV to L0 (MTE1), TMATMUL (M), TSTORE (FIX). `flags`:
+// the kernel orders the pipes; else nothing orders them (a manual-mode kernel the checker must flag,
+// or an auto-mode one the runtime orders).
+Kernel one_tile(bool flags, float* c, half* a, half* b) {
+  Nz<half, 128, 64> ma;
+  Zn<half, 64, 256> mb;
+  TileLeft<half, 128, 64> la;
+  TileRight<half, 64, 256> rb;
+  TileAcc<float, 128, 256> acc;
+  if (flags) {
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x4000);
+    TASSIGN(la, 0);
+    TASSIGN(rb, 0);
+    TASSIGN(acc, 0);
+  }
+  GlobalTensor<half, Shape<1, 1, 1, 128, 64>, pto::Stride<1, 1, 1, 64, 1>> ga(a);
+  GlobalTensor<half, Shape<1, 1, 1, 64, 256>, pto::Stride<1, 1, 1, 1, 64>, Layout::DN> gb(b);
+  GlobalTensor<float, Shape<1, 1, 1, 128, 256>, pto::Stride<1, 1, 1, 256, 1>> gc(c);
+  co_await TLOAD(ma, ga);
+  co_await TLOAD(mb, gb);
+  if (flags) co_await set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0), co_await wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+  co_await TMOV(la, ma);
+  co_await TMOV(rb, mb);
+  if (flags) co_await set_flag(PIPE_MTE1, PIPE_M, EVENT_ID0), co_await wait_flag(PIPE_MTE1, PIPE_M, EVENT_ID0);
+  co_await TMATMUL(acc, la, rb);
+  if (flags) co_await set_flag(PIPE_M, PIPE_FIX, EVENT_ID0), co_await wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+  co_await TSTORE(gc, acc);
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_checker_sees_the_cube_pipes_and_auto_mode_orders_them) {
+  std::vector<half> a(128 * 64), b(64 * 256);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = value<half>(int(i / 64), int(i % 64), 1);
+  for (std::size_t i = 0; i < b.size(); ++i) b[i] = value<half>(int(i % 64), int(i / 64), 2);  // DN: column j at j * 64
+  auto reference_ok = [&](const std::vector<float>& c) {
+    int bad = 0;
+    for (int i = 0; i < 128; ++i)
+      for (int j = 0; j < 256; ++j) {
+        double ref = 0;
+        for (int p = 0; p < 64; ++p) ref += double(a[std::size_t(i) * 64 + p]) * double(b[std::size_t(j) * 64 + p]);
+        bad += double(c[std::size_t(i) * 256 + j]) != ref;  // multiples of 1/16, 64 terms: exact in float
+      }
+    return bad == 0;
+  };
+  std::vector<float> c(128 * 256, -1.0f);
+  LaunchReport rep = launch({.blocks = 1, .check = SyncCheck::Report}, one_tile, true, c, a, b);
+  BOOST_TEST(rep.findings().empty());
+  BOOST_TEST(reference_ok(c));
+  // the same kernel without flags: the checker names the unordered pipe pairs, M -> FIX among them
+  rep = launch({.blocks = 1, .check = SyncCheck::Report}, [&](float* cc, half* aa, half* bb) -> Kernel {
+    TileAcc<float, 128, 256> acc;
+    TileLeft<half, 128, 64> la;
+    TileRight<half, 64, 256> rb;
+    TASSIGN(acc, 0);
+    TASSIGN(la, 0);
+    TASSIGN(rb, 0);
+    GlobalTensor<float, Shape<1, 1, 1, 128, 256>, pto::Stride<1, 1, 1, 256, 1>> gc(cc);
+    (void)aa, (void)bb;
+    co_await TMATMUL(acc, la, rb);
+    co_await TSTORE(gc, acc);  // no set_flag(PIPE_M, PIPE_FIX) / wait_flag before it
+  }, c, a, b);
+  bool m_fix = false;
+  for (const SyncFinding& f : rep.findings())
+    m_fix |= f.kind == SyncFinding::Kind::Race && f.memory == Memory::L0C;
+  BOOST_TEST(m_fix);
+  // auto mode: no TASSIGN, no flags; the runtime places the tiles and orders the pipes
+  std::fill(c.begin(), c.end(), -1.0f);
+  rep = launch({.blocks = 1, .mode = Mode::Auto, .check = SyncCheck::Report}, one_tile, false, c, a, b);
+  BOOST_TEST(rep.findings().empty());
+  BOOST_TEST(reference_ok(c));
+}

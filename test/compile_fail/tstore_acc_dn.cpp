@@ -1,0 +1,8 @@
+// expect: TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)
+#include <pto/pto-inst.hpp>
+using namespace pto;
+void f(float* p) {
+  TileAcc<float, 16, 16> c;
+  GlobalTensor<float, Shape<1, 1, 1, 16, 16>, pto::Stride<1, 1, 1, 1, 16>, Layout::DN> g(p);
+  TSTORE(g, c);
+}
