@@ -268,6 +268,33 @@ BOOST_AUTO_TEST_CASE(cube_errors_name_the_rule) {
   };
   BOOST_TEST(contains(bias(Target::A2A3), "bfloat16_t -> float into the bias table is A5's"), bias(Target::A2A3));
   BOOST_TEST(bias(Target::A5) == "no pto::Error");
+  // the result must fit c; A2A3's fixpipe store takes a 2-D tensor; a what-if table's mad must be >= 0
+  e = error_of([] {
+    ScopedTarget scope(Target::A5);
+    TileLeft<half, 32, 32> a;
+    TileRight<half, 32, 32> b;
+    TileAcc<float, 16, 32> c;
+    TASSIGN(a, 0);
+    TASSIGN(b, 0);
+    TASSIGN(c, 0);
+    TMATMUL(c, a, b);
+  });
+  BOOST_TEST(contains(e, "cannot hold the 32 x 32 result"), e);
+  auto three_d = [&](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      TileAcc<float, 32, 32> c;
+      TASSIGN(c, 0);
+      GlobalTensor<float, Shape<1, 1, 2, 16, 32>, pto::Stride<1, 1, 512, 32, 1>> g(gm.data());
+      TSTORE(g, c);
+    });
+  };
+  BOOST_TEST(contains(three_d(Target::A2A3), "A2A3's fixpipe store (nz2nd) takes a 2-D tensor"), three_d(Target::A2A3));
+  BOOST_TEST(three_d(Target::A5) == "no pto::Error");
+  CostTable t = default_cost_table(Target::A2A3);
+  t.mad_cycles_per_block[2] = -1;
+  e = error_of([&] { launch({.blocks = 1, .costs = &t}, []() -> Kernel { co_return; }); });
+  BOOST_TEST(contains(e, "mad_setup_cycles and mad_cycles_per_block must be finite numbers >= 0"), e);
 }
 
 namespace {
