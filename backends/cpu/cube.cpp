@@ -19,10 +19,10 @@ extern "C" void openblas_set_num_threads(int);
 namespace pto::cpu::cube {
 namespace {
 
-// The view's valid region as floats: rows x cols row-major when its fractals are row-major (Left,
-// Acc), else cols x rows (Right's ZN: the transpose, gathered down its contiguous columns).
-template <class T>
-void gather(const TileView& t, float* out) {
+// The view's valid region as O: rows x cols row-major when its fractals are row-major (Left, Acc), else
+// cols x rows (Right's ZN: the transpose, gathered down its contiguous columns).
+template <class T, class O>
+void gather(const TileView& t, O* out) {
   const bool rows = t.inner_row_major;
   const int run = rows ? t.inner_cols : t.inner_rows;
   const int outer = rows ? t.valid_rows : t.valid_cols, inner = rows ? t.valid_cols : t.valid_rows;
@@ -30,8 +30,8 @@ void gather(const TileView& t, float* out) {
     for (int b = 0; b < inner; b += run) {
       const T* in = rows ? t.ptr<T>(a, b) : t.ptr<T>(b, a);
       const int n = std::min(run, inner - b);
-      float* o = out + std::ptrdiff_t(a) * inner + b;
-      for (int i = 0; i < n; ++i) o[i] = float(in[i]);
+      O* o = out + std::ptrdiff_t(a) * inner + b;
+      for (int i = 0; i < n; ++i) o[i] = O(in[i]);
     }
 }
 void gather_float(const TileView& t, float* out) {
@@ -39,7 +39,7 @@ void gather_float(const TileView& t, float* out) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> ||
                   std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t> || std::is_same_v<T, hifloat8_t>)
-      gather<T>(t, out);
+      gather<T, float>(t, out);
   });
 }
 
@@ -61,8 +61,7 @@ template <class T>
 void start_value(ExecContext& ctx, T* c) {
   const TileView& ct = ctx.ops[0].tile;
   const std::ptrdiff_t m = ct.valid_rows, n = ct.valid_cols;
-  const bool acc = ctx.op == Op::TMATMUL_ACC || ctx.op == Op::TGEMV_ACC;
-  if (acc) return acc_rows<T>(ct, c, false);
+  if (ctx.ops[0].role == Role::ReadWrite) return acc_rows<T>(ct, c, false);  // the _ACC forms read c
   if (ctx.nops == 4) {
     const T* bias = reinterpret_cast<const T*>(ctx.ops[3].tile.base);
     for (std::ptrdiff_t r = 0; r < m; ++r) std::copy(bias, bias + n, c + r * n);
@@ -73,17 +72,20 @@ void start_value(ExecContext& ctx, T* c) {
 
 void mad_int8(ExecContext& ctx) {
   const TileView& ct = ctx.ops[0].tile;
-  const TileView& a = ctx.ops[1].tile;
-  const TileView& b = ctx.ops[2].tile;
-  const int m = ct.valid_rows, n = ct.valid_cols, k = a.valid_cols;
-  thread_local std::vector<std::int32_t> c;
+  const int m = ct.valid_rows, n = ct.valid_cols, k = ctx.ops[1].tile.valid_cols;
+  thread_local std::vector<std::int32_t> a, b, c;
+  a.resize(std::size_t(m) * std::size_t(k));
+  b.resize(std::size_t(k) * std::size_t(n));
   c.resize(std::size_t(m) * std::size_t(n));
+  gather<std::int8_t, std::int32_t>(ctx.ops[1].tile, a.data());  // m x k
+  gather<std::int8_t, std::int32_t>(ctx.ops[2].tile, b.data());  // n x k
   start_value<std::int32_t>(ctx, c.data());
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
+      const std::int32_t* x = &a[std::size_t(i) * std::size_t(k)];
+      const std::int32_t* y = &b[std::size_t(j) * std::size_t(k)];
       std::uint32_t s = std::uint32_t(c[std::size_t(i) * std::size_t(n) + std::size_t(j)]);  // wraps, as the int32 accumulator
-      for (int p = 0; p < k; ++p)
-        s += std::uint32_t(std::int32_t(*a.ptr<std::int8_t>(i, p)) * std::int32_t(*b.ptr<std::int8_t>(p, j)));
+      for (int p = 0; p < k; ++p) s += std::uint32_t(x[p] * y[p]);
       c[std::size_t(i) * std::size_t(n) + std::size_t(j)] = std::int32_t(s);
     }
   acc_rows<std::int32_t>(ct, c.data(), true);
