@@ -5,6 +5,9 @@
 #define BOOST_TEST_MODULE cube
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -398,4 +401,179 @@ BOOST_AUTO_TEST_CASE(the_checker_sees_the_cube_pipes_and_auto_mode_orders_them) 
   rep = launch({.blocks = 1, .mode = Mode::Auto, .check = SyncCheck::Report}, one_tile, false, c, a, b);
   BOOST_TEST(rep.findings().empty());
   BOOST_TEST(reference_ok(c));
+}
+
+namespace {
+// The fixpipe's quantisation from its definition (docs/cube.md "Quant words"), in double.
+std::uint64_t quant_word(float scale, int offset, bool sign) {
+  return std::uint64_t(std::bit_cast<std::uint32_t>(scale)) | (std::uint64_t(offset & 0x1FF) << 37) | (std::uint64_t(sign) << 46);
+}
+template <class E>
+double quant_ref(double x, std::uint64_t w, bool relu) {
+  const double m1 = double(std::bit_cast<float>(std::uint32_t(w) & 0xFFFFE000u));
+  double v = x * m1, out;
+  if constexpr (std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t>) {
+    const bool sign = (w >> 46) & 1;
+    v = std::nearbyint(std::clamp(v, -256.0, 255.0)) + double((w >> 37) & 0x1FF);
+    out = std::clamp(v, sign ? -128.0 : 0.0, sign ? 127.0 : 255.0);
+    if (!sign && std::is_same_v<E, std::int8_t> && out > 127) out -= 256;  // the byte, read as int8
+  } else if constexpr (std::is_same_v<E, half>) {
+    out = double(half(float(std::clamp(v, -65504.0, 65504.0))));
+  } else if constexpr (std::is_same_v<E, bfloat16_t>) {
+    out = double(bfloat16_t(float(v)));
+  } else {
+    out = v;
+  }
+  return relu && out < 0 ? 0.0 : out;
+}
+
+// acc = a * b (small integers: exact in either accumulator), stored through the fixpipe with one word
+// (scalar form) or one word per column (TSTORE_FP from a Scaling tile filled by TMOV Mat -> Scaling).
+template <class In, class Acc, class Out, bool Vector, bool Relu>
+void check_quant(Target tg, std::vector<std::uint64_t> words) {
+  constexpr int M = 16, K = 32, N = 32;
+  std::vector<In> a(M * K), b(K * N);
+  for (int i = 0; i < M * K; ++i) a[std::size_t(i)] = In((i * 5 + 3) % 15 - 7);
+  for (int i = 0; i < K * N; ++i) b[std::size_t(i)] = In((i * 3 + 1) % 15 - 7);  // DN: column j at j * K
+  std::vector<Out> out(M * N);
+  {
+    ScopedTarget scope(tg);
+    Nz<In, M, K> ma;
+    Zn<In, K, N> mb;
+    TileLeft<In, M, K> l;
+    TileRight<In, K, N> r;
+    TileAcc<Acc, M, N> c;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x4000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(c, 0);
+    GlobalTensor<In, Shape<1, 1, 1, M, K>, pto::Stride<1, 1, 1, K, 1>> ga(a.data());
+    GlobalTensor<In, Shape<1, 1, 1, K, N>, pto::Stride<1, 1, 1, 1, K>, Layout::DN> gb(b.data());
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    TMATMUL(c, l, r);
+    GlobalTensor<Out, Shape<1, 1, 1, M, N>, pto::Stride<1, 1, 1, N, 1>> go(out.data());
+    constexpr ReluPreMode relu = Relu ? ReluPreMode::NormalRelu : ReluPreMode::NoRelu;
+    using Go = decltype(go);
+    using C = TileAcc<Acc, M, N>;
+    if constexpr (Vector) {
+      Tile<TileType::Mat, std::uint64_t, 1, N> mw;
+      Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
+      TASSIGN(mw, 0x10000);
+      TASSIGN(fp, 0);
+      GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
+      TLOAD(mw, gw);
+      TMOV(fp, mw);
+      TSTORE_FP<C, Go, decltype(fp), AtomicType::AtomicNone, relu>(go, c, fp);
+    } else {
+      TSTORE<C, Go, AtomicType::AtomicNone, relu>(go, c, words[0]);
+    }
+  }
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double x = 0;
+      for (int p = 0; p < K; ++p) x += double(a[std::size_t(i) * K + p]) * double(b[std::size_t(j) * K + p]);
+      const double ref = quant_ref<Out>(x, words[Vector ? std::size_t(j) : 0], Relu);
+      bad += double(out[std::size_t(i) * N + j]) != ref;
+    }
+  BOOST_TEST_CONTEXT(name_of(dtype_v<Acc>) << " -> " << name_of(dtype_v<Out>) << ' ' << name_of(tg) << (Vector ? " vector" : " scalar")
+                                          << (Relu ? " relu" : "")) {
+    BOOST_TEST(bad == 0);
+  }
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_fixpipe_quantises_by_scalar_and_by_column) {
+  std::vector<std::uint64_t> signed8, unsigned8, plain;
+  for (int j = 0; j < 32; ++j) {
+    const float scale = std::array{0.25f, 0.5f, 1.5f, 3.0f, 0.0625f}[std::size_t(j % 5)] * (j % 7 == 3 ? -1.0f : 1.0f);
+    signed8.push_back(quant_word(scale, j % 4, true));      // saturates both ways, offsets 0-3
+    unsigned8.push_back(quant_word(scale, 100 + j, false));
+    plain.push_back(quant_word(scale * 1.00146484375f, 0, false));  // 1 + 2^-10 + 2^-11: the fixpipe keeps the first, drops the second
+  }
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    check_quant<std::int8_t, std::int32_t, std::int8_t, false, false>(tg, signed8);
+    check_quant<std::int8_t, std::int32_t, std::int8_t, true, false>(tg, signed8);
+    check_quant<std::int8_t, std::int32_t, std::uint8_t, true, false>(tg, unsigned8);
+    check_quant<std::int8_t, std::int32_t, half, true, true>(tg, plain);
+    check_quant<half, float, std::int8_t, true, true>(tg, signed8);
+    check_quant<half, float, std::uint8_t, false, false>(tg, unsigned8);
+  }
+  check_quant<half, float, half, true, false>(Target::A5, plain);
+  check_quant<half, float, bfloat16_t, false, true>(Target::A5, plain);
+  check_quant<half, float, float, true, false>(Target::A5, plain);
+  check_quant<std::int8_t, std::int32_t, bfloat16_t, true, false>(Target::A5, plain);
+}
+
+BOOST_AUTO_TEST_CASE(fixpipe_quant_errors_name_the_rule) {
+  using pto_test::contains;
+  using pto_test::error_of;
+  std::vector<half> gm(32 * 32);
+  // float -> half with a quant word is A5's
+  auto half_out = [&](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      TileAcc<float, 32, 32> c;
+      TASSIGN(c, 0);
+      Gm2D<half> g(gm.data(), {32, 32}, {32});
+      TSTORE(g, c, std::uint64_t(0x3f800000));
+    });
+  };
+  BOOST_TEST(contains(half_out(Target::A2A3), "the quantising store float -> half is A5's"), half_out(Target::A2A3));
+  BOOST_TEST(half_out(Target::A5) == "no pto::Error");
+  // A2A3 moves quant words in 128-byte bursts; the Scaling tile must cover the store's columns
+  auto words = [&](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      Tile<TileType::Mat, std::uint64_t, 1, 8> src;
+      Tile<TileType::Scaling, std::uint64_t, 1, 8> dst;
+      TASSIGN(src, 0);
+      TASSIGN(dst, 0);
+      TMOV(dst, src);
+    });
+  };
+  BOOST_TEST(contains(words(Target::A2A3), "128-byte bursts, so Cols must be a multiple of 16"), words(Target::A2A3));
+  BOOST_TEST(words(Target::A5) == "no pto::Error");
+  std::vector<std::int8_t> out(32 * 32);
+  const std::string e = error_of([&] {
+    ScopedTarget scope(Target::A5);
+    TileAcc<float, 32, 32> c;
+    Tile<TileType::Scaling, std::uint64_t, 1, 16> fp;
+    TASSIGN(c, 0);
+    TASSIGN(fp, 0);
+    Gm2D<std::int8_t> g(out.data(), {32, 32}, {32});
+    TSTORE_FP(g, c, fp);
+  });
+  BOOST_TEST((contains(e, "TSTORE_FP: operand fp") && contains(e, "holds fewer than the 32 words")), e);
+}
+
+// AtomicAdd adds into GM (twice here, onto a pre-filled tensor): float, half, int32, and int8 through a
+// quant word (wrapping, as pto-isa's CPU simulator adds).
+BOOST_AUTO_TEST_CASE(the_atomic_store_adds_into_gm) {
+  constexpr int M = 16, N = 16;
+  auto run = [&]<class Acc, class Out, bool Quant>(Out start, Acc value, std::uint64_t word) {
+    std::vector<Out> out(M * N, start);
+    {
+      ScopedTarget scope(Target::A2A3);
+      TileAcc<Acc, M, N> c;
+      TASSIGN(c, 0);
+      for (int i = 0; i < M * N; ++i) c.data()[GetTileElementOffset<TileAcc<Acc, M, N>>(i / N, i % N)] = value;
+      GlobalTensor<Out, Shape<1, 1, 1, M, N>, pto::Stride<1, 1, 1, N, 1>> g(out.data());
+      for (int k = 0; k < 2; ++k) {
+        if constexpr (Quant) TSTORE<TileAcc<Acc, M, N>, decltype(g), AtomicType::AtomicAdd>(g, c, word);
+        else TSTORE<TileAcc<Acc, M, N>, decltype(g), AtomicType::AtomicAdd>(g, c);
+      }
+    }
+    return out;
+  };
+  BOOST_TEST((run.template operator()<float, float, false>(1.5f, 2.25f, 0) == std::vector<float>(M * N, 6.0f)));
+  BOOST_TEST((run.template operator()<float, half, false>(half(1.5f), 2.25f, 0) == std::vector<half>(M * N, half(6.0f))));
+  BOOST_TEST((run.template operator()<std::int32_t, std::int32_t, false>(-7, 100, 0) == std::vector<std::int32_t>(M * N, 193)));
+  // 100 * 0.5 = 50 per store: 120 + 50 = 170 wraps to -86, then -36
+  BOOST_TEST((run.template operator()<std::int32_t, std::int8_t, true>(std::int8_t(120), 100, quant_word(0.5f, 0, true)) ==
+              std::vector<std::int8_t>(M * N, std::int8_t(-36))));
 }

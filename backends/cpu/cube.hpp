@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 #include <pto/isa/dtype.hpp>
@@ -63,6 +64,11 @@ template <class E>
 void add_atomic(E* p, E v) {
   if constexpr (std::is_same_v<E, float> || std::is_same_v<E, std::int32_t>) {
     std::atomic_ref<E>(*p).fetch_add(v, std::memory_order_relaxed);
+  } else if constexpr (std::is_same_v<E, std::int8_t>) {  // wraps, as pto-isa's CPU simulator adds (the chip's rule is not documented)
+    std::atomic_ref<std::uint8_t> byte(*reinterpret_cast<std::uint8_t*>(p));
+    std::uint8_t old = byte.load(std::memory_order_relaxed);
+    while (!byte.compare_exchange_weak(old, std::uint8_t(old + std::uint8_t(v)), std::memory_order_relaxed)) {
+    }
   } else {  // 16-bit floats: compare-and-swap on the bits, the sum rounded once
     std::atomic_ref<std::uint16_t> bits(*reinterpret_cast<std::uint16_t*>(p));
     std::uint16_t old = bits.load(std::memory_order_relaxed), next;
@@ -73,31 +79,78 @@ void add_atomic(E* p, E v) {
   }
 }
 
+// The fixpipe's conversion of one accumulator value (docs/cube.md "Quant words"): a cast, or with a quant
+// word w the product by M1 (the float of w's bits 31-13), then per output type: int8 / uint8 through
+// int16 (rounded to nearest even, clamped to [-256, 255]) plus the 9-bit offset of bits 45-37, clamped to
+// int8 (bit 46 set) or uint8; half, bfloat16_t and the 8-bit floats saturating; float as is.
+template <class A, class E>
+E fixpipe_convert(A x, std::uint64_t w, bool quant) {
+  if (!quant) return E(x);
+  const float v = float(x) * std::bit_cast<float>(std::uint32_t(w) & 0xFFFFE000u);
+  if constexpr (std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t>) {
+    const float t = v != v ? 0.0f : std::nearbyint(std::clamp(v, -256.0f, 255.0f));
+    const int s = int(t) + int((w >> 37) & 0x1FF);
+    const bool sign = (w >> 46) & 1;
+    return E(std::uint8_t(std::clamp(s, sign ? -128 : 0, sign ? 127 : 255)));
+  } else if constexpr (std::is_same_v<E, half>) {
+    return E(std::clamp(v, -65504.0f, 65504.0f));
+  } else if constexpr (std::is_same_v<E, bfloat16_t>) {
+    constexpr float kMax = 3.38953139e38f;  // the largest finite bfloat16
+    return E(std::clamp(v, -kMax, kMax));
+  } else if constexpr (std::is_same_v<E, float8_e4m3_t>) {
+    return E(std::clamp(v, -448.0f, 448.0f));
+  } else if constexpr (std::is_same_v<E, hifloat8_t>) {
+    return E(std::clamp(v, -32768.0f, 32768.0f));
+  } else {
+    return E(v);
+  }
+}
+
 inline void store_acc(ExecContext& ctx) {
   const GmView& g = ctx.ops[0].gm;
   const TileView& t = ctx.ops[1].tile;
   const bool relu = ctx.variant & kVariantRelu, atomic = ctx.variant & kVariantAtomicAdd;
+  const bool vector = ctx.variant & kVariantQuantVector, quant = vector || (ctx.variant & kVariantQuantScalar);
+  const std::uint64_t* words = vector ? reinterpret_cast<const std::uint64_t*>(ctx.ops[2].tile.base) : nullptr;
   auto run = [&]<class A, class E>() {
     for (int r = 0; r < t.valid_rows; ++r)
       for (int c = 0; c < t.valid_cols; ++c) {
-        E v = E(*t.ptr<A>(r, c));
+        E v = fixpipe_convert<A, E>(*t.ptr<A>(r, c), vector ? words[c] : ctx.scalar.bits, quant);
         if (relu && v < E(0)) v = E(0);
         E* out = reinterpret_cast<E*>(g.base) + g.map(r, c);
-        if (atomic) add_atomic(out, v);
-        else *out = v;
+        if constexpr (std::is_same_v<E, float> || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
+                      std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int8_t>)
+          if (atomic) {
+            add_atomic(out, v);
+            continue;
+          }
+        *out = v;
       }
   };
-  if (t.dtype == DType::I32) return run.template operator()<std::int32_t, std::int32_t>();
-  switch (g.dtype) {
-    case DType::F16: return run.template operator()<float, half>();
-    case DType::BF16: return run.template operator()<float, bfloat16_t>();
-    default: return run.template operator()<float, float>();
-  }
+  auto out = [&]<class A>() {
+    switch (g.dtype) {
+      case DType::F16: return run.template operator()<A, half>();
+      case DType::BF16: return run.template operator()<A, bfloat16_t>();
+      case DType::I8: return run.template operator()<A, std::int8_t>();
+      case DType::U8: return run.template operator()<A, std::uint8_t>();
+      case DType::HF8: return run.template operator()<A, hifloat8_t>();
+      case DType::F8E4M3: return run.template operator()<A, float8_e4m3_t>();
+      case DType::I32: return run.template operator()<A, std::int32_t>();
+      default: return run.template operator()<A, float>();
+    }
+  };
+  if (t.dtype == DType::I32) return out.template operator()<std::int32_t>();
+  return out.template operator()<float>();
 }
 
 inline constexpr BackendKernel kL0Copy{nullptr, l0_copy};
 inline constexpr BackendKernel kBiasMove{nullptr, bias_move};
 inline constexpr BackendKernel kMad{nullptr, mad};
 inline constexpr BackendKernel kStoreAcc{nullptr, store_acc};
+// TMOV Mat -> Scaling: the words as they are.
+inline void words_move(ExecContext& ctx) {
+  std::memcpy(ctx.ops[0].tile.base, ctx.ops[1].tile.base, std::size_t(ctx.ops[1].tile.valid_cols) * 8);
+}
+inline constexpr BackendKernel kWordsMove{nullptr, words_move};
 
 }  // namespace pto::cpu::cube

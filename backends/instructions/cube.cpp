@@ -17,7 +17,9 @@ constexpr InstrImpl kTable[] = {
     {Op::TGEMV, cpu::cube::kMad, {}},
     {Op::TGEMV_ACC, cpu::cube::kMad, {}},
     {Op::TGEMV_BIAS, cpu::cube::kMad, {}},
+    {Op::TMOV_M2S, cpu::cube::kWordsMove, {}},
     {Op::TSTORE_ACC, cpu::cube::kStoreAcc, {}},
+    {Op::TSTORE_ACC_FP, cpu::cube::kStoreAcc, {}},
 };
 }  // namespace
 

@@ -34,7 +34,7 @@ struct DTypeRule {
 // How the pipeline model prices an instruction: Transfer by the bytes it moves along its (source,
 // destination) memories (CostTable::transfer); Stream by the intrinsic stream its target's device
 // algorithm records (on whatever pipe it runs); None costs nothing beyond issue (sync, bookkeeping).
-// Cube: the M pipe's mad, priced by its (m, k, n) in fractals (CostTable::cube).
+// Cube: the M pipe's mad, priced by its (m, k, n) in fractals (CostTable::mad_setup_cycles, mad_cycles_per_block).
 enum class CostClass : std::uint8_t { None, Transfer, Stream, Cube };
 
 // The class an instruction has unless its descriptor says otherwise: the DMA pipes move bytes, the
@@ -322,7 +322,7 @@ inline constexpr InstrDesc kInstrTable[] = {
     // TCONCAT's forms: 3 operands, or 5 with the per-row byte counts, or 6 with dstIdx written
     instr(Op::TCONCAT, "TCONCAT", {{PTO_D_W, PTO_D_R("src0"), PTO_D_R("src1"), PTO_D_R("src0Idx"), PTO_D_R("src1Idx"),
                                     {"dstIdx", Role::Write}}}, 6, false, dtypes::kLayout),
-    // the cube (runtime/cube.hpp): Mat -> Left / Right on MTE1, the mad on M (TMATMUL_ACC accumulates
+    // the cube (runtime/cube_rules.hpp, runtime/matmul.hpp): Mat -> Left / Right / Bias on MTE1, the mad on M (TMATMUL_ACC accumulates
     // into dst: its cIn operand is not read, as on the NPUs), the fixpipe's store of L0C on FIX
     instr(Op::TEXTRACT_M2LR, "TEXTRACT", PTO_UN, false, dtypes::kCubeIn),
     instr(Op::TMOV_M2L, "TMOV", PTO_UN, false, dtypes::kCubeIn),
@@ -334,7 +334,9 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TGEMV, "TGEMV", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
     instr(Op::TGEMV_ACC, "TGEMV_ACC", {{{"dst", Role::ReadWrite}, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
     instr(Op::TGEMV_BIAS, "TGEMV_BIAS", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("bias")}}, 4, false, dtypes::kAcc),
+    instr(Op::TMOV_M2S, "TMOV", PTO_UN),  // Mat -> Scaling: 64-bit quant words
     instr(Op::TSTORE_ACC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TSTORE_ACC_FP, "TSTORE_FP", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("fp")}}, 3),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

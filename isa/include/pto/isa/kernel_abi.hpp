@@ -151,9 +151,12 @@ inline constexpr std::uint8_t kVariantElem = 1;
 inline constexpr int kVariantOobShift = 1;
 inline constexpr int kVariantAtomicShift = 3;
 
-// TSTORE from an Acc tile (the fixpipe): ReluPreMode::NormalRelu, AtomicType::AtomicAdd.
+// TSTORE from an Acc tile (the fixpipe): ReluPreMode::NormalRelu, AtomicType::AtomicAdd, and the quant
+// word: the scalar's bits (one for every element) or one per column from the Scaling tile (operand 2).
 inline constexpr std::uint8_t kVariantRelu = 1;
 inline constexpr std::uint8_t kVariantAtomicAdd = 2;
+inline constexpr std::uint8_t kVariantQuantScalar = 4;
+inline constexpr std::uint8_t kVariantQuantVector = 8;
 
 struct ExecContext {
   const Operand* ops = nullptr;

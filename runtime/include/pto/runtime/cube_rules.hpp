@@ -1,7 +1,8 @@
 // The rules of the cube's data moves (docs/cube.md; facts in docs/research/cube-facts.md B.2, A.4, B.5):
 //  - TEXTRACT / TMOV Mat (L1) -> Left (L0A) / Right (L0B) on MTE1;
 //  - TMOV Mat -> Bias (BT) on MTE1;
-//  - TSTORE Acc (L0C) -> GM on FIX (the fixpipe: cast, ReLU, atomic add).
+//  - TMOV Mat -> Scaling (FB) on FIX;
+//  - TSTORE Acc (L0C) -> GM on FIX (the fixpipe: cast or quantisation, ReLU, atomic add).
 // TEXTRACT (extract.hpp), TMOV and TSTORE (data_movement.hpp) dispatch here by the tiles' TileType.
 #pragma once
 #include <cstdint>
@@ -118,24 +119,74 @@ Issue bias_move(Dst& dst, Src& src, W&... events) {
   return Issue(core, rec);
 }
 
+// TMOV Mat -> Scaling (the fixpipe buffer, FB): one row of 64-bit quant words (docs/cube.md "Quant
+// words"), moved in bursts of 128 bytes on A2A3 (64 on A5).
+template <class Dst, class Src, class... W>
+Issue scaling_move(Dst& dst, Src& src, W&... events) {
+  static_assert(Src::Loc == TileType::Mat && Src::Rows == 1 && Src::isRowMajor && !Src::isBoxedLayout,
+                "TMOV Mat -> Scaling: src must be a 1-row RowMajor NoneBox Mat (L1) tile");
+  static_assert(Dst::Rows == 1 && Dst::isRowMajor && !Dst::isBoxedLayout, "TMOV Mat -> Scaling: dst must be a 1-row RowMajor Scaling tile");
+  static_assert(sizeof(typename Src::DType) == 8 && sizeof(typename Dst::DType) == 8 && std::is_integral_v<typename Src::DType> &&
+                    std::is_integral_v<typename Dst::DType>,
+                "TMOV Mat -> Scaling: the quant words are uint64_t (or int64_t)");
+  static_assert(Src::Cols * 8 % 64 == 0, "TMOV Mat -> Scaling: src's row must be a multiple of 64 bytes (8 words)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TMOV_M2S>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  TileView& d = rec.ops[0].tile;
+  TileView& s = rec.ops[1].tile;
+  if (core_target(core) == Target::A2A3 && s.cols * 8 % 128 != 0)
+    fail("TMOV: operand src ", s, ": A2A3 moves quant words to the fixpipe buffer in 128-byte bursts, so Cols must be a "
+         "multiple of 16");
+  if (s.cols > d.cols)
+    fail("TMOV: operand dst ", d, " is narrower than operand src ", s, " (the move takes src's whole row)");
+  d.valid_cols = s.valid_cols = s.cols;
+  d.valid_rows = s.valid_rows = 1;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
 // TSTORE Acc -> GM (a2a3 / a5 TStore.hpp, the fixpipe's nz2nd): Acc's valid m x n to an ND tensor of the
-// same 2-D shape, cast float -> float / half / bfloat16_t or int32 -> int32, then ReLU, then written
-// or (AtomicAdd) added.
-template <AtomicType Atomic, ReluPreMode Relu, class G, class T, class... W>
-Issue acc_store(G& dst, T& src, W&... events) {
+// same 2-D shape, converted (a cast, or a quantisation by one 64-bit word: the scalar form, or one word per
+// column from a Scaling tile: TSTORE_FP), then ReLU, then written or (AtomicAdd) added.
+enum class FixQuant : std::uint8_t { None, Scalar, Vector };
+
+template <FixQuant Q, AtomicType Atomic, class G, class T>
+constexpr bool acc_store_static() {
   using A = typename T::DType;
   using E = typename G::DType;
   static_assert(kAccTile<T>, "TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
   static_assert(G::layout == Layout::ND,
                 "TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)");
-  static_assert((std::is_same_v<A, float> && (std::is_same_v<E, float> || std::is_same_v<E, half> ||
-                                              std::is_same_v<E, bfloat16_t>)) ||
+  static_assert(Q != FixQuant::None ||
+                    (std::is_same_v<A, float> && (std::is_same_v<E, float> || std::is_same_v<E, half> ||
+                                                  std::is_same_v<E, bfloat16_t>)) ||
                     (std::is_same_v<A, std::int32_t> && std::is_same_v<E, std::int32_t>),
                 "TSTORE Acc -> GM: the pairs without a quant parameter are float -> float / half / bfloat16_t and "
                 "int32_t -> int32_t");
+  constexpr bool b8 = std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t>;
+  static_assert(Q == FixQuant::None ||
+                    (std::is_same_v<A, float> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
+                                                  std::is_same_v<E, float> || std::is_same_v<E, hifloat8_t> ||
+                                                  std::is_same_v<E, float8_e4m3_t>)) ||
+                    (std::is_same_v<A, std::int32_t> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t>)),
+                "TSTORE Acc -> GM with a quant parameter: float -> int8_t / uint8_t (both targets), half, bfloat16_t, float, "
+                "hifloat8_t, float8_e4m3_t (A5); int32_t -> int8_t / uint8_t / half (both), bfloat16_t (A5)");
+  static_assert(Atomic == AtomicType::AtomicNone || std::is_same_v<E, float> || std::is_same_v<E, half> ||
+                    std::is_same_v<E, bfloat16_t> || std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int8_t>,
+                "TSTORE Acc -> GM: the atomic add takes float, half, bfloat16_t, int32_t and int8_t outputs (the NPUs' "
+                "atomic types)");
   static_assert(T::Cols <= 4095, "TSTORE Acc -> GM: the Acc tile's Cols must be at most 4095 (the fixpipe's n field)");
-  Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TSTORE_ACC>());
+  return true;
+}
+
+template <Op O, FixQuant Q, AtomicType Atomic, ReluPreMode Relu, class G, class T>
+InstrRecord acc_store_record(Core& core, G& dst, T& src) {
+  static_assert(acc_store_static<Q, Atomic, G, T>());
+  using A = typename T::DType;
+  using E = typename G::DType;
+  InstrRecord rec = compute_record(desc_of<O>());
   add_gm(rec, dst);
   add_tile(core, rec, src);
   const GmView& g = rec.ops[0].gm;
@@ -143,13 +194,54 @@ Issue acc_store(G& dst, T& src, W&... events) {
   if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
     fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (rows = s0*s1*s2*s3, cols = s4) but operand src ",
          t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
-  if (core_target(core) == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
+  const Target target = core_target(core);
+  if (target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
     fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
   if (t.valid_rows > 8192)
     fail("TSTORE: operand src ", t, ": the fixpipe's nz2nd store moves at most 8192 rows");
+  constexpr bool a2a3_quant = std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t> ||
+                              (std::is_same_v<A, std::int32_t> && std::is_same_v<E, half>);
+  if (Q != FixQuant::None && !a2a3_quant && target == Target::A2A3)
+    fail("TSTORE: operand dst ", g, ": the quantising store ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>),
+         " is A5's (A2A3 quantises float to int8 / uint8 and int32 to int8 / uint8 / half)");
   rec.variant = std::uint8_t((Relu == ReluPreMode::NormalRelu ? kVariantRelu : 0) |
-                             (Atomic == AtomicType::AtomicAdd ? kVariantAtomicAdd : 0));
+                             (Atomic == AtomicType::AtomicAdd ? kVariantAtomicAdd : 0) |
+                             (Q == FixQuant::Scalar ? kVariantQuantScalar : Q == FixQuant::Vector ? kVariantQuantVector : 0));
   if (Atomic == AtomicType::AtomicAdd) rec.ops[0].role = Role::ReadWrite;
+  return rec;
+}
+
+template <AtomicType Atomic, ReluPreMode Relu, class G, class T, class... W>
+Issue acc_store(G& dst, T& src, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = acc_store_record<Op::TSTORE_ACC, FixQuant::None, Atomic, Relu>(core, dst, src);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// The scalar quant form: one word for every element.
+template <AtomicType Atomic, ReluPreMode Relu, class G, class T, class... W>
+Issue acc_store_scalar(G& dst, T& src, std::uint64_t word, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = acc_store_record<Op::TSTORE_ACC, FixQuant::Scalar, Atomic, Relu>(core, dst, src);
+  rec.scalar = ScalarValue::of(word);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
+// TSTORE_FP: word c of the Scaling tile quantises column c.
+template <AtomicType Atomic, ReluPreMode Relu, class G, class T, class Fp, class... W>
+Issue acc_store_fp(G& dst, T& src, Fp& fp, W&... events) {
+  static_assert(Fp::Loc == TileType::Scaling && Fp::Rows == 1 && sizeof(typename Fp::DType) == 8,
+                "TSTORE_FP: fp must be a 1-row Scaling tile of 64-bit quant words (TMOV Mat -> Scaling fills one)");
+  Core& core = current_core();
+  InstrRecord rec = acc_store_record<Op::TSTORE_ACC_FP, FixQuant::Vector, Atomic, Relu>(core, dst, src);
+  add_tile(core, rec, fp);
+  TileView& f = rec.ops[2].tile;
+  const int n = rec.ops[1].tile.valid_cols;
+  if (n > f.cols) fail("TSTORE_FP: operand fp ", f, " holds fewer than the ", n, " words the store's columns need");
+  f.valid_rows = 1;
+  f.valid_cols = n;
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -56,7 +56,9 @@ inline void check_gm_tile(const InstrDesc& d, const char* gm_name, const GmView&
 template <class TileT, class G, bool Load = false>
 constexpr void static_check_gm_tile() {
   static_assert(TileT::Loc == TileType::Vec || TileT::Loc == TileType::Mat,
-                "TLOAD/TSTORE: a Vec (UB) or Mat (L1) tile; Acc (L0C) stores arrive with the cube pipes");
+                "TLOAD/TSTORE: a Vec (UB) or Mat (L1) tile (TSTORE also an Acc tile, through the fixpipe); the NPUs' DMA "
+                "fills no Left, Right, Acc or Bias tile: TEXTRACT / TMOV Mat -> Left / Right, TMATMUL and TMOV Mat -> Bias do "
+                "(pto-isa's CPU simulator also TLOADs a Bias tile, which no NPU does)");
   static_assert(sizeof(typename TileT::DType) == sizeof(typename G::DType),
                 "TLOAD/TSTORE: the tile's and the tensor's element types must have the same size");
   static_assert(G::layout == Layout::ND || G::layout == Layout::DN || G::layout == Layout::NZ,
@@ -119,7 +121,7 @@ Issue vec_mat_store(GlobalData& dst, TileData& src, WaitEvents&... events) {
 }  // namespace detail
 
 template <class GlobalData, class TileData, class... WaitEvents>
-  requires TileLike<TileData> && GlobalLike<GlobalData>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
 detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
   using namespace detail;
   if constexpr (TileData::Loc == TileType::Acc)  // the fixpipe (cube_rules.hpp)
@@ -141,6 +143,22 @@ template <class TileData, class GlobalData, AtomicType Atomic, ReluPreMode Relu,
 detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
   static_assert(TileData::Loc == TileType::Acc, "TSTORE<..., AtomicType, ReluPreMode>: the ReLU forms store an Acc tile (the fixpipe)");
   return detail::acc_store<Atomic, Relu>(dst, src, events...);
+}
+// The quantising fixpipe stores: one 64-bit word for every element (TSTORE(dst, src, preQuantScalar)), or
+// one per column from a Scaling tile (TSTORE_FP(dst, src, fp)); docs/cube.md "Quant words".
+template <class TileData, class GlobalData, AtomicType Atomic = AtomicType::AtomicNone,
+          ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TSTORE(GlobalData& dst, TileData& src, std::uint64_t preQuantScalar, WaitEvents&... events) {
+  static_assert(TileData::Loc == TileType::Acc, "TSTORE(dst, src, preQuantScalar): the quant forms store an Acc tile (the fixpipe)");
+  return detail::acc_store_scalar<Atomic, Relu>(dst, src, preQuantScalar, events...);
+}
+template <class TileData, class GlobalData, class FpTileData, AtomicType Atomic = AtomicType::AtomicNone,
+          ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && TileLike<FpTileData> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEvents&... events) {
+  static_assert(TileData::Loc == TileType::Acc, "TSTORE_FP: src must be an Acc tile (the fixpipe)");
+  return detail::acc_store_fp<Atomic, Relu>(dst, src, fp, events...);
 }
 
 // TPREFETCH(dst, src) (docs/isa/TPREFETCH.md; a2a3 / a5 TPrefetch.hpp): the NPUs' DMA of the tensor's
@@ -259,6 +277,8 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
     return l0_move<DstTile::Loc == TileType::Left ? Op::TMOV_M2L : Op::TMOV_M2R, true>(dst, src, 0, 0, events...);
   else if constexpr (DstTile::Loc == TileType::Bias)
     return bias_move(dst, src, events...);
+  else if constexpr (DstTile::Loc == TileType::Scaling)
+    return scaling_move(dst, src, events...);
   else
     return vec_move(dst, src, events...);
 }
