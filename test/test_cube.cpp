@@ -577,3 +577,121 @@ BOOST_AUTO_TEST_CASE(the_atomic_store_adds_into_gm) {
   BOOST_TEST((run.template operator()<std::int32_t, std::int8_t, true>(std::int8_t(120), 100, quant_word(0.5f, 0, true)) ==
               std::vector<std::int8_t>(M * N, std::int8_t(-36))));
 }
+
+namespace {
+template <class AccT> void fill_acc(AccT& c, double (*f)(int, int)) {
+  using A = typename AccT::DType;
+  for (int r = 0; r < AccT::Rows; ++r)
+    for (int j = 0; j < AccT::Cols; ++j) c.data()[GetTileElementOffset<AccT>(r, j)] = A(f(r, j));
+}
+double acc_value(int r, int c) { return double((r * 13 + c * 7) % 41 - 20) * 1.5; }
+// dst's element (r, c) for each of its layouts, as a double
+template <class T> double at(T& t, int r, int c) { return double(t.data()[GetTileElementOffset<T>(r, c)]); }
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(tmov_and_textract_move_l0c_through_the_fixpipe) {
+  constexpr int M = 32, N = 48;  // valid 20 x 40 of the Acc tile
+  using AccT = TileAcc<float, M, N, -1, -1>;
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    // Acc -> Mat, NZ half: the chips write src's static rows and the columns rounded up to C0 (16)
+    ScopedTarget scope(tg);
+    AccT c(20, 40);
+    Nz<half, M, N> mat;
+    TASSIGN(c, 0);
+    TASSIGN(mat, 0);
+    fill_acc(c, acc_value);
+    TMOV(mat, c);
+    int bad = 0;
+    for (int r = 0; r < M; ++r)
+      for (int j = 0; j < N; ++j) bad += at(mat, r, j) != double(half(float(acc_value(r, j))));  // 32 x 48: all of it
+    BOOST_TEST_CONTEXT(name_of(tg) << " Acc -> Mat NZ") { BOOST_TEST(bad == 0); }
+  }
+  ScopedTarget scope(Target::A5);
+  AccT c(20, 40);
+  TASSIGN(c, 0);
+  fill_acc(c, acc_value);
+  // A5 Acc -> Vec: ND float with ReLU, DN float, a TEXTRACT window, an int8 quantisation, per-column words
+  Tile<TileType::Vec, float, M, N, BLayout::RowMajor, -1, -1> nd(20, 40);
+  Tile<TileType::Vec, float, M, N, BLayout::ColMajor, -1, -1> dn(20, 40);
+  Tile<TileType::Vec, float, 16, 16> win;
+  Tile<TileType::Vec, std::int8_t, M, 64, BLayout::RowMajor, -1, -1> q(20, 40);
+  Tile<TileType::Vec, half, M, N, BLayout::RowMajor, -1, -1> qv(20, 40);
+  TASSIGN(nd, 0);
+  TASSIGN(dn, 0x2000);
+  TASSIGN(win, 0x4000);
+  TASSIGN(q, 0x5000);
+  TASSIGN(qv, 0x6000);
+  std::memset(static_cast<void*>(nd.data()), 0x7F, sizeof(float) * M * N);
+  TMOV<decltype(nd), AccT, AccToVecMode::SingleModeVec0, ReluPreMode::NormalRelu>(nd, c);
+  TMOV(dn, c);
+  TEXTRACT(win, c, 16, 16);
+  const std::uint64_t w = quant_word(0.5f, 3, true);
+  TMOV(q, c, w);
+  std::vector<std::uint64_t> words(N);
+  for (int j = 0; j < N; ++j) words[std::size_t(j)] = quant_word(float(j % 5 + 1) * 0.25f, 0, false);
+  Tile<TileType::Mat, std::uint64_t, 1, N> mw;
+  Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
+  TASSIGN(mw, 0);
+  TASSIGN(fp, 0);
+  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
+  TLOAD(mw, gw);
+  TMOV(fp, mw);
+  TMOV_FP(qv, c, fp);
+  int bad = 0, untouched = 0;
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j) {
+      const double x = acc_value(r, j);
+      if (r < 20 && j < 40) {
+        bad += at(nd, r, j) != std::max(x, 0.0);
+        bad += at(dn, r, j) != x;
+        bad += at(q, r, j) != quant_ref<std::int8_t>(x, w, false);
+        bad += at(qv, r, j) != quant_ref<half>(x, words[std::size_t(j)], false);
+      } else {
+        std::uint32_t bits;
+        std::memcpy(&bits, &nd.data()[GetTileElementOffset<decltype(nd)>(r, j)], 4);
+        untouched += bits != 0x7F7F7F7Fu;  // ND / DN: the valid region only
+      }
+    }
+  for (int r = 0; r < 16; ++r)
+    for (int j = 0; j < 16; ++j) bad += at(win, r, j) != acc_value(16 + r, 16 + j);
+  BOOST_TEST(bad == 0);
+  BOOST_TEST(untouched == 0);
+}
+
+BOOST_AUTO_TEST_CASE(fixpipe_move_errors_name_the_rule) {
+  using pto_test::contains;
+  using pto_test::error_of;
+  auto to_vec = [](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      TileAcc<float, 16, 16> c;
+      Tile<TileType::Vec, float, 16, 16> v;
+      TASSIGN(c, 0);
+      TASSIGN(v, 0);
+      TMOV(v, c);
+    });
+  };
+  BOOST_TEST(contains(to_vec(Target::A2A3), "A2A3's fixpipe moves L0C to L1 only, as NZ"), to_vec(Target::A2A3));
+  BOOST_TEST(to_vec(Target::A5) == "no pto::Error");
+  auto f32_mat = [](Target tg) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      TileAcc<float, 16, 16> c;
+      Nz<float, 16, 16> m;
+      TASSIGN(c, 0);
+      TASSIGN(m, 0);
+      TMOV(m, c);
+    });
+  };
+  BOOST_TEST(contains(f32_mat(Target::A2A3), "the move float -> float out of L0C is A5's"), f32_mat(Target::A2A3));
+  BOOST_TEST(f32_mat(Target::A5) == "no pto::Error");
+  const std::string e = error_of([] {
+    ScopedTarget scope(Target::A5);
+    TileAcc<float, 32, 32> c;
+    Tile<TileType::Vec, float, 16, 16> v;
+    TASSIGN(c, 0);
+    TASSIGN(v, 0);
+    TEXTRACT(v, c, 0, 8);
+  });
+  BOOST_TEST(contains(e, "indexCol 8 must be a multiple of 16"), e);
+}

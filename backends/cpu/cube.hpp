@@ -106,9 +106,9 @@ E fixpipe_convert(A x, std::uint64_t w, bool quant) {
   }
 }
 
-inline void store_acc(ExecContext& ctx) {
-  const GmView& g = ctx.ops[0].gm;
-  const TileView& t = ctx.ops[1].tile;
+// Every element of the Acc view t through the fixpipe to where `at(r, c)` points (E*), by the record's form.
+template <class At>
+void fixpipe_each(const ExecContext& ctx, const TileView& t, DType out, At at) {
   const bool relu = ctx.variant & kVariantRelu, atomic = ctx.variant & kVariantAtomicAdd;
   const bool vector = ctx.variant & kVariantQuantVector, quant = vector || (ctx.variant & kVariantQuantScalar);
   const std::uint64_t* words = vector ? reinterpret_cast<const std::uint64_t*>(ctx.ops[2].tile.base) : nullptr;
@@ -117,18 +117,18 @@ inline void store_acc(ExecContext& ctx) {
       for (int c = 0; c < t.valid_cols; ++c) {
         E v = fixpipe_convert<A, E>(*t.ptr<A>(r, c), vector ? words[c] : ctx.scalar.bits, quant);
         if (relu && v < E(0)) v = E(0);
-        E* out = reinterpret_cast<E*>(g.base) + g.map(r, c);
+        E* dst = static_cast<E*>(at(r, c));
         if constexpr (std::is_same_v<E, float> || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
                       std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int8_t>)
           if (atomic) {
-            add_atomic(out, v);
+            add_atomic(dst, v);
             continue;
           }
-        *out = v;
+        *dst = v;
       }
   };
-  auto out = [&]<class A>() {
-    switch (g.dtype) {
+  auto to = [&]<class A>() {
+    switch (out) {
       case DType::F16: return run.template operator()<A, half>();
       case DType::BF16: return run.template operator()<A, bfloat16_t>();
       case DType::I8: return run.template operator()<A, std::int8_t>();
@@ -139,14 +139,28 @@ inline void store_acc(ExecContext& ctx) {
       default: return run.template operator()<A, float>();
     }
   };
-  if (t.dtype == DType::I32) return out.template operator()<std::int32_t>();
-  return out.template operator()<float>();
+  if (t.dtype == DType::I32) return to.template operator()<std::int32_t>();
+  return to.template operator()<float>();
+}
+
+// TSTORE from an Acc tile: to the ND tensor's elements.
+inline void store_acc(ExecContext& ctx) {
+  const GmView& g = ctx.ops[0].gm;
+  const std::size_t eb = size_of(g.dtype);
+  fixpipe_each(ctx, ctx.ops[1].tile, g.dtype, [&](int r, int c) -> void* { return g.base + g.map(r, c) * std::int64_t(eb); });
+}
+// TMOV / TEXTRACT out of an Acc tile: to the dst tile's elements (any layout).
+inline void move_acc(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const std::size_t eb = d.elem_bytes();
+  fixpipe_each(ctx, ctx.ops[1].tile, d.dtype, [&](int r, int c) -> void* { return d.base + d.elem_offset(r, c) * std::ptrdiff_t(eb); });
 }
 
 inline constexpr BackendKernel kL0Copy{nullptr, l0_copy};
 inline constexpr BackendKernel kBiasMove{nullptr, bias_move};
 inline constexpr BackendKernel kMad{nullptr, mad};
 inline constexpr BackendKernel kStoreAcc{nullptr, store_acc};
+inline constexpr BackendKernel kMoveAcc{nullptr, move_acc};
 // TMOV Mat -> Scaling: the words as they are.
 inline void words_move(ExecContext& ctx) {
   std::memcpy(ctx.ops[0].tile.base, ctx.ops[1].tile.base, std::size_t(ctx.ops[1].tile.valid_cols) * 8);

@@ -20,6 +20,9 @@ constexpr InstrImpl kTable[] = {
     {Op::TMOV_M2S, cpu::cube::kWordsMove, {}},
     {Op::TSTORE_ACC, cpu::cube::kStoreAcc, {}},
     {Op::TSTORE_ACC_FP, cpu::cube::kStoreAcc, {}},
+    {Op::TMOV_A2M, cpu::cube::kMoveAcc, {}},
+    {Op::TMOV_A2M_FP, cpu::cube::kMoveAcc, {}},
+    {Op::TEXTRACT_A2M, cpu::cube::kMoveAcc, {}},
 };
 }  // namespace
 

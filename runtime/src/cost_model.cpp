@@ -127,6 +127,7 @@ CostTable make_a5() {
       t.transfers[std::size_t(s)][std::size_t(d)] = {c.setup_cycles, 2 * c.bytes_per_cycle};
     }
   t.transfer(Memory::L1, Memory::GM) = {};
+  t.transfer(Memory::L0C, Memory::UB) = t.transfer(Memory::L0C, Memory::L1);  // assumed: A5's Acc -> Vec as Acc -> Mat
   for (Memory m : {Memory::L0A_SCALE, Memory::L0B_SCALE}) t.transfer(Memory::L1, m) = t.transfer(Memory::L1, Memory::BT);
   t.gm_aggregate_bytes_per_cycle = 0;
   // Assumed: A5's mad at A2A3's rates (pto-isa has no A5 cube figure).
@@ -416,9 +417,10 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
   for (const Operand* o : {&rec.ops[0], &rec.ops[1]})
     if (o->kind == Operand::Kind::Gm)  // NZ: one call per s0, its s1 column blocks the bursts
       calls = std::uint64_t(std::max<std::int64_t>(1, o->gm.layout == Layout::NZ ? o->gm.shape[0] : o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));
-  // The fixpipe's L0C -> GM line is pto-isa's 70 GiB/s counted at 2 bytes per element whatever the
-  // dtype (its cost model's convention, which its table's figure goes with): about 20 elements a cycle.
-  const std::uint64_t bytes = src == Memory::L0C && dst == Memory::GM
+  // The fixpipe's lines out of L0C are pto-isa's figures counted at 2 bytes per element whatever the
+  // dtype (its cost model's convention, which its table's figures go with): L0C -> GM about 20 elements
+  // a cycle.
+  const std::uint64_t bytes = src == Memory::L0C
                                   ? std::uint64_t(tile.valid_rows) * std::uint64_t(tile.valid_cols) * 2
                                   : valid_bytes(tile);
   return dma_cycles(path, bytes, src == Memory::GM || dst == Memory::GM, rec.desc->name, calls);

@@ -11,7 +11,7 @@ namespace pto {
   X(MGATHER_MAT, PIPE_MTE2)                                                                                  \
   /* MTE3 */ X(TSTORE_VEC, PIPE_MTE3) X(TSTORE_MAT, PIPE_MTE3)                                                \
   /* S */ X(SCALAR, PIPE_S) X(TRESHAPE, PIPE_S) X(TSUBVIEW, PIPE_S) X(TGET_SCALE_ADDR, PIPE_S) X(TCI, PIPE_S) X(SETFMATRIX, PIPE_S) X(TPRINT, PIPE_S)                          \
-  /* FIX */ X(TSTORE_ACC, PIPE_FIX) X(TSTORE_ACC_FP, PIPE_FIX) X(TMOV_A2V, PIPE_FIX) X(TMOV_A2M, PIPE_FIX) X(TMOV_V2M, PIPE_FIX)         \
+  /* FIX */ X(TSTORE_ACC, PIPE_FIX) X(TSTORE_ACC_FP, PIPE_FIX) X(TMOV_A2M_FP, PIPE_FIX) X(TMOV_A2V, PIPE_FIX) X(TMOV_A2M, PIPE_FIX) X(TMOV_V2M, PIPE_FIX)         \
   X(TEXTRACT_V2M, PIPE_FIX) X(TMOV_M2S, PIPE_FIX) X(TEXTRACT_A2M, PIPE_FIX) X(TINSERT_A2M, PIPE_FIX)         \
   /* MTE1 */ X(TMOV_M2L, PIPE_MTE1) X(TMOV_M2R, PIPE_MTE1) X(TMOV_M2B, PIPE_MTE1) X(TEXTRACT_M2LR, PIPE_MTE1) \
   X(TIMG2COL, PIPE_MTE1)                                                                                      \

@@ -2,7 +2,8 @@
 //  - TEXTRACT / TMOV Mat (L1) -> Left (L0A) / Right (L0B) on MTE1;
 //  - TMOV Mat -> Bias (BT) on MTE1;
 //  - TMOV Mat -> Scaling (FB) on FIX;
-//  - TSTORE Acc (L0C) -> GM on FIX (the fixpipe: cast or quantisation, ReLU, atomic add).
+//  - TSTORE Acc (L0C) -> GM on FIX (the fixpipe: cast or quantisation, ReLU, atomic add);
+//  - TMOV / TEXTRACT Acc -> Mat (L1) or Vec (UB, A5) on FIX, converted alike.
 // TEXTRACT (extract.hpp), TMOV and TSTORE (data_movement.hpp) dispatch here by the tiles' TileType.
 #pragma once
 #include <cstdint>
@@ -152,27 +153,46 @@ Issue scaling_move(Dst& dst, Src& src, W&... events) {
 // column from a Scaling tile: TSTORE_FP), then ReLU, then written or (AtomicAdd) added.
 enum class FixQuant : std::uint8_t { None, Scalar, Vector };
 
-template <FixQuant Q, AtomicType Atomic, class G, class T>
-constexpr bool acc_store_static() {
-  using A = typename T::DType;
-  using E = typename G::DType;
-  static_assert(kAccTile<T>, "TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
-  static_assert(G::layout == Layout::ND,
-                "TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)");
+// The fixpipe's conversions out of L0C (a2a3 / a5 TStore.hpp, TMov.hpp): the union of both targets'
+// pairs; a5_only_pair names those A2A3 lacks (for a store to GM, or a move to L1).
+template <FixQuant Q, class A, class E>
+constexpr bool fixpipe_pair_static() {
   static_assert(Q != FixQuant::None ||
                     (std::is_same_v<A, float> && (std::is_same_v<E, float> || std::is_same_v<E, half> ||
                                                   std::is_same_v<E, bfloat16_t>)) ||
                     (std::is_same_v<A, std::int32_t> && std::is_same_v<E, std::int32_t>),
-                "TSTORE Acc -> GM: the pairs without a quant parameter are float -> float / half / bfloat16_t and "
-                "int32_t -> int32_t");
+                "the fixpipe (TSTORE / TMOV from an Acc tile): the pairs without a quant parameter are float -> float / "
+                "half / bfloat16_t and int32_t -> int32_t");
   constexpr bool b8 = std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t>;
   static_assert(Q == FixQuant::None ||
                     (std::is_same_v<A, float> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
                                                   std::is_same_v<E, float> || std::is_same_v<E, hifloat8_t> ||
                                                   std::is_same_v<E, float8_e4m3_t>)) ||
                     (std::is_same_v<A, std::int32_t> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t>)),
-                "TSTORE Acc -> GM with a quant parameter: float -> int8_t / uint8_t (both targets), half, bfloat16_t, float, "
-                "hifloat8_t, float8_e4m3_t (A5); int32_t -> int8_t / uint8_t / half (both), bfloat16_t (A5)");
+                "the fixpipe (TSTORE / TMOV from an Acc tile) with a quant parameter: float -> int8_t / uint8_t, half, "
+                "bfloat16_t, float, hifloat8_t, float8_e4m3_t; int32_t -> int8_t / uint8_t / half / bfloat16_t (A2A3 has "
+                "fewer: docs/cube.md)");
+  return true;
+}
+template <FixQuant Q, bool ToL1, class A, class E>
+constexpr bool a5_only_pair() {
+  if constexpr (ToL1) {  // a2a3 TMov.hpp, Acc -> Mat: casts to half / bf16; quant float -> int8, int32 -> int8 / uint8 / half
+    if constexpr (Q == FixQuant::None) return !(std::is_same_v<A, float> && (std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t>));
+    return !(std::is_same_v<E, std::int8_t> || (std::is_same_v<A, std::int32_t> && (std::is_same_v<E, std::uint8_t> || std::is_same_v<E, half>)));
+  } else {  // a2a3 TStore.hpp: every cast; quant to int8 / uint8, int32 -> half
+    if constexpr (Q == FixQuant::None) return false;
+    return !(std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t> ||
+             (std::is_same_v<A, std::int32_t> && std::is_same_v<E, half>));
+  }
+}
+
+template <FixQuant Q, AtomicType Atomic, class G, class T>
+constexpr bool acc_store_static() {
+  using E = typename G::DType;
+  static_assert(kAccTile<T>, "TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
+  static_assert(G::layout == Layout::ND,
+                "TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)");
+  static_assert(fixpipe_pair_static<Q, typename T::DType, E>());
   static_assert(Atomic == AtomicType::AtomicNone || std::is_same_v<E, float> || std::is_same_v<E, half> ||
                     std::is_same_v<E, bfloat16_t> || std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int8_t>,
                 "TSTORE Acc -> GM: the atomic add takes float, half, bfloat16_t, int32_t and int8_t outputs (the NPUs' "
@@ -199,9 +219,7 @@ InstrRecord acc_store_record(Core& core, G& dst, T& src) {
     fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
   if (t.valid_rows > 8192)
     fail("TSTORE: operand src ", t, ": the fixpipe's nz2nd store moves at most 8192 rows");
-  constexpr bool a2a3_quant = std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t> ||
-                              (std::is_same_v<A, std::int32_t> && std::is_same_v<E, half>);
-  if (Q != FixQuant::None && !a2a3_quant && target == Target::A2A3)
+  if (a5_only_pair<Q, false, A, E>() && target == Target::A2A3)
     fail("TSTORE: operand dst ", g, ": the quantising store ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>),
          " is A5's (A2A3 quantises float to int8 / uint8 and int32 to int8 / uint8 / half)");
   rec.variant = std::uint8_t((Relu == ReluPreMode::NormalRelu ? kVariantRelu : 0) |
@@ -240,6 +258,91 @@ Issue acc_store_fp(G& dst, T& src, Fp& fp, W&... events) {
   TileView& f = rec.ops[2].tile;
   const int n = rec.ops[1].tile.valid_cols;
   if (n > f.cols) fail("TSTORE_FP: operand fp ", f, " holds fewer than the ", n, " words the store's columns need");
+  f.valid_rows = 1;
+  f.valid_cols = n;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+// TMOV / TEXTRACT out of L0C through the fixpipe (a2a3 / a5 TMov.hpp, TExtract.hpp): Acc -> Mat (both
+// targets; A2A3 writes NZ only) and Acc -> Vec (A5), converted as TSTORE converts. dst(r, c) = src(r0 + r,
+// c0 + c): TMOV moves src's valid region from (0, 0), TEXTRACT dst's valid region from (r0, c0) (c0 on a
+// 16-column fractal boundary). An NZ dst of TMOV is written as the chips write it: all of src's Rows and
+// the columns rounded up to dst's C0.
+template <class D> inline constexpr bool kFixpipeDst =
+    (D::Loc == TileType::Mat || D::Loc == TileType::Vec) && ((!D::isBoxedLayout) || kNzTile<D>);
+
+template <Op O, FixQuant Q, ReluPreMode Relu, class D, class S>
+InstrRecord acc_move_record(Core& core, D& dst, S& src, std::uint16_t r0, std::uint16_t c0) {
+  using A = typename S::DType;
+  using E = typename D::DType;
+  static_assert(kAccTile<S>, "TMOV / TEXTRACT from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
+  static_assert(kFixpipeDst<D>, "TMOV / TEXTRACT from an Acc tile: dst must be a Mat or Vec tile, ND (RowMajor NoneBox), DN "
+                                "(ColMajor NoneBox) or NZ (512-byte fractals)");
+  static_assert(fixpipe_pair_static<Q, A, E>());
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  const InstrDesc& d = *rec.desc;
+  TileView& dv = rec.ops[0].tile;
+  TileView& sv = rec.ops[1].tile;
+  const Target target = core_target(core);
+  if (target == Target::A2A3 && (D::Loc != TileType::Mat || !kNzTile<D>))
+    fail(d.name, ": operand dst ", dv, ": A2A3's fixpipe moves L0C to L1 only, as NZ (Acc -> Vec and the ND / DN "
+         "outputs are A5's)");
+  if (a5_only_pair<Q, true, A, E>() && target == Target::A2A3)
+    fail(d.name, ": operand dst ", dv, ": the move ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>), Q == FixQuant::None ? "" : " with a quant parameter",
+         " out of L0C is A5's (A2A3 casts float to half / bfloat16_t and quantises float to int8, int32 to int8 / uint8 / half)");
+  const bool mov = O != Op::TEXTRACT_A2M;
+  int rows = mov ? sv.valid_rows : dv.valid_rows, cols = mov ? sv.valid_cols : dv.valid_cols;
+  if (c0 % 16 != 0)
+    fail(d.name, ": operand src ", sv, ": indexCol ", c0, " must be a multiple of 16 (the fixpipe reads whole 16-column fractals)");
+  if constexpr (kNzTile<D>)
+    if (mov) {  // the chips' nz2nz: src's static rows, the columns in whole C0 blocks
+      rows = sv.rows;
+      const int c0n = std::is_same_v<E, float> ? 8 : int(32 / sizeof(E));
+      cols = std::min((cols + c0n - 1) / c0n * c0n, dv.cols);
+    }
+  if (int(r0) + rows > sv.rows || int(c0) + cols > sv.cols)
+    fail(d.name, ": operand src ", sv, ": the ", rows, " x ", cols, " region at (indexRow ", r0, ", indexCol ", c0,
+         ") runs past its ", sv.rows, " x ", sv.cols, " elements");
+  if (rows > dv.rows || cols > dv.cols)
+    fail(d.name, ": operand dst ", dv, " cannot hold the ", rows, " x ", cols, " region the fixpipe writes");
+  const std::ptrdiff_t off = sv.elem_offset(r0, c0) * std::ptrdiff_t(sv.elem_bytes());
+  sv.base += off;
+  sv.offset += std::uint32_t(off);
+  dv.valid_rows = sv.valid_rows = rows;
+  dv.valid_cols = sv.valid_cols = cols;
+  dv.static_valid_rows = dv.static_valid_cols = sv.static_valid_rows = sv.static_valid_cols = false;
+  rec.variant = std::uint8_t((Relu == ReluPreMode::NormalRelu ? kVariantRelu : 0) |
+                             (Q == FixQuant::Scalar ? kVariantQuantScalar : Q == FixQuant::Vector ? kVariantQuantVector : 0));
+  return rec;
+}
+
+template <Op O, ReluPreMode Relu, class D, class S, class... W>
+Issue acc_move(D& dst, S& src, std::uint16_t r0, std::uint16_t c0, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = acc_move_record<O, FixQuant::None, Relu>(core, dst, src, r0, c0);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+template <ReluPreMode Relu, class D, class S, class... W>
+Issue acc_move_scalar(D& dst, S& src, std::uint64_t word, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = acc_move_record<Op::TMOV_A2M, FixQuant::Scalar, Relu>(core, dst, src, 0, 0);
+  rec.scalar = ScalarValue::of(word);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+template <ReluPreMode Relu, class D, class S, class Fp, class... W>
+Issue acc_move_fp(D& dst, S& src, Fp& fp, W&... events) {
+  static_assert(Fp::Loc == TileType::Scaling && Fp::Rows == 1 && sizeof(typename Fp::DType) == 8,
+                "TMOV_FP: fp must be a 1-row Scaling tile of 64-bit quant words (TMOV Mat -> Scaling fills one)");
+  Core& core = current_core();
+  InstrRecord rec = acc_move_record<Op::TMOV_A2M_FP, FixQuant::Vector, Relu>(core, dst, src, 0, 0);
+  add_tile(core, rec, fp);
+  TileView& f = rec.ops[2].tile;
+  const int n = rec.ops[1].tile.valid_cols;
+  if (n > f.cols) fail("TMOV_FP: operand fp ", f, " holds fewer than the ", n, " words the move's columns need");
   f.valid_rows = 1;
   f.valid_cols = n;
   add_waits(core, rec, events...);

@@ -270,10 +270,12 @@ Issue vec_move(DstTile& dst, SrcTile& src, WaitEvents&... events) {
 }  // namespace detail
 
 template <class DstTile, class SrcTile, class... WaitEvents>
-  requires TileLike<DstTile> && TileLike<SrcTile>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
 detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   using namespace detail;
-  if constexpr (DstTile::Loc == TileType::Left || DstTile::Loc == TileType::Right)  // the cube's (cube_rules.hpp)
+  if constexpr (SrcTile::Loc == TileType::Acc)  // the fixpipe, out of L0C (cube_rules.hpp)
+    return acc_move<Op::TMOV_A2M, ReluPreMode::NoRelu>(dst, src, 0, 0, events...);
+  else if constexpr (DstTile::Loc == TileType::Left || DstTile::Loc == TileType::Right)  // the cube's (cube_rules.hpp)
     return l0_move<DstTile::Loc == TileType::Left ? Op::TMOV_M2L : Op::TMOV_M2R, true>(dst, src, 0, 0, events...);
   else if constexpr (DstTile::Loc == TileType::Bias)
     return bias_move(dst, src, events...);
@@ -281,6 +283,38 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
     return scaling_move(dst, src, events...);
   else
     return vec_move(dst, src, events...);
+}
+
+// TMOV's fixpipe forms, out of an Acc tile (pto-isa's template order): with ReLU; to UB on A5 with an
+// AccToVecMode (the single modes: the model has one vector unit per core); with one quant word; with a
+// Scaling tile of per-column words (TMOV_FP). docs/cube.md.
+template <class DstTile, class SrcTile, ReluPreMode Relu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
+  static_assert(SrcTile::Loc == TileType::Acc, "TMOV<..., ReluPreMode>: the ReLU forms move an Acc tile (the fixpipe)");
+  return detail::acc_move<Op::TMOV_A2M, Relu>(dst, src, 0, 0, events...);
+}
+template <class DstTile, class SrcTile, AccToVecMode Mode, ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
+  static_assert(SrcTile::Loc == TileType::Acc && DstTile::Loc == TileType::Vec,
+                "TMOV<..., AccToVecMode>: an Acc tile to a Vec tile (A5)");
+  static_assert(Mode == AccToVecMode::SingleModeVec0 || Mode == AccToVecMode::SingleModeVec1,
+                "TMOV<..., AccToVecMode>: the dual modes split the tile over a cube's two vector units, which the model "
+                "does not have (one vector unit per core): use SingleModeVec0");
+  return detail::acc_move<Op::TMOV_A2M, Relu>(dst, src, 0, 0, events...);
+}
+template <class DstTile, class SrcTile, ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, std::uint64_t preQuantScalar, WaitEvents&... events) {
+  static_assert(SrcTile::Loc == TileType::Acc, "TMOV(dst, src, preQuantScalar): the quant forms move an Acc tile (the fixpipe)");
+  return detail::acc_move_scalar<Relu>(dst, src, preQuantScalar, events...);
+}
+template <class DstTile, class SrcTile, class FpTile, ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && TileLike<FpTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV_FP(DstTile& dst, SrcTile& src, FpTile& fp, WaitEvents&... events) {
+  static_assert(SrcTile::Loc == TileType::Acc, "TMOV_FP: src must be an Acc tile (the fixpipe)");
+  return detail::acc_move_fp<Relu>(dst, src, fp, events...);
 }
 
 template <class TileData, class... WaitEvents>

@@ -107,10 +107,20 @@ template <class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint16_t indexCol = 0, W&... events) {
   using namespace detail;
-  if constexpr (Dst::Loc == TileType::Left || Dst::Loc == TileType::Right)  // the cube's L1 -> L0A / L0B (cube_rules.hpp)
+  if constexpr (Src::Loc == TileType::Acc)  // the fixpipe, out of L0C (cube_rules.hpp)
+    return acc_move<Op::TEXTRACT_A2M, ReluPreMode::NoRelu>(dst, src, indexRow, indexCol, events...);
+  else if constexpr (Dst::Loc == TileType::Left || Dst::Loc == TileType::Right)  // the cube's L1 -> L0A / L0B (cube_rules.hpp)
     return l0_move<Op::TEXTRACT_M2LR, false>(dst, src, indexRow, indexCol, events...);
   else
     return vec_window_extract(dst, src, indexRow, indexCol, events...);
+}
+
+// TEXTRACT's fixpipe form with ReLU (an Acc source).
+template <class Dst, class Src, ReluPreMode Relu, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
+  static_assert(Src::Loc == TileType::Acc, "TEXTRACT<..., ReluPreMode>: the ReLU form reads an Acc tile (the fixpipe)");
+  return detail::acc_move<Op::TEXTRACT_A2M, Relu>(dst, src, indexRow, indexCol, events...);
 }
 
 template <class Dst, class Src, class... W>
