@@ -695,3 +695,94 @@ BOOST_AUTO_TEST_CASE(fixpipe_move_errors_name_the_rule) {
   });
   BOOST_TEST(contains(e, "indexCol 8 must be a multiple of 16"), e);
 }
+
+// TINSERT from L0C: src's valid region into a window of dst (the rest of dst untouched), on both targets
+// into NZ half (A2A3's form), on A5 into ND float with ReLU and into NZ int8 with per-column words.
+BOOST_AUTO_TEST_CASE(tinsert_writes_l0c_into_a_window) {
+  using AccT = TileAcc<float, 16, 32, -1, -1>;
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    ScopedTarget scope(tg);
+    AccT c(16, 32);
+    Nz<half, 64, 96> mat;
+    TASSIGN(c, 0);
+    TASSIGN(mat, 0);
+    fill_acc(c, acc_value);
+    std::fill(mat.data(), mat.data() + 64 * 96, half(-99.0f));
+    TINSERT(mat, c, 40, 48);
+    int bad = 0;
+    for (int r = 0; r < 64; ++r)
+      for (int j = 0; j < 96; ++j) {
+        const bool in = r >= 40 && r < 56 && j >= 48 && j < 80;
+        bad += at(mat, r, j) != (in ? double(half(float(acc_value(r - 40, j - 48)))) : -99.0);
+      }
+    BOOST_TEST_CONTEXT(name_of(tg)) { BOOST_TEST(bad == 0); }
+  }
+  ScopedTarget scope(Target::A5);
+  AccT c(16, 32);
+  Tile<TileType::Vec, float, 32, 64> nd;
+  Tile<TileType::Vec, std::int8_t, 32, 64, BLayout::ColMajor, 32, 64, SLayout::RowMajor, 512> nz;
+  Tile<TileType::Scaling, std::uint64_t, 1, 32> fp;
+  Tile<TileType::Mat, std::uint64_t, 1, 32> mw;
+  TASSIGN(c, 0);
+  TASSIGN(nd, 0);
+  TASSIGN(nz, 0x4000);
+  TASSIGN(fp, 0);
+  TASSIGN(mw, 0);
+  fill_acc(c, acc_value);
+  std::fill(nd.data(), nd.data() + 32 * 64, 7.0f);
+  std::fill(nz.data(), nz.data() + 32 * 64, std::int8_t(5));
+  std::vector<std::uint64_t> words(32);
+  for (int j = 0; j < 32; ++j) words[std::size_t(j)] = quant_word(float(j % 3 + 1) * 0.5f, j % 5, true);
+  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, 32>, pto::Stride<1, 1, 1, 32, 1>> gw(words.data());
+  TLOAD(mw, gw);
+  TMOV(fp, mw);
+  TINSERT<decltype(nd), AccT, ReluPreMode::NormalRelu>(nd, c, 3, 5);
+  TINSERT_FP(nz, c, fp, 16, 32);
+  int bad = 0;
+  for (int r = 0; r < 32; ++r)
+    for (int j = 0; j < 64; ++j) {
+      const bool in_nd = r >= 3 && r < 19 && j >= 5 && j < 37, in_nz = r >= 16 && j >= 32;
+      bad += at(nd, r, j) != (in_nd ? std::max(acc_value(r - 3, j - 5), 0.0) : 7.0);
+      bad += at(nz, r, j) != (in_nz ? quant_ref<std::int8_t>(acc_value(r - 16, j - 32), words[std::size_t(j - 32)], false) : 5.0);
+    }
+  BOOST_TEST(bad == 0);
+  // an NZ dst's window starts on a C0 column block
+  Nz<half, 32, 64> hz;
+  TASSIGN(hz, 0x8000);
+  const std::string e = pto_test::error_of([&] { TINSERT(hz, c, 0, 8); });
+  BOOST_TEST((pto_test::contains(e, "TINSERT: operand dst") && pto_test::contains(e, "indexCol 8 must be a multiple of 16")), e);
+}
+
+// TEXTRACT's quant forms: one word, or the words of src's columns (TEXTRACT_FP reads fp from indexCol on).
+BOOST_AUTO_TEST_CASE(textract_quantises_the_window) {
+  ScopedTarget scope(Target::A5);
+  TileAcc<float, 32, 48> c;
+  Tile<TileType::Vec, std::int8_t, 16, 32> q;
+  Tile<TileType::Vec, half, 16, 16> h;
+  Tile<TileType::Mat, std::uint64_t, 1, 48> mw;
+  Tile<TileType::Scaling, std::uint64_t, 1, 48> fp;
+  TASSIGN(c, 0);
+  TASSIGN(q, 0);
+  TASSIGN(h, 0x1000);
+  TASSIGN(mw, 0);
+  TASSIGN(fp, 0);
+  fill_acc(c, acc_value);
+  std::vector<std::uint64_t> words(48);
+  for (int j = 0; j < 48; ++j) words[std::size_t(j)] = quant_word(float(j % 4 + 1) * 0.25f, 0, false);
+  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, 48>, pto::Stride<1, 1, 1, 48, 1>> gw(words.data());
+  TLOAD(mw, gw);
+  TMOV(fp, mw);
+  const std::uint64_t w = quant_word(0.75f, 2, true);
+  TEXTRACT(q, c, w, 8, 16);
+  TEXTRACT_FP(h, c, fp, 16, 32);
+  int bad = 0;
+  for (int r = 0; r < 16; ++r) {
+    for (int j = 0; j < 32; ++j) bad += at(q, r, j) != quant_ref<std::int8_t>(acc_value(8 + r, 16 + j), w, false);
+    for (int j = 0; j < 16; ++j) bad += at(h, r, j) != quant_ref<half>(acc_value(16 + r, 32 + j), words[std::size_t(32 + j)], false);
+  }
+  BOOST_TEST(bad == 0);
+  Tile<TileType::Scaling, std::uint64_t, 1, 40> narrow;
+  TASSIGN(narrow, 0x200);
+  const std::string e = pto_test::error_of([&] { TEXTRACT_FP(h, c, narrow, 16, 32); });
+  BOOST_TEST((pto_test::contains(e, "TEXTRACT_FP: operand fp") && pto_test::contains(e, "fewer than the 48 words")), e);
+}

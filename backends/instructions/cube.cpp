@@ -23,6 +23,9 @@ constexpr InstrImpl kTable[] = {
     {Op::TMOV_A2M, cpu::cube::kMoveAcc, {}},
     {Op::TMOV_A2M_FP, cpu::cube::kMoveAcc, {}},
     {Op::TEXTRACT_A2M, cpu::cube::kMoveAcc, {}},
+    {Op::TEXTRACT_A2M_FP, cpu::cube::kMoveAcc, {}},
+    {Op::TINSERT_A2M, cpu::cube::kMoveAcc, {}},
+    {Op::TINSERT_A2M_FP, cpu::cube::kMoveAcc, {}},
 };
 }  // namespace
 

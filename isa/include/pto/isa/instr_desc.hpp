@@ -337,10 +337,13 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TMOV_M2S, "TMOV", PTO_UN),  // Mat -> Scaling: 64-bit quant words
     instr(Op::TSTORE_ACC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TSTORE_ACC_FP, "TSTORE_FP", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("fp")}}, 3),
-    // out of L0C to L1 or UB through the fixpipe (TMOV to either; TEXTRACT a window)
+    // out of L0C to L1 or UB through the fixpipe (TMOV; TEXTRACT a window of src; TINSERT into a window of dst)
     instr(Op::TMOV_A2M, "TMOV", PTO_UN),
     instr(Op::TMOV_A2M_FP, "TMOV_FP", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("fp")}}, 3),
     instr(Op::TEXTRACT_A2M, "TEXTRACT", PTO_UN),
+    instr(Op::TEXTRACT_A2M_FP, "TEXTRACT_FP", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("fp")}}, 3),
+    instr(Op::TINSERT_A2M, "TINSERT", PTO_UN),
+    instr(Op::TINSERT_A2M_FP, "TINSERT_FP", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("fp")}}, 3),
     instr(Op::TEXP, "TEXP", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TAXPY, "TAXPY", {{{"dst", Role::ReadWrite}, PTO_D_R("src0")}}, 2, true),
     // synchronisation

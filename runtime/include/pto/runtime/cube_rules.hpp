@@ -263,11 +263,11 @@ Issue acc_store_fp(G& dst, T& src, Fp& fp, W&... events) {
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
-// TMOV / TEXTRACT out of L0C through the fixpipe (a2a3 / a5 TMov.hpp, TExtract.hpp): Acc -> Mat (both
-// targets; A2A3 writes NZ only) and Acc -> Vec (A5), converted as TSTORE converts. dst(r, c) = src(r0 + r,
-// c0 + c): TMOV moves src's valid region from (0, 0), TEXTRACT dst's valid region from (r0, c0) (c0 on a
-// 16-column fractal boundary). An NZ dst of TMOV is written as the chips write it: all of src's Rows and
-// the columns rounded up to dst's C0.
+// TMOV / TEXTRACT / TINSERT out of L0C through the fixpipe (a2a3 / a5 TMov.hpp, TExtract.hpp, TInsert.hpp):
+// Acc -> Mat (both targets; A2A3 writes NZ only) and Acc -> Vec (A5), converted as TSTORE converts. TMOV
+// moves src's valid region from (0, 0); TEXTRACT dst's valid region from (r0, c0) of src (c0 on a 16-column
+// fractal boundary); TINSERT src's valid region to (r0, c0) of dst (an NZ dst: c0 on a C0 block). An NZ
+// dst of TMOV is written as the chips write it: all of src's Rows and the columns rounded up to dst's C0.
 template <class D> inline constexpr bool kFixpipeDst =
     (D::Loc == TileType::Mat || D::Loc == TileType::Vec) && ((!D::isBoxedLayout) || kNzTile<D>);
 
@@ -292,24 +292,32 @@ InstrRecord acc_move_record(Core& core, D& dst, S& src, std::uint16_t r0, std::u
   if (a5_only_pair<Q, true, A, E>() && target == Target::A2A3)
     fail(d.name, ": operand dst ", dv, ": the move ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>), Q == FixQuant::None ? "" : " with a quant parameter",
          " out of L0C is A5's (A2A3 casts float to half / bfloat16_t and quantises float to int8, int32 to int8 / uint8 / half)");
-  const bool mov = O != Op::TEXTRACT_A2M;
-  int rows = mov ? sv.valid_rows : dv.valid_rows, cols = mov ? sv.valid_cols : dv.valid_cols;
-  if (c0 % 16 != 0)
-    fail(d.name, ": operand src ", sv, ": indexCol ", c0, " must be a multiple of 16 (the fixpipe reads whole 16-column fractals)");
+  const bool insert = O == Op::TINSERT_A2M || O == Op::TINSERT_A2M_FP, extract = O == Op::TEXTRACT_A2M || O == Op::TEXTRACT_A2M_FP;
+  const bool mov = !insert && !extract;
+  int rows = extract ? dv.valid_rows : sv.valid_rows, cols = extract ? dv.valid_cols : sv.valid_cols;
   if constexpr (kNzTile<D>)
     if (mov) {  // the chips' nz2nz: src's static rows, the columns in whole C0 blocks
       rows = sv.rows;
       const int c0n = std::is_same_v<E, float> ? 8 : int(32 / sizeof(E));
       cols = std::min((cols + c0n - 1) / c0n * c0n, dv.cols);
     }
-  if (int(r0) + rows > sv.rows || int(c0) + cols > sv.cols)
-    fail(d.name, ": operand src ", sv, ": the ", rows, " x ", cols, " region at (indexRow ", r0, ", indexCol ", c0,
-         ") runs past its ", sv.rows, " x ", sv.cols, " elements");
-  if (rows > dv.rows || cols > dv.cols)
-    fail(d.name, ": operand dst ", dv, " cannot hold the ", rows, " x ", cols, " region the fixpipe writes");
-  const std::ptrdiff_t off = sv.elem_offset(r0, c0) * std::ptrdiff_t(sv.elem_bytes());
-  sv.base += off;
-  sv.offset += std::uint32_t(off);
+  // The window: in src for TEXTRACT (on a 16-column fractal boundary), in dst for TINSERT (an NZ dst: on a
+  // C0 column block boundary); TMOV's is at (0, 0).
+  TileView& big = insert ? dv : sv;
+  const char* big_name = insert ? "dst" : "src";
+  const int align = insert ? (kNzTile<D> ? int(32 / sizeof(E)) : 1) : 16;
+  if (c0 % align != 0)
+    fail(d.name, ": operand ", big_name, " ", big, ": indexCol ", c0, " must be a multiple of ", align,
+         insert ? " (the fixpipe writes whole C0 column blocks of an NZ tile)" : " (the fixpipe reads whole 16-column fractals)");
+  if (int(r0) + rows > big.rows || int(c0) + cols > big.cols)
+    fail(d.name, ": operand ", big_name, " ", big, ": the ", rows, " x ", cols, " region at (indexRow ", r0, ", indexCol ", c0,
+         ") runs past its ", big.rows, " x ", big.cols, " elements");
+  TileView& small = insert ? sv : dv;
+  if (rows > small.rows || cols > small.cols)
+    fail(d.name, ": operand ", insert ? "src " : "dst ", small, " cannot hold the ", rows, " x ", cols, " region the fixpipe moves");
+  const std::ptrdiff_t off = big.elem_offset(r0, c0) * std::ptrdiff_t(big.elem_bytes());
+  big.base += off;
+  big.offset += std::uint32_t(off);
   dv.valid_rows = sv.valid_rows = rows;
   dv.valid_cols = sv.valid_cols = cols;
   dv.static_valid_rows = dv.static_valid_cols = sv.static_valid_rows = sv.static_valid_cols = false;
@@ -325,24 +333,28 @@ Issue acc_move(D& dst, S& src, std::uint16_t r0, std::uint16_t c0, W&... events)
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
-template <ReluPreMode Relu, class D, class S, class... W>
-Issue acc_move_scalar(D& dst, S& src, std::uint64_t word, W&... events) {
+template <Op O, ReluPreMode Relu, class D, class S, class... W>
+Issue acc_move_scalar(D& dst, S& src, std::uint64_t word, std::uint16_t r0, std::uint16_t c0, W&... events) {
   Core& core = current_core();
-  InstrRecord rec = acc_move_record<Op::TMOV_A2M, FixQuant::Scalar, Relu>(core, dst, src, 0, 0);
+  InstrRecord rec = acc_move_record<O, FixQuant::Scalar, Relu>(core, dst, src, r0, c0);
   rec.scalar = ScalarValue::of(word);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
-template <ReluPreMode Relu, class D, class S, class Fp, class... W>
-Issue acc_move_fp(D& dst, S& src, Fp& fp, W&... events) {
+template <Op O, ReluPreMode Relu, class D, class S, class Fp, class... W>
+Issue acc_move_fp(D& dst, S& src, Fp& fp, std::uint16_t r0, std::uint16_t c0, W&... events) {
   static_assert(Fp::Loc == TileType::Scaling && Fp::Rows == 1 && sizeof(typename Fp::DType) == 8,
-                "TMOV_FP: fp must be a 1-row Scaling tile of 64-bit quant words (TMOV Mat -> Scaling fills one)");
+                "TMOV_FP / TINSERT_FP: fp must be a 1-row Scaling tile of 64-bit quant words (TMOV Mat -> Scaling fills one)");
   Core& core = current_core();
-  InstrRecord rec = acc_move_record<Op::TMOV_A2M_FP, FixQuant::Vector, Relu>(core, dst, src, 0, 0);
+  InstrRecord rec = acc_move_record<O, FixQuant::Vector, Relu>(core, dst, src, r0, c0);
   add_tile(core, rec, fp);
   TileView& f = rec.ops[2].tile;
-  const int n = rec.ops[1].tile.valid_cols;
-  if (n > f.cols) fail("TMOV_FP: operand fp ", f, " holds fewer than the ", n, " words the move's columns need");
+  // TEXTRACT_FP reads the words of src's columns: the fixpipe's parameter address moves indexCol words on
+  const int first = O == Op::TEXTRACT_A2M_FP ? c0 : 0, n = rec.ops[1].tile.valid_cols;
+  if (first + n > f.cols)
+    fail(rec.desc->name, ": operand fp ", f, " holds fewer than the ", first + n, " words the move's columns need");
+  f.base += std::ptrdiff_t(first) * 8;
+  f.offset += std::uint32_t(first) * 8;
   f.valid_rows = 1;
   f.valid_cols = n;
   add_waits(core, rec, events...);

@@ -308,13 +308,13 @@ template <class DstTile, class SrcTile, ReluPreMode Relu = ReluPreMode::NoRelu, 
   requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
 detail::Issue TMOV(DstTile& dst, SrcTile& src, std::uint64_t preQuantScalar, WaitEvents&... events) {
   static_assert(SrcTile::Loc == TileType::Acc, "TMOV(dst, src, preQuantScalar): the quant forms move an Acc tile (the fixpipe)");
-  return detail::acc_move_scalar<Relu>(dst, src, preQuantScalar, events...);
+  return detail::acc_move_scalar<Op::TMOV_A2M, Relu>(dst, src, preQuantScalar, 0, 0, events...);
 }
 template <class DstTile, class SrcTile, class FpTile, ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
   requires TileLike<DstTile> && TileLike<SrcTile> && TileLike<FpTile> && (detail::WaitEvent<WaitEvents> && ...)
 detail::Issue TMOV_FP(DstTile& dst, SrcTile& src, FpTile& fp, WaitEvents&... events) {
   static_assert(SrcTile::Loc == TileType::Acc, "TMOV_FP: src must be an Acc tile (the fixpipe)");
-  return detail::acc_move_fp<Relu>(dst, src, fp, events...);
+  return detail::acc_move_fp<Op::TMOV_A2M_FP, Relu>(dst, src, fp, 0, 0, events...);
 }
 
 template <class TileData, class... WaitEvents>

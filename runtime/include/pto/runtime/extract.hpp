@@ -115,18 +115,30 @@ detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint
     return vec_window_extract(dst, src, indexRow, indexCol, events...);
 }
 
-// TEXTRACT's fixpipe form with ReLU (an Acc source).
+// TEXTRACT's fixpipe forms (an Acc source): with ReLU, with one quant word, with per-column words.
 template <class Dst, class Src, ReluPreMode Relu, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
   static_assert(Src::Loc == TileType::Acc, "TEXTRACT<..., ReluPreMode>: the ReLU form reads an Acc tile (the fixpipe)");
   return detail::acc_move<Op::TEXTRACT_A2M, Relu>(dst, src, indexRow, indexCol, events...);
 }
-
-template <class Dst, class Src, class... W>
+template <class Dst, class Src, ReluPreMode Relu = ReluPreMode::NoRelu, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
-detail::Issue TINSERT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
-  using namespace detail;
+detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint64_t preQuantScalar, std::uint16_t indexRow, std::uint16_t indexCol,
+                       W&... events) {
+  static_assert(Src::Loc == TileType::Acc, "TEXTRACT(dst, src, preQuantScalar, ...): the quant forms read an Acc tile (the fixpipe)");
+  return detail::acc_move_scalar<Op::TEXTRACT_A2M, Relu>(dst, src, preQuantScalar, indexRow, indexCol, events...);
+}
+template <class Dst, class Src, class Fp, ReluPreMode Relu = ReluPreMode::NoRelu, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Fp> && (detail::WaitEvent<W> && ...)
+detail::Issue TEXTRACT_FP(Dst& dst, Src& src, Fp& fp, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
+  static_assert(Src::Loc == TileType::Acc, "TEXTRACT_FP: src must be an Acc tile (the fixpipe)");
+  return detail::acc_move_fp<Op::TEXTRACT_A2M_FP, Relu>(dst, src, fp, indexRow, indexCol, events...);
+}
+
+namespace detail {
+template <class Dst, class Src, class... W>
+Issue vec_window_insert(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
   static_assert(window_static<Src, Dst>());
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TINSERT_V2V>());
@@ -136,5 +148,38 @@ detail::Issue TINSERT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t 
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
+}  // namespace detail
+
+template <class Dst, class Src, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TINSERT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
+  using namespace detail;
+  if constexpr (Src::Loc == TileType::Acc)  // the fixpipe, out of L0C (cube_rules.hpp)
+    return acc_move<Op::TINSERT_A2M, ReluPreMode::NoRelu>(dst, src, indexRow, indexCol, events...);
+  else
+    return vec_window_insert(dst, src, indexRow, indexCol, events...);
+}
+
+// TINSERT's fixpipe forms (an Acc source): with ReLU, with one quant word, with per-column words.
+template <class Dst, class Src, ReluPreMode Relu, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TINSERT(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
+  static_assert(Src::Loc == TileType::Acc, "TINSERT<..., ReluPreMode>: the ReLU form reads an Acc tile (the fixpipe)");
+  return detail::acc_move<Op::TINSERT_A2M, Relu>(dst, src, indexRow, indexCol, events...);
+}
+template <class Dst, class Src, ReluPreMode Relu = ReluPreMode::NoRelu, class... W>
+  requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
+detail::Issue TINSERT(Dst& dst, Src& src, std::uint64_t preQuantScalar, std::uint16_t indexRow, std::uint16_t indexCol,
+                      W&... events) {
+  static_assert(Src::Loc == TileType::Acc, "TINSERT(dst, src, preQuantScalar, ...): the quant forms read an Acc tile (the fixpipe)");
+  return detail::acc_move_scalar<Op::TINSERT_A2M, Relu>(dst, src, preQuantScalar, indexRow, indexCol, events...);
+}
+template <class Dst, class Src, class Fp, ReluPreMode Relu = ReluPreMode::NoRelu, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Fp> && (detail::WaitEvent<W> && ...)
+detail::Issue TINSERT_FP(Dst& dst, Src& src, Fp& fp, std::uint16_t indexRow, std::uint16_t indexCol, W&... events) {
+  static_assert(Src::Loc == TileType::Acc, "TINSERT_FP: src must be an Acc tile (the fixpipe)");
+  return detail::acc_move_fp<Op::TINSERT_A2M_FP, Relu>(dst, src, fp, indexRow, indexCol, events...);
+}
+
 
 }  // namespace pto
