@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <pto/cpu/tile_offsets.hpp>
 #include <pto/pto-inst.hpp>
 
 #include "element_ref.hpp"
@@ -785,4 +786,23 @@ BOOST_AUTO_TEST_CASE(textract_quantises_the_window) {
   TASSIGN(narrow, 0x200);
   const std::string e = pto_test::error_of([&] { TEXTRACT_FP(h, c, narrow, 16, 32); });
   BOOST_TEST((pto_test::contains(e, "TEXTRACT_FP: operand fp") && pto_test::contains(e, "fewer than the 48 words")), e);
+}
+
+// pto-isa's CPU system tests address tiles through pto::GetTileElementOffset (<pto/cpu/tile_offsets.hpp>):
+// the box layouts' offsets from their definitions (16-row fractals of 32 bytes per row; Acc 16 x 16).
+BOOST_AUTO_TEST_CASE(get_tile_element_offset_follows_the_box_layouts) {
+  int bad = 0;
+  for (int r = 0; r < 48; ++r)
+    for (int c = 0; c < 64; ++c) {
+      // NZ half 48 x 64: column blocks of 16, each 48 rows of 16 elements
+      bad += GetTileElementOffset<Nz<half, 48, 64>>(r, c) != std::size_t((c / 16) * 48 * 16 + r * 16 + c % 16);
+      // ZN half 48 x 64: row blocks of 16, each 64 columns of 16 elements
+      bad += GetTileElementOffset<Zn<half, 48, 64>>(r, c) != std::size_t((r / 16) * 64 * 16 + c * 16 + r % 16);
+      // Left zZ int8 (A2A3): 16 x 32 fractals, row-major fractal order, rows of 32 inside
+      using LeftZz = Tile<TileType::Left, std::int8_t, 48, 64, BLayout::RowMajor, 48, 64, SLayout::RowMajor, 512>;
+      bad += GetTileElementOffset<LeftZz>(r, c) != std::size_t((r / 16) * 2 * 512 + (c / 32) * 512 + (r % 16) * 32 + c % 32);
+      // Acc float: NZ with 16 x 16 fractals
+      bad += GetTileElementOffset<TileAcc<float, 48, 64>>(r, c) != std::size_t((c / 16) * 48 * 16 + r * 16 + c % 16);
+    }
+  BOOST_TEST(bad == 0);
 }

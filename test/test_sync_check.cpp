@@ -221,6 +221,75 @@ Kernel event_waited_before_recorded() {
   co_await TEXP(b, a, loaded);
 }
 
+// ---- the cube corpus: a K-split panel loop, GM -> L1 (MTE2) -> L0A / L0B (MTE1) -> L0C (M) -> GM (FIX) ----
+
+constexpr int CM = 32, CK = 32, CN = 32, kPanels = 4;
+using MatA = Tile<TileType::Mat, half, CM, CK, BLayout::ColMajor, CM, CK, SLayout::RowMajor, 512>;  // NZ
+using MatB = Tile<TileType::Mat, half, CK, CN, BLayout::RowMajor, CK, CN, SLayout::ColMajor, 512>;  // ZN
+using GmA = GlobalTensor<half, Shape<1, 1, 1, CM, CK>, pto::Stride<1, 1, 1, CK * kPanels, 1>>;
+using GmB = GlobalTensor<half, Shape<1, 1, 1, CK, CN>, pto::Stride<1, 1, 1, 1, CK * kPanels>, Layout::DN>;
+using GmC = GlobalTensor<float, Shape<1, 1, 1, CM, CN>, pto::Stride<1, 1, 1, CN, 1>>;
+
+// What a cube kernel leaves out (each one a mistake seen in real kernels).
+enum CubeFlaw : unsigned {
+  kNoFlaw = 0,
+  kNoMte1ToM = 1,     // the mad reads L0A / L0B before the extract wrote them
+  kNoMToFix = 2,      // the store reads L0C before the mad wrote it
+  kNoL1Release = 4,   // the next panel's load overwrites L1 the extract may still read
+  kOneEventId = 8,    // two L1 buffers share an MTE2 -> MTE1 event id (pto-isa's gemm_performance does this)
+};
+
+// C (CM x CN) = sum over kPanels panels of A_p * B_p; L1 and L0 rotate over `n` buffers.
+Kernel cube_panels(int n, unsigned flaw) {
+  static std::vector<half> a(std::size_t(CM) * CK * kPanels, half(0.5f)), b(std::size_t(CN) * CK * kPanels, half(0.25f));
+  static std::vector<float> c(std::size_t(CM) * CN * 4);
+  MatA ma[2];
+  MatB mb[2];
+  TileLeft<half, CM, CK> la[2];
+  TileRight<half, CK, CN> rb[2];
+  TileAcc<float, CM, CN> acc;
+  for (int k = 0; k < n; ++k) {
+    TASSIGN(ma[k], k * 0x2000);
+    TASSIGN(mb[k], 0x10000 + k * 0x2000);
+    TASSIGN(la[k], k * 0x2000);
+    TASSIGN(rb[k], k * 0x2000);
+    co_await set_flag(PIPE_MTE1, PIPE_MTE2, k);
+    co_await set_flag(PIPE_M, PIPE_MTE1, k);
+  }
+  TASSIGN(acc, 0);
+  for (int t = 0; t < kPanels; ++t) {
+    const int k = t % n, id = (flaw & kOneEventId) ? 0 : k;
+    GmA ga(a.data() + t * CK);
+    GmB gb(b.data() + t * CK);
+    if (!(flaw & kNoL1Release)) co_await wait_flag(PIPE_MTE1, PIPE_MTE2, k);
+    co_await TLOAD(ma[k], ga);
+    co_await TLOAD(mb[k], gb);
+    co_await set_flag(PIPE_MTE2, PIPE_MTE1, id);
+    co_await wait_flag(PIPE_M, PIPE_MTE1, k);
+    co_await wait_flag(PIPE_MTE2, PIPE_MTE1, id);
+    co_await TEXTRACT(la[k], ma[k], 0, 0);
+    co_await TEXTRACT(rb[k], mb[k], 0, 0);
+    if (!(flaw & kNoL1Release)) co_await set_flag(PIPE_MTE1, PIPE_MTE2, k);
+    if (!(flaw & kNoMte1ToM)) {
+      co_await set_flag(PIPE_MTE1, PIPE_M, k);
+      co_await wait_flag(PIPE_MTE1, PIPE_M, k);
+    }
+    if (t == 0) co_await TMATMUL(acc, la[k], rb[k]);
+    else co_await TMATMUL_ACC(acc, la[k], rb[k]);
+    co_await set_flag(PIPE_M, PIPE_MTE1, k);
+  }
+  if (!(flaw & kNoMToFix)) {
+    co_await set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+    co_await wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
+  }
+  GmC gc(c.data() + std::size_t(get_block_idx()) * CM * CN);  // each core its own output
+  co_await TSTORE(gc, acc);
+  for (int k = 0; k < n; ++k) {
+    if (!(flaw & kNoL1Release)) co_await wait_flag(PIPE_MTE1, PIPE_MTE2, k);
+    co_await wait_flag(PIPE_M, PIPE_MTE1, k);
+  }
+}
+
 Kernel rowexpand_scratch_over_a_tile() {
   TileF d, s;
   Tile<TileType::Vec, float, R, 1, BLayout::ColMajor> e;
@@ -511,9 +580,51 @@ std::vector<Named> correct_corpus() {
       {"stream_axpy single", [] { return stream_axpy_kernel(1); }},
       {"stream_axpy double, 4 cores", [] { return stream_axpy_kernel(2); }, 4},
       {"double-buffered, 3 cores with per-core UB", [] { return n_buffered(2, 5); }, 3},
+      {"cube single-buffered", [] { return cube_panels(1, kNoFlaw); }},
+      {"cube double-buffered, 2 cores", [] { return cube_panels(2, kNoFlaw); }, 2},
   };
 }
 }  // namespace
+
+BOOST_AUTO_TEST_CASE(a_cube_kernel_missing_its_mte1_to_m_flag_races_on_l0a_and_l0b) {
+  const Outcome o = run([] { return cube_panels(2, kNoMte1ToM); });
+  // M runs ahead of MTE1 in the model: a write is checked against the last read of its bytes on M.
+  BOOST_TEST(has(o, K::Race, H::RAW, "TEXTRACT", "TMATMUL_ACC"), dump(o));
+  bool l0a = false, l0b = false;
+  for (const SyncFinding& f : o.findings) {
+    if (f.kind != K::Race) {  // M's releases of L0 are not ordered after MTE1's waits either
+      BOOST_TEST((f.kind == K::LostSignal && f.flag_src == PIPE_M && f.flag_dst == PIPE_MTE1), f.message);
+      continue;
+    }
+    l0a |= f.memory == Memory::L0A;
+    l0b |= f.memory == Memory::L0B;
+    BOOST_TEST((f.flag_src == PIPE_MTE1 && f.flag_dst == PIPE_M), f.message);
+  }
+  BOOST_TEST((l0a && l0b));
+}
+
+BOOST_AUTO_TEST_CASE(a_cube_kernel_missing_its_m_to_fix_flag_races_on_l0c) {
+  const Outcome o = run([] { return cube_panels(1, kNoMToFix); });
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  const SyncFinding& f = o.findings[0];
+  BOOST_TEST((f.kind == K::Race && f.hazard == H::RAW && f.memory == Memory::L0C));
+  BOOST_TEST(f.first.name.rfind("TMATMUL", 0) == 0u, f.first.name);  // one of the four unordered mads
+  BOOST_TEST(f.second.name == "TSTORE");
+  BOOST_TEST((f.flag_src == PIPE_M && f.flag_dst == PIPE_FIX));
+}
+
+BOOST_AUTO_TEST_CASE(a_cube_kernel_reloading_l1_before_the_extract_read_it_is_a_war_race) {
+  const Outcome o = run([] { return cube_panels(1, kNoL1Release); });
+  BOOST_TEST(has(o, K::Race, H::WAR, "TEXTRACT", "TLOAD"), dump(o));
+  for (const SyncFinding& f : o.findings)
+    if (f.kind == K::Race) BOOST_TEST((f.memory == Memory::L1), f.message);
+}
+
+BOOST_AUTO_TEST_CASE(two_l1_buffers_on_one_event_id_lose_a_signal) {
+  const Outcome o = run([] { return cube_panels(2, kOneEventId); });
+  BOOST_TEST(has(o, K::LostSignal), dump(o));
+  for (const SyncFinding& f : o.findings) BOOST_TEST((f.kind == K::LostSignal && f.flag_id == 0), f.message);
+}
 
 BOOST_AUTO_TEST_CASE(correct_kernels_produce_no_finding) {
   for (const Named& k : correct_corpus())
@@ -527,7 +638,9 @@ BOOST_AUTO_TEST_CASE(the_corpus_gives_identical_findings_under_both_policies) {
   const std::vector<std::function<Kernel()>> broken = {
       missing_mte2_to_v, missing_v_to_mte3, single_buffer_reloaded_before_store, double_buffer_one_event_id,
       wrong_event_id_waited, barrier_on_the_wrong_pipe, store_then_overwrite, wait_without_set, cyclic_wait,
-      lost_signal, flag_left_set, event_waited_before_recorded};
+      lost_signal, flag_left_set, event_waited_before_recorded,
+      [] { return cube_panels(2, kNoMte1ToM); }, [] { return cube_panels(1, kNoMToFix); },
+      [] { return cube_panels(1, kNoL1Release); }, [] { return cube_panels(2, kOneEventId); }};
   for (std::size_t i = 0; i < broken.size(); ++i) {
     for (int blocks : {1, 3}) {
       const Outcome d = run(broken[i], Policy::Deterministic, blocks), c = run(broken[i], Policy::Concurrent, blocks);
