@@ -806,3 +806,79 @@ BOOST_AUTO_TEST_CASE(get_tile_element_offset_follows_the_box_layouts) {
     }
   BOOST_TEST(bad == 0);
 }
+
+namespace {
+// x to `bits` fraction bits from its definition (frexp / ldexp), half away from zero or half to even.
+double tf32_ref(float x, int bits, bool rint) {
+  int e = 0;
+  const double m = std::frexp(double(x), &e);  // |m| in [0.5, 1): bits + 1 significant bits kept
+  const double s = std::ldexp(m, bits + 1);
+  return std::ldexp(rint ? std::nearbyint(s) : std::round(s), e - bits - 1);
+}
+
+// C = A * B for float A, B with more fraction bits than TF32 keeps; mode < 0: no TF32 mode.
+// Returns the elements outside the bound of the reference on inputs rounded (or not) as `ref_bits` says.
+int tf32_mismatches(Target tg, int mode, int ref_bits, bool ref_rint) {
+  constexpr int M = 16, K = 40, N = 32;
+  std::vector<float> a(M * K), b(K * N), out(M * N);
+  for (int i = 0; i < M * K; ++i) a[std::size_t(i)] = 1.0f + float((i * 7919) % 4093) * 0x1p-12f + float(i % 5) * 0x1p-22f;
+  for (int i = 0; i < K * N; ++i) b[std::size_t(i)] = -1.5f + float((i * 104729) % 4091) * 0x1p-12f + float(i % 3) * 0x1p-21f;
+  {
+    ScopedTarget scope(tg);
+    Nz<float, M, K> ma;
+    Zn<float, K, N> mb;
+    TileLeft<float, M, K> l;
+    TileRight<float, K, N> r;
+    TileAcc<float, M, N> c;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x8000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(c, 0);
+    GlobalTensor<float, Shape<1, 1, 1, M, K>, pto::Stride<1, 1, 1, K, 1>> ga(a.data());
+    GlobalTensor<float, Shape<1, 1, 1, K, N>, pto::Stride<1, 1, 1, 1, K>, Layout::DN> gb(b.data());  // column j at j * K
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    if (mode >= 0) l.SetMadTF32Mode(RoundMode(mode));
+    TMATMUL(c, l, r);
+    l.ResetMadMode();
+    GlobalTensor<float, Shape<1, 1, 1, M, N>, pto::Stride<1, 1, 1, N, 1>> go(out.data());
+    TSTORE(go, c);
+  }
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0, mag = 0;
+      for (int p = 0; p < K; ++p) {
+        const float x = a[std::size_t(i) * K + p], y = b[std::size_t(j) * K + p];
+        const double t = ref_bits ? tf32_ref(x, ref_bits, ref_rint) * tf32_ref(y, ref_bits, ref_rint) : double(x) * double(y);
+        ref += t;
+        mag += std::abs(t);
+      }
+      bad += !(std::abs(double(out[std::size_t(i) * N + j]) - ref) <= (K + 2) * 0x1p-24 * mag);
+    }
+  return bad;
+}
+}  // namespace
+
+// Tile::SetMadTF32Mode: float inputs keep 11 fraction bits on A2A3 and 10 on A5 (pto_tile.hpp's e8m11 /
+// e8m10), rounded by the mode; ResetMadMode ends it. Each run also fails the other references.
+BOOST_AUTO_TEST_CASE(the_tf32_mode_rounds_float_inputs) {
+  const int round = int(RoundMode::CAST_ROUND), rint = int(RoundMode::CAST_RINT);
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    const int bits = tg == Target::A2A3 ? 11 : 10;
+    BOOST_TEST_CONTEXT(name_of(tg)) {
+      BOOST_TEST(tf32_mismatches(tg, -1, 0, false) == 0);
+      BOOST_TEST(tf32_mismatches(tg, round, bits, false) == 0);
+      BOOST_TEST(tf32_mismatches(tg, rint, bits, true) == 0);
+      BOOST_TEST(tf32_mismatches(tg, round, 0, false) > 0);        // the mode changes the result ...
+      BOOST_TEST(tf32_mismatches(tg, round, bits, true) > 0);      // ... the two roundings differ ...
+      BOOST_TEST(tf32_mismatches(tg, rint, 21 - bits, true) > 0);  // ... and so do the targets
+    }
+  }
+  TileLeft<float, 16, 16> l;
+  const std::string e = pto_test::error_of([&] { l.SetMadTF32Mode(RoundMode::CAST_FLOOR); });
+  BOOST_TEST(pto_test::contains(e, "SetMadTF32Mode: operand tf32TransMode must be RoundMode::CAST_ROUND or RoundMode::CAST_RINT"), e);
+}

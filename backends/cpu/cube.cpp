@@ -8,6 +8,7 @@
 // double reference within k * 2^-24 * sum |a * b| (docs/cube.md).
 #include "cube.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -41,6 +42,18 @@ void gather_float(const TileView& t, float* out) {
                   std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t> || std::is_same_v<T, hifloat8_t>)
       gather<T, float>(t, out);
   });
+}
+
+// TF32 (the mad's TF32 mode): x keeps `bits` fraction bits, rounded half away from zero (CAST_ROUND) or
+// half to even (CAST_RINT); infinities and NaNs pass. A carry into the exponent rounds up a binade (or to
+// infinity), as IEEE rounding does.
+float to_tf32(float x, int bits, bool rint) {
+  std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  if ((u & 0x7F800000u) == 0x7F800000u) return x;
+  const int drop = 23 - bits;
+  const std::uint32_t half = 1u << (drop - 1), mask = ~((1u << drop) - 1);
+  u += rint ? half - 1 + ((u >> drop) & 1) : half;
+  return std::bit_cast<float>(u & mask);
 }
 
 // The Acc tile's valid region (row-major fractals of 16) to and from a dense row-major m x n matrix.
@@ -106,6 +119,12 @@ void mad(ExecContext& ctx) {
   fc.resize(std::size_t(m) * std::size_t(n));
   gather_float(a, fa.data());  // m x k (Left: row-major fractals)
   gather_float(b, fb.data());  // n x k (Right: ZN, gathered as its transpose)
+  if (ctx.variant & kVariantTf32) {  // A2A3's TF32 is e8m11, A5's e8m10: products stay exact in float
+    const int bits = ctx.target == Target::A2A3 ? 11 : 10;
+    const bool rint = ctx.variant & kVariantTf32Rint;
+    for (float& x : fa) x = to_tf32(x, bits, rint);
+    for (float& x : fb) x = to_tf32(x, bits, rint);
+  }
   start_value<float>(ctx, fc.data());
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, 1.0f, fa.data(), k, fb.data(), k, 1.0f, fc.data(), n);
   acc_rows<float>(ct, fc.data(), true);

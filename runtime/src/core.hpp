@@ -90,6 +90,8 @@ public:
   bool functional() const { return !opt_.executor && !opt_.model_only; }
   std::uint64_t run_id() const { return run_id_; }
   std::uint64_t issued() const { return issued_; }  // records issued so far
+  // The cube's TF32 mode (Tile::SetMadTF32Mode): a RoundMode, or -1 for off. Scalar state, read at issue.
+  int mad_mode = -1;
   BufferSet& buffers() { return buffers_; }
   const BufferSet& buffers() const { return buffers_; }
   // Whether a tile lies in one of the core's buffers (not in storage of its own: a direct call's tile).

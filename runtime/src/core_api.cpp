@@ -62,6 +62,7 @@ ScopedTarget::~ScopedTarget() { detail::t_direct_target = previous_; }
 namespace pto::detail {
 
 Target core_target(const Core& c) { return c.options().target; }
+int core_mad_mode(const Core& c) { return c.mad_mode; }
 Mode core_mode(const Core& c) { return c.options().mode; }
 std::uint64_t core_run_id(const Core& c) { return c.run_id(); }
 std::uint64_t core_issued(const Core& c) { return c.issued(); }
@@ -102,6 +103,7 @@ const bool hooks_installed = [] {
   tile_hooks.release = [](std::byte* a, std::uint64_t owner) {
     if (Core* c = placing_core(owner)) c->auto_release(a);
   };
+  tile_hooks.mad_mode = [](int mode) { current_core().mad_mode = mode; };
   gm_released = [](const GmView& v) {
     if (t_current) t_current->gm_released(v);
   };

@@ -151,6 +151,9 @@ inline constexpr std::uint8_t kVariantElem = 1;
 inline constexpr int kVariantOobShift = 1;
 inline constexpr int kVariantAtomicShift = 3;
 
+// The mad (TMATMUL, TGEMV): float inputs rounded to TF32 first, by CAST_ROUND or (with kVariantTf32Rint) CAST_RINT.
+inline constexpr std::uint8_t kVariantTf32 = 1;
+inline constexpr std::uint8_t kVariantTf32Rint = 2;
 // TSTORE from an Acc tile (the fixpipe): ReluPreMode::NormalRelu, AtomicType::AtomicAdd, and the quant
 // word: the scalar's bits (one for every element) or one per column from the Scaling tile (operand 2).
 inline constexpr std::uint8_t kVariantRelu = 1;

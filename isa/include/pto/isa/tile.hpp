@@ -19,6 +19,7 @@ namespace detail {
 struct TileHooks {
   void (*retain)(std::byte*, std::uint64_t) = nullptr;
   void (*release)(std::byte*, std::uint64_t) = nullptr;
+  void (*mad_mode)(int) = nullptr;  // the running core's TF32 mode: a RoundMode, or -1 for off
 };
 inline TileHooks tile_hooks;
 }  // namespace detail
@@ -82,7 +83,7 @@ struct Tile {
   // Copies share the placement (a Tile is {address, layout}); an auto-mode placement is counted.
   Tile(const Tile& o)
       : RowMaskInternal(o.RowMaskInternal), ColMaskInternal(o.ColMaskInternal), addr_(o.addr_), offset_(o.offset_),
-        owner_(o.owner_), auto_placed_(o.auto_placed_) {
+        owner_(o.owner_), auto_placed_(o.auto_placed_), k_aligned_(o.k_aligned_) {
     if (auto_placed_ && detail::tile_hooks.retain) detail::tile_hooks.retain(addr_, owner_);
   }
   Tile& operator=(const Tile& o) {
@@ -95,6 +96,7 @@ struct Tile {
     offset_ = o.offset_;
     owner_ = o.owner_;
     auto_placed_ = o.auto_placed_;
+    k_aligned_ = o.k_aligned_;
     return *this;
   }
   ~Tile() { drop_placement(); }
@@ -151,6 +153,24 @@ struct Tile {
   void SetElement(int r, int c, DType v) { data()[GetTileOffset(r, c)] = v; }
   static constexpr std::size_t GetSizeInBytes() { return std::size_t(Numel) * sizeof(DType); }
 
+  // A2A3's K-alignment flag of float Left tiles (pto-isa aligns K to 16 instead of 8 in L0A with it).
+  // It changes where the chip puts bytes, not what TMATMUL computes; kept so kernels that set it compile.
+  bool GetKAligned() const { return k_aligned_; }
+  void SetKAligned(bool v) { k_aligned_ = v; }
+
+  // The cube's TF32 mode, a control register of the running core that pto-isa sets through a tile: from
+  // here on TMATMUL / TGEMV round float inputs to TF32 (A2A3: 11 fraction bits, A5: 10) by CAST_ROUND
+  // (half away from zero) or CAST_RINT (half to even) before multiplying; ResetMadMode ends it.
+  void SetMadTF32Mode(RoundMode m = RoundMode::CAST_ROUND) const {
+    if (m != RoundMode::CAST_ROUND && m != RoundMode::CAST_RINT)
+      detail::fail("SetMadTF32Mode: operand tf32TransMode must be RoundMode::CAST_ROUND or RoundMode::CAST_RINT (the "
+                   "cube's two TF32 conversions)");
+    if (detail::tile_hooks.mad_mode) detail::tile_hooks.mad_mode(int(m));
+  }
+  void ResetMadMode() const {
+    if (detail::tile_hooks.mad_mode) detail::tile_hooks.mad_mode(-1);
+  }
+
   // The type-erased description the runtime and the backends read.
   TileView view() const {
     TileView v;
@@ -184,6 +204,7 @@ struct Tile {
   mutable std::uint32_t offset_ = 0;    // byte offset inside the buffer
   mutable std::uint64_t owner_ = 0;     // id of the core run whose buffer addr_ points into
   mutable bool auto_placed_ = false;    // addr_ is an auto-mode placement (counted, see TileHooks)
+  bool k_aligned_ = false;              // SetKAligned (A2A3 float Left tiles)
 };
 
 template <class T> struct is_tile : std::false_type {};
@@ -206,5 +227,19 @@ template <class T, int R, int C, int RV = R, int CV = C>
 using TileRight = Tile<TileType::Right, T, R, C, BLayout::RowMajor, RV, CV, SLayout::ColMajor, 512>;
 template <class T, int R, int C, int RV = R, int CV = C>
 using TileAcc = Tile<TileType::Acc, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 1024>;
+
+// The compact flavours: on the chips their L0 bytes are laid out from the valid shape rounded up to
+// whole fractals, not from Rows / Cols. Every instruction here addresses tiles by logical (row, column),
+// so they compute what the chips compute; the byte placement inside L0 follows the static shape
+// (docs/cube.md "Compact tiles").
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileLeftCompact =
+    Tile<TileType::Left, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 512, PadValue::Null, CompactMode::Normal>;
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileRightCompact =
+    Tile<TileType::Right, T, R, C, BLayout::RowMajor, RV, CV, SLayout::ColMajor, 512, PadValue::Null, CompactMode::Normal>;
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileAccCompact =
+    Tile<TileType::Acc, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 1024, PadValue::Null, CompactMode::Normal>;
 
 }  // namespace pto

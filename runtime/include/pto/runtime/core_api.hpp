@@ -20,6 +20,7 @@ class Core;  // runtime/src/core.hpp
 Core& current_core();
 
 Target core_target(const Core&);
+int core_mad_mode(const Core&);  // the TF32 mode Tile::SetMadTF32Mode set: a RoundMode, or -1
 Mode core_mode(const Core&);
 std::uint64_t core_run_id(const Core&);
 std::uint64_t core_issued(const Core&);  // records issued so far on this core

@@ -78,6 +78,13 @@ inline void mad_shape(InstrRecord& rec, Target target, bool gemv, bool bias) {
   for (int i = 0; i < rec.nops; ++i) rec.ops[i].tile.static_valid_rows = rec.ops[i].tile.static_valid_cols = false;
 }
 
+// The core's TF32 mode (Tile::SetMadTF32Mode) applies to float inputs, as the cube's does.
+inline void mad_mode(Core& core, InstrRecord& rec) {
+  const int mode = core_mad_mode(core);
+  if (mode >= 0 && rec.ops[1].tile.dtype == DType::F32)
+    rec.variant = RoundMode(mode) == RoundMode::CAST_RINT ? std::uint8_t(kVariantTf32 | kVariantTf32Rint) : kVariantTf32;
+}
+
 template <Op O, class C, class A, class B, class... W>
 Issue mad(C& c, A& a, B& b, W&... events) {
   static_assert(mad_static<C, A, B>());
@@ -87,6 +94,7 @@ Issue mad(C& c, A& a, B& b, W&... events) {
   add_tile(core, rec, a);
   add_tile(core, rec, b);
   mad_shape(rec, core_target(core), O == Op::TGEMV || O == Op::TGEMV_ACC, false);
+  mad_mode(core, rec);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -105,6 +113,7 @@ Issue mad_bias(C& c, A& a, B& b, Bias& bias, W&... events) {
   add_tile(core, rec, b);
   add_tile(core, rec, bias);
   mad_shape(rec, core_target(core), O == Op::TGEMV_BIAS, true);
+  mad_mode(core, rec);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
