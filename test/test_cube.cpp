@@ -882,3 +882,105 @@ BOOST_AUTO_TEST_CASE(the_tf32_mode_rounds_float_inputs) {
   const std::string e = pto_test::error_of([&] { l.SetMadTF32Mode(RoundMode::CAST_FLOOR); });
   BOOST_TEST(pto_test::contains(e, "SetMadTF32Mode: operand tf32TransMode must be RoundMode::CAST_ROUND or RoundMode::CAST_RINT"), e);
 }
+
+namespace {
+// GEMV as pto-isa's kernels spell it: A is one ND row in a 1-row Mat tile, moved to a 1-row Left tile
+// (TEXTRACT or TMOV: whole 512-byte blocks), B loaded DN -> ZN; TGEMV (or split over K: TGEMV /
+// TGEMV_BIAS then TGEMV_ACC, with the AccPhase and STPhase forms) into a 16-row Acc tile, row 0 stored.
+template <class In, int KL, int NT>
+int gemv_vector_mismatches(Target tg, int k, int n, int splits, bool bias, bool extract) {
+  const int ks = k / splits;  // K per step
+  std::vector<In> a(static_cast<std::size_t>(k)), b(static_cast<std::size_t>(k) * std::size_t(n));
+  for (int p = 0; p < k; ++p) a[std::size_t(p)] = value<In>(0, p, 1);
+  for (int j = 0; j < n; ++j)
+    for (int p = 0; p < k; ++p) b[std::size_t(j) * k + p] = value<In>(p, j, 2);  // DN: column j at j * k
+  std::vector<float> bvec(NT, 0.0f), out(std::size_t(n), -7.0f);
+  for (int j = 0; j < n; ++j) bvec[std::size_t(j)] = float(j % 5) - 2.0f;
+  {
+    ScopedTarget scope(tg);
+    Tile<TileType::Mat, In, 1, KL, BLayout::RowMajor, 1, -1> ma(ks);
+    Tile<TileType::Mat, In, KL, NT, BLayout::RowMajor, -1, -1, SLayout::ColMajor, 512> mb(ks, n);
+    TileLeft<In, 1, KL, 1, -1> l(ks);
+    TileRight<In, KL, NT, -1, -1> r(ks, n);
+    TileAcc<float, 16, NT, 1, -1> c(n);
+    Tile<TileType::Mat, float, 1, NT> mbias;
+    Tile<TileType::Bias, float, 1, NT> bt;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x4000);
+    TASSIGN(mbias, 0x40000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(c, 0);
+    TASSIGN(bt, 0);
+    if (bias) {
+      GlobalTensor<float, Shape<1, 1, 1, 1, NT>, pto::Stride<1, 1, 1, NT, 1>> gbias(bvec.data());
+      TLOAD(mbias, gbias);
+      TMOV(bt, mbias);
+    }
+    for (int s = 0; s < splits; ++s) {
+      Gm2D<In> ga(a.data() + s * ks, {1, ks}, {k});
+      Gm2DN<In> gb(b.data() + s * ks, {ks, n}, {k});
+      TLOAD(ma, ga);
+      TLOAD(mb, gb);
+      if (extract) TEXTRACT(l, ma, 0, 0);
+      else TMOV(l, ma);
+      TMOV(r, mb);
+      if (s > 0) TGEMV_ACC<AccPhase::Final>(c, c, l, r);
+      else if (bias) TGEMV_BIAS(c, l, r, bt);
+      else TGEMV<AccPhase::Partial>(c, l, r);
+    }
+    Gm2D<float> go(out.data(), {1, n}, {n});
+    TSTORE<STPhase::Final>(go, c);
+  }
+  int bad = 0;
+  for (int j = 0; j < n; ++j) {
+    double ref = bias ? double(bvec[std::size_t(j)]) : 0.0, mag = std::abs(ref);
+    for (int p = 0; p < k; ++p) {
+      const double t = double(a[std::size_t(p)]) * double(b[std::size_t(j) * k + p]);
+      ref += t;
+      mag += std::abs(t);
+    }
+    bad += !(std::abs(double(out[std::size_t(j)]) - ref) <= (k + 2) * 0x1p-24 * mag);
+  }
+  return bad;
+}
+}  // namespace
+
+// pto-isa's GEMV cases: a2a3 1x16x32 and 1x200x32 (half), split-K 1x512x32 in two steps of 256 with
+// bias; a5 1x300x60 and its split-K 1x512x85 with the phase forms. f32 and int8 rows move too.
+BOOST_AUTO_TEST_CASE(gemv_takes_a_row_vector_from_a_1_row_mat_tile) {
+  for (Target tg : {Target::A2A3, Target::A5})
+    BOOST_TEST_CONTEXT(name_of(tg)) {
+      BOOST_TEST((gemv_vector_mismatches<half, 256, 32>(tg, 16, 32, 1, false, true)) == 0);
+      BOOST_TEST((gemv_vector_mismatches<half, 256, 32>(tg, 200, 32, 1, false, false)) == 0);
+      BOOST_TEST((gemv_vector_mismatches<half, 256, 32>(tg, 512, 32, 2, true, true)) == 0);
+      BOOST_TEST((gemv_vector_mismatches<half, 512, 64>(tg, 300, 60, 1, false, true)) == 0);
+      BOOST_TEST((gemv_vector_mismatches<half, 256, 96>(tg, 512, 85, 2, true, false)) == 0);
+      BOOST_TEST((gemv_vector_mismatches<float, 128, 32>(tg, 100, 20, 1, false, true)) == 0);
+    }
+  // the window's rules: indexCol on a 512-byte block, the blocks inside src
+  using pto_test::contains;
+  auto window = [](int c0) {
+    return pto_test::error_of([&] {
+      Tile<TileType::Mat, half, 1, 512, BLayout::RowMajor> ma;
+      TileLeft<half, 1, 256, 1, 200> l;
+      TASSIGN(ma, 0);
+      TASSIGN(l, 0);
+      TEXTRACT(l, ma, 0, std::uint16_t(c0));
+    });
+  };
+  BOOST_TEST(window(256) == "no pto::Error");
+  std::string e = window(128);
+  BOOST_TEST(contains(e, "TEXTRACT: operand src Tile<Mat,half,1,512> valid 1x512 (GEMV's row vector): indexRow 0 must be 0 "
+                         "and indexCol 128 a multiple of 256 (whole 512-byte blocks)"), e);
+  // TMOV's STPhase forms are A5's
+  e = pto_test::error_of([] {
+    ScopedTarget scope(Target::A2A3);
+    TileAcc<float, 16, 16> c;
+    Nz<float, 16, 16> m;
+    TASSIGN(c, 0);
+    TASSIGN(m, 0);
+    TMOV<STPhase::Final>(m, c);
+  });
+  BOOST_TEST(contains(e, "TMOV<STPhase, ...>: the STPhase forms of TMOV are A5's"), e);
+}

@@ -109,8 +109,12 @@ struct Tile {
     SetValidRow(vr);
     SetValidCol(vc);
   }
-  explicit Tile(unsigned vr) requires(RowValid_ == -1 && ColValid_ > 0) { SetValidRow(vr); }
-  explicit Tile(unsigned vc) requires(RowValid_ > 0 && ColValid_ == -1) { SetValidCol(vc); }
+  // One dynamic valid dimension: its value (one constructor, not two constrained twins, which g++ 12 finds
+  // ambiguous inside templates).
+  explicit Tile(unsigned v) requires((RowValid_ == -1 && ColValid_ > 0) || (RowValid_ > 0 && ColValid_ == -1)) {
+    if constexpr (RowValid_ == -1) SetValidRow(v);
+    else SetValidCol(v);
+  }
 
   static constexpr int GetValidRow() requires(RowValid_ != -1) { return RowValid_; }
   int GetValidRow() const requires(RowValid_ == -1) { return RowMaskInternal; }

@@ -27,15 +27,30 @@ template <class T> inline constexpr bool kRightTile = T::Loc == TileType::Right 
 template <class T> inline constexpr bool kAccTile =
     T::Loc == TileType::Acc && !T::isRowMajor && T::isInnerRowMajor && T::SFractalSize == 1024;
 
+// GEMV's source: a 1-row ND Mat tile moved into a 1-row Left tile (its vector, flat in L0A).
+template <class Dst, class Src>
+inline constexpr bool kGemvVector = Dst::Loc == TileType::Left && Dst::Rows == 1 && Src::Loc == TileType::Mat &&
+                                    Src::Rows == 1 && Src::isRowMajor && !Src::isBoxedLayout;
+
 template <class Dst, class Src, bool Mov>
 constexpr bool l0_move_static() {
+  if constexpr (kGemvVector<Dst, Src>) {
+    // GEMV's row vector (a2a3 / a5 TExtractToAVector): whole 512-byte blocks of a 1-row ND Mat tile.
+    static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
+                  "TEXTRACT / TMOV Mat -> Left (GEMV's row vector): dst and src must have the same DType");
+    static_assert(Src::Cols * sizeof(typename Src::DType) % 512 == 0 && Dst::Cols * sizeof(typename Dst::DType) % 512 == 0,
+                  "TEXTRACT / TMOV Mat -> Left (GEMV's row vector, a 1-row ND Mat tile): src's and dst's Cols must be "
+                  "multiples of 512 bytes (the move copies whole 512-byte blocks)");
+    static_assert(!Mov || Dst::Cols == Src::Cols, "TMOV Mat -> Left (GEMV's row vector): dst and src must have the same Cols");
+    return true;
+  } else {
   static_assert(Src::Loc == TileType::Mat,
                 "TEXTRACT / TMOV into a Left or Right tile: src must be a Mat (L1) tile (MTE1 moves L1 -> L0A / L0B)");
   static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
                 "TEXTRACT / TMOV Mat -> Left / Right: dst and src must have the same DType (MTE1 converts nothing)");
   static_assert(kNzTile<Src> || kZnTile<Src>,
                 "TEXTRACT / TMOV Mat -> Left / Right: src must be an NZ or a ZN Mat tile (512-byte fractals; TLOAD ND -> NZ "
-                "or DN -> ZN fills one). The GEMV row-vector source (a 1-row ND Mat tile) is not modelled yet");
+                "or DN -> ZN fills one), or, for GEMV, a 1-row ND Mat tile into a 1-row Left tile");
   static_assert(Dst::Loc != TileType::Left || kLeftTile<Dst>,
                 "TEXTRACT / TMOV: a Left dst needs SLayout::RowMajor 512-byte fractals (TileLeft's nZ, or A2A3's zZ)");
   static_assert(Dst::Loc != TileType::Right || kRightTile<Dst>,
@@ -51,6 +66,7 @@ constexpr bool l0_move_static() {
                 "TEXTRACT / TMOV Mat -> Left / Right: the transposing form (Left from ZN, Right from NZ) needs every Rows "
                 "and Cols a multiple of 16 (32 for 1-byte types)");
   return true;
+  }
 }
 
 // The move of dst's whole static shape from the window at (r0, c0) of src: the MTE1 moves whole
@@ -77,6 +93,28 @@ inline void l0_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0, bool
   dst.static_valid_rows = dst.static_valid_cols = src.static_valid_rows = src.static_valid_cols = false;
 }
 
+// GEMV's row vector: ceil(dst's valid columns / block) whole 512-byte blocks from src's column c0 on, as
+// the chips copy them (a block's elements past dst's valid columns come along).
+inline void gemv_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0) {
+  const InstrDesc& d = *rec.desc;
+  TileView& dst = rec.ops[0].tile;
+  TileView& src = rec.ops[1].tile;
+  const int blk = int(512 / dst.elem_bytes());
+  const int n = std::min(dst.cols, (dst.valid_cols + blk - 1) / blk * blk);
+  if (r0 != 0 || c0 % blk != 0)
+    fail(d.name, ": operand src ", src, " (GEMV's row vector): indexRow ", r0, " must be 0 and indexCol ", c0,
+         " a multiple of ", blk, " (whole 512-byte blocks)");
+  if (int(c0) + n > src.cols)
+    fail(d.name, ": operand src ", src, " (GEMV's row vector): the ", n, " elements from indexCol ", c0, " run past its ", src.cols,
+         " columns");
+  const std::ptrdiff_t off = std::ptrdiff_t(c0) * std::ptrdiff_t(src.elem_bytes());
+  src.base += off;
+  src.offset += std::uint32_t(off);
+  dst.valid_rows = src.valid_rows = 1;
+  dst.valid_cols = src.valid_cols = n;
+  dst.static_valid_rows = dst.static_valid_cols = src.static_valid_rows = src.static_valid_cols = false;
+}
+
 template <Op O, bool Mov, class Dst, class Src, class... W>
 Issue l0_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... events) {
   static_assert(l0_move_static<Dst, Src, Mov>());
@@ -85,7 +123,8 @@ Issue l0_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... even
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
-  l0_window(rec, r0, c0, Dst::Loc == TileType::Left ? kZnTile<Src> : kNzTile<Src>);
+  if constexpr (kGemvVector<Dst, Src>) gemv_window(rec, r0, c0);
+  else l0_window(rec, r0, c0, Dst::Loc == TileType::Left ? kZnTile<Src> : kNzTile<Src>);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

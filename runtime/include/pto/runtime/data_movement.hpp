@@ -161,6 +161,31 @@ detail::Issue TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEven
   return detail::acc_store_fp<Atomic, Relu>(dst, src, fp, events...);
 }
 
+// The STPhase forms (pto-isa's unit flag: the fixpipe waits on the mad's Partial / Final phase). The
+// phase orders the chip's pipes and changes no result; here flags and events order them, so each form is
+// its plain store.
+template <STPhase Phase, class TileData, class GlobalData, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+  return TSTORE(dst, src, events...);
+}
+template <STPhase Phase, class TileData, class GlobalData, AtomicType Atomic, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+  return TSTORE<TileData, GlobalData, Atomic>(dst, src, events...);
+}
+template <STPhase Phase, class TileData, class GlobalData, AtomicType Atomic, ReluPreMode Relu, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {
+  return TSTORE<TileData, GlobalData, Atomic, Relu>(dst, src, events...);
+}
+template <STPhase Phase, class TileData, class GlobalData, AtomicType Atomic = AtomicType::AtomicNone,
+          ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TSTORE(GlobalData& dst, TileData& src, std::uint64_t preQuantScalar, WaitEvents&... events) {
+  return TSTORE<TileData, GlobalData, Atomic, Relu>(dst, src, preQuantScalar, events...);
+}
+
 // TPREFETCH(dst, src) (docs/isa/TPREFETCH.md; a2a3 / a5 TPrefetch.hpp): the NPUs' DMA of the tensor's
 // bytes through dst, a scratch tile, on MTE2 (isa/prefetch.hpp has its walk). It takes no wait events
 // (it calls no TSYNC). The model prices every call; dst is written (whole, for dependencies and the
@@ -315,6 +340,46 @@ template <class DstTile, class SrcTile, class FpTile, ReluPreMode Relu = ReluPre
 detail::Issue TMOV_FP(DstTile& dst, SrcTile& src, FpTile& fp, WaitEvents&... events) {
   static_assert(SrcTile::Loc == TileType::Acc, "TMOV_FP: src must be an Acc tile (the fixpipe)");
   return detail::acc_move_fp<Op::TMOV_A2M_FP, Relu>(dst, src, fp, 0, 0, events...);
+}
+
+// TMOV's STPhase forms are A5's (A2A3's TMOV takes no phase: an error there); the phase changes no
+// result (see TSTORE's), so each is its plain move.
+namespace detail {
+inline void phase_move_target(const char* form) {
+  if (core_target(current_core()) == Target::A2A3)
+    fail(form, ": the STPhase forms of TMOV are A5's (A2A3's TMOV takes no phase; drop the STPhase argument)");
+}
+}  // namespace detail
+template <STPhase Phase, class DstTile, class SrcTile, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
+  detail::phase_move_target("TMOV<STPhase, ...>");
+  return TMOV(dst, src, events...);
+}
+template <STPhase Phase, class DstTile, class SrcTile, ReluPreMode Relu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
+  detail::phase_move_target("TMOV<STPhase, ..., ReluPreMode>");
+  return TMOV<DstTile, SrcTile, Relu>(dst, src, events...);
+}
+template <STPhase Phase, class DstTile, class SrcTile, AccToVecMode Mode, ReluPreMode Relu = ReluPreMode::NoRelu,
+          class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
+  detail::phase_move_target("TMOV<STPhase, ..., AccToVecMode>");
+  return TMOV<DstTile, SrcTile, Mode, Relu>(dst, src, events...);
+}
+template <STPhase Phase, class DstTile, class SrcTile, ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV(DstTile& dst, SrcTile& src, std::uint64_t preQuantScalar, WaitEvents&... events) {
+  detail::phase_move_target("TMOV<STPhase, ...>(dst, src, preQuantScalar)");
+  return TMOV<DstTile, SrcTile, Relu>(dst, src, preQuantScalar, events...);
+}
+template <STPhase Phase, class DstTile, class SrcTile, class FpTile, ReluPreMode Relu = ReluPreMode::NoRelu, class... WaitEvents>
+  requires TileLike<DstTile> && TileLike<SrcTile> && TileLike<FpTile> && (detail::WaitEvent<WaitEvents> && ...)
+detail::Issue TMOV_FP(DstTile& dst, SrcTile& src, FpTile& fp, WaitEvents&... events) {
+  detail::phase_move_target("TMOV_FP<STPhase, ...>");
+  return TMOV_FP<DstTile, SrcTile, FpTile, Relu>(dst, src, fp, events...);
 }
 
 template <class TileData, class... WaitEvents>
