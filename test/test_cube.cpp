@@ -984,3 +984,52 @@ BOOST_AUTO_TEST_CASE(gemv_takes_a_row_vector_from_a_1_row_mat_tile) {
   });
   BOOST_TEST(contains(e, "TMOV<STPhase, ...>: the STPhase forms of TMOV are A5's"), e);
 }
+
+// A2A3's int32 -> int16 out of L0C into L1 (pto-isa's tmov_acc2mat golden): an arithmetic right shift by
+// the word's bits 35-32 plus one, then saturation; no scale, no offset. One word, or one per column.
+BOOST_AUTO_TEST_CASE(int32_to_int16_shifts_and_saturates) {
+  constexpr int M = 16, N = 32;
+  ScopedTarget scope(Target::A2A3);
+  TileAcc<std::int32_t, M, N> c;
+  Nz<std::int16_t, M, N> mat, matv;
+  TASSIGN(c, 0);
+  TASSIGN(mat, 0);
+  TASSIGN(matv, 0x2000);
+  auto acc = [](int r, int j) { return double((r * 977 + j * 131) % 4001 - 2000) * double(1 << (j % 12)) + (j == 3 ? 1e9 : 0); };
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j) c.data()[GetTileElementOffset<decltype(c)>(r, j)] = std::int32_t(acc(r, j));
+  auto ref = [&](int r, int j, int field) {  // floor(x / 2^(field + 1)), clamped
+    return std::clamp(std::floor(acc(r, j) / std::ldexp(1.0, field + 1)), -32768.0, 32767.0);
+  };
+  const std::uint64_t word = (std::uint64_t(4) << 32) | 0x3F800000u | (std::uint64_t(0x1FF) << 37);  // shift 5; scale, offset ignored
+  TMOV(mat, c, word);
+  std::vector<std::uint64_t> words(N);
+  for (int j = 0; j < N; ++j) words[std::size_t(j)] = std::uint64_t(j % 16) << 32;
+  Tile<TileType::Mat, std::uint64_t, 1, N> mw;
+  Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
+  TASSIGN(mw, 0x8000);
+  TASSIGN(fp, 0);
+  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
+  TLOAD(mw, gw);
+  TMOV(fp, mw);
+  TMOV_FP(matv, c, fp);
+  int bad = 0, saturated = 0;
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j) {
+      bad += at(mat, r, j) != ref(r, j, 4);
+      bad += at(matv, r, j) != ref(r, j, j % 16);
+      saturated += std::abs(ref(r, j, j % 16)) == 32768.0 || ref(r, j, j % 16) == 32767.0;
+    }
+  BOOST_TEST(bad == 0);
+  BOOST_TEST(saturated > 0);
+  // A5's fixpipe has no int16 output
+  const std::string e = pto_test::error_of([] {
+    ScopedTarget a5(Target::A5);
+    TileAcc<std::int32_t, 16, 32> c5;
+    Nz<std::int16_t, 16, 32> m5;
+    TASSIGN(c5, 0);
+    TASSIGN(m5, 0);
+    TMOV(m5, c5, std::uint64_t(1) << 32);
+  });
+  BOOST_TEST(pto_test::contains(e, "int32_t -> int16_t (the fixpipe's shift mode) is A2A3's; A5's fixpipe has no int16 output"), e);
+}

@@ -82,10 +82,15 @@ void add_atomic(E* p, E v) {
 // The fixpipe's conversion of one accumulator value (docs/cube.md "Quant words"): a cast, or with a quant
 // word w the product by M1 (the float of w's bits 31-13), then per output type: int8 / uint8 through
 // int16 (rounded to nearest even, clamped to [-256, 255]) plus the 9-bit offset of bits 45-37, clamped to
-// int8 (bit 46 set) or uint8; half, bfloat16_t and the 8-bit floats saturating; float as is.
+// int8 (bit 46 set) or uint8; half, bfloat16_t and the 8-bit floats saturating; float as is. int32 -> int16
+// (A2A3, to L1) is a shift instead: right by bits 35-32 plus one, saturated.
 template <class A, class E>
 E fixpipe_convert(A x, std::uint64_t w, bool quant) {
   if (!quant) return E(x);
+  if constexpr (std::is_same_v<E, std::int16_t>) {  // A2A3's shift mode: int32 >> (bits 35-32 + 1), saturated
+    const int shift = int((w >> 32) & 0xF) + 1;
+    return E(std::clamp<std::int64_t>(std::int64_t(x) >> shift, -32768, 32767));
+  }
   const float v = float(x) * std::bit_cast<float>(std::uint32_t(w) & 0xFFFFE000u);
   if constexpr (std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t>) {
     const float t = v != v ? 0.0f : std::nearbyint(std::clamp(v, -256.0f, 255.0f));
@@ -132,6 +137,9 @@ void fixpipe_each(const ExecContext& ctx, const TileView& t, DType out, At at) {
       case DType::F16: return run.template operator()<A, half>();
       case DType::BF16: return run.template operator()<A, bfloat16_t>();
       case DType::I8: return run.template operator()<A, std::int8_t>();
+      case DType::I16:
+        if constexpr (std::is_same_v<A, std::int32_t>) return run.template operator()<A, std::int16_t>();
+        else return run.template operator()<A, float>();  // not a pair (the front end's static rules)
       case DType::U8: return run.template operator()<A, std::uint8_t>();
       case DType::HF8: return run.template operator()<A, hifloat8_t>();
       case DType::F8E4M3: return run.template operator()<A, float8_e4m3_t>();

@@ -207,17 +207,19 @@ constexpr bool fixpipe_pair_static() {
                     (std::is_same_v<A, float> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
                                                   std::is_same_v<E, float> || std::is_same_v<E, hifloat8_t> ||
                                                   std::is_same_v<E, float8_e4m3_t>)) ||
-                    (std::is_same_v<A, std::int32_t> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t>)),
+                    (std::is_same_v<A, std::int32_t> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
+                                                         std::is_same_v<E, std::int16_t>)),
                 "the fixpipe (TSTORE / TMOV from an Acc tile) with a quant parameter: float -> int8_t / uint8_t, half, "
-                "bfloat16_t, float, hifloat8_t, float8_e4m3_t; int32_t -> int8_t / uint8_t / half / bfloat16_t (A2A3 has "
-                "fewer: docs/cube.md)");
+                "bfloat16_t, float, hifloat8_t, float8_e4m3_t; int32_t -> int8_t / uint8_t / half / bfloat16_t / int16_t "
+                "(A2A3 has fewer: docs/cube.md)");
   return true;
 }
 template <FixQuant Q, bool ToL1, class A, class E>
 constexpr bool a5_only_pair() {
   if constexpr (ToL1) {  // a2a3 TMov.hpp, Acc -> Mat: casts to half / bf16; quant float -> int8, int32 -> int8 / uint8 / half
     if constexpr (Q == FixQuant::None) return !(std::is_same_v<A, float> && (std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t>));
-    return !(std::is_same_v<E, std::int8_t> || (std::is_same_v<A, std::int32_t> && (std::is_same_v<E, std::uint8_t> || std::is_same_v<E, half>)));
+    return !(std::is_same_v<E, std::int8_t> ||
+             (std::is_same_v<A, std::int32_t> && (std::is_same_v<E, std::uint8_t> || std::is_same_v<E, half> || std::is_same_v<E, std::int16_t>)));
   } else {  // a2a3 TStore.hpp: every cast; quant to int8 / uint8, int32 -> half
     if constexpr (Q == FixQuant::None) return false;
     return !(std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t> ||
@@ -232,6 +234,9 @@ constexpr bool acc_store_static() {
   static_assert(G::layout == Layout::ND,
                 "TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)");
   static_assert(fixpipe_pair_static<Q, typename T::DType, E>());
+  static_assert(!std::is_same_v<E, std::int16_t>,
+                "TSTORE Acc -> GM: int32_t -> int16_t is the fixpipe's shift mode into L1 only (TMOV / TEXTRACT / TINSERT to "
+                "a Mat tile, A2A3)");
   static_assert(Atomic == AtomicType::AtomicNone || std::is_same_v<E, float> || std::is_same_v<E, half> ||
                     std::is_same_v<E, bfloat16_t> || std::is_same_v<E, std::int32_t> || std::is_same_v<E, std::int8_t>,
                 "TSTORE Acc -> GM: the atomic add takes float, half, bfloat16_t, int32_t and int8_t outputs (the NPUs' "
@@ -328,9 +333,12 @@ InstrRecord acc_move_record(Core& core, D& dst, S& src, std::uint16_t r0, std::u
   if (target == Target::A2A3 && (D::Loc != TileType::Mat || !kNzTile<D>))
     fail(d.name, ": operand dst ", dv, ": A2A3's fixpipe moves L0C to L1 only, as NZ (Acc -> Vec and the ND / DN "
          "outputs are A5's)");
+  if (std::is_same_v<E, std::int16_t> && target == Target::A5)
+    fail(d.name, ": operand dst ", dv, ": int32_t -> int16_t (the fixpipe's shift mode) is A2A3's; A5's fixpipe has no int16 output");
   if (a5_only_pair<Q, true, A, E>() && target == Target::A2A3)
     fail(d.name, ": operand dst ", dv, ": the move ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>), Q == FixQuant::None ? "" : " with a quant parameter",
-         " out of L0C is A5's (A2A3 casts float to half / bfloat16_t and quantises float to int8, int32 to int8 / uint8 / half)");
+         " out of L0C is A5's (A2A3 casts float to half / bfloat16_t and quantises float to int8, int32 to int8 / uint8 / half, "
+         "and shifts int32 to int16)");
   const bool insert = O == Op::TINSERT_A2M || O == Op::TINSERT_A2M_FP, extract = O == Op::TEXTRACT_A2M || O == Op::TEXTRACT_A2M_FP;
   const bool mov = !insert && !extract;
   int rows = extract ? dv.valid_rows : sv.valid_rows, cols = extract ? dv.valid_cols : sv.valid_cols;
