@@ -1033,3 +1033,38 @@ BOOST_AUTO_TEST_CASE(int32_to_int16_shifts_and_saturates) {
   });
   BOOST_TEST(pto_test::contains(e, "int32_t -> int16_t (the fixpipe's shift mode) is A2A3's; A5's fixpipe has no int16 output"), e);
 }
+
+namespace {
+// TSTORE of an m x n Acc tile to an NZ tensor [S0, S1, S2, 16, C0]: element (r, c) lands at
+// (c / C0) * (S2 * 16 * C0) + r * C0 + c % C0 (pto-isa's tstore_acc2gm NZ golden), converted.
+template <class A, class E, int S0, int S1, int S2, int C0>
+int nz_store_mismatches(Target tg) {
+  constexpr int M = S2 * 16, N = S0 * S1 * C0;
+  std::vector<E> out(std::size_t(M) * N, E(0));
+  {
+    ScopedTarget scope(tg);
+    TileAcc<A, M, N> c;
+    TASSIGN(c, 0);
+    fill_acc(c, acc_value);
+    GlobalTensor<E, Shape<S0, S1, S2, 16, C0>, pto::Stride<S1 * S2 * 16 * C0, S2 * 16 * C0, 16 * C0, C0, 1>, Layout::NZ> g(out.data());
+    TSTORE(g, c);
+  }
+  int bad = 0;
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j)
+      bad += double(out[std::size_t(j / C0) * (S2 * 16 * C0) + std::size_t(r) * C0 + std::size_t(j % C0)]) != double(E(A(acc_value(r, j))));
+  return bad;
+}
+}  // namespace
+
+// pto-isa's NZ output cases: float [2,2,2,16,16], float with the channel split [3,8,4,16,8], int32
+// [2,3,4,16,16], float -> bf16 [4,4,3,16,16]; both targets.
+BOOST_AUTO_TEST_CASE(tstore_writes_nz_tensors_from_l0c) {
+  for (Target tg : {Target::A2A3, Target::A5})
+    BOOST_TEST_CONTEXT(name_of(tg)) {
+      BOOST_TEST((nz_store_mismatches<float, float, 2, 2, 2, 16>(tg)) == 0);
+      BOOST_TEST((nz_store_mismatches<float, float, 3, 8, 4, 8>(tg)) == 0);
+      BOOST_TEST((nz_store_mismatches<std::int32_t, std::int32_t, 2, 3, 4, 16>(tg)) == 0);
+      BOOST_TEST((nz_store_mismatches<float, bfloat16_t, 4, 4, 3, 16>(tg)) == 0);
+    }
+}

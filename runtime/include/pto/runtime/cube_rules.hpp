@@ -187,8 +187,8 @@ Issue scaling_move(Dst& dst, Src& src, W&... events) {
   return Issue(core, rec);
 }
 
-// TSTORE Acc -> GM (a2a3 / a5 TStore.hpp, the fixpipe's nz2nd): Acc's valid m x n to an ND tensor of the
-// same 2-D shape, converted (a cast, or a quantisation by one 64-bit word: the scalar form, or one word per
+// TSTORE Acc -> GM (a2a3 / a5 TStore.hpp, the fixpipe's nz2nd and nz2nz): Acc's valid m x n to an ND tensor
+// of the same 2-D shape or an NZ one ([S0, S1, S2, 16, C0]: m = S2 * 16, n = S0 * S1 * C0), converted (a cast, or a quantisation by one 64-bit word: the scalar form, or one word per
 // column from a Scaling tile: TSTORE_FP), then ReLU, then written or (AtomicAdd) added.
 enum class FixQuant : std::uint8_t { None, Scalar, Vector };
 
@@ -231,8 +231,17 @@ template <FixQuant Q, AtomicType Atomic, class G, class T>
 constexpr bool acc_store_static() {
   using E = typename G::DType;
   static_assert(kAccTile<T>, "TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
-  static_assert(G::layout == Layout::ND,
-                "TSTORE Acc -> GM: an ND GlobalTensor (the fixpipe's NZ and convolution outputs are not modelled yet)");
+  static_assert(G::layout == Layout::ND || G::layout == Layout::NZ,
+                "TSTORE Acc -> GM: an ND or NZ GlobalTensor (the fixpipe's convolution outputs are not modelled yet)");
+  // NZ: fractals of 16 rows and C0 output elements (32 bytes; 16 for int32 and float, or 8 for float ->
+  // float with the channel split), [S0, S1, S2, 16, C0].
+  constexpr int c0 = sizeof(E) == 1 ? 32 : 16;
+  static_assert(G::layout != Layout::NZ ||
+                    (G::ShapeType::kStatic[3] == 16 &&
+                     (G::ShapeType::kStatic[4] == c0 ||
+                      (G::ShapeType::kStatic[4] == 8 && std::is_same_v<E, float> && std::is_same_v<typename T::DType, float>))),
+                "TSTORE Acc -> NZ GM: dims 3 and 4 must be static 16 and C0: 32 for 1-byte outputs, 16 for the others (8 for "
+                "float -> float with the channel split)");
   static_assert(fixpipe_pair_static<Q, typename T::DType, E>());
   static_assert(!std::is_same_v<E, std::int16_t>,
                 "TSTORE Acc -> GM: int32_t -> int16_t is the fixpipe's shift mode into L1 only (TMOV / TEXTRACT / TINSERT to "
@@ -259,9 +268,9 @@ InstrRecord acc_store_record(Core& core, G& dst, T& src) {
     fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (rows = s0*s1*s2*s3, cols = s4) but operand src ",
          t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
   const Target target = core_target(core);
-  if (target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
+  if (G::layout == Layout::ND && target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
     fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
-  if (t.valid_rows > 8192)
+  if (G::layout == Layout::ND && t.valid_rows > 8192)
     fail("TSTORE: operand src ", t, ": the fixpipe's nz2nd store moves at most 8192 rows");
   if (a5_only_pair<Q, false, A, E>() && target == Target::A2A3)
     fail("TSTORE: operand dst ", g, ": the quantising store ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>),
