@@ -1068,3 +1068,33 @@ BOOST_AUTO_TEST_CASE(tstore_writes_nz_tensors_from_l0c) {
       BOOST_TEST((nz_store_mismatches<float, bfloat16_t, 4, 4, 3, 16>(tg)) == 0);
     }
 }
+
+// A2A3's TSTORE of an NZ Mat tile to an NZ tensor (a2a3 TStore.hpp's raw copy of C0 column blocks):
+// the bytes TLOAD ND -> NZ put in L1 come back as the NZ tensor's [S0, S1, S2, 16, C0] (element (r, c) at
+// (c / C0) * S2 * 16 * C0 + r * C0 + c % C0); A5 stores no Mat tile.
+BOOST_AUTO_TEST_CASE(a2a3_stores_an_nz_mat_tile) {
+  constexpr int M = 32, N = 48, C0 = 16;
+  std::vector<half> in(M * N), out(M * N, half(0.0f));
+  for (int i = 0; i < M * N; ++i) in[std::size_t(i)] = half(float(i % 251) - 125.0f);
+  GlobalTensor<half, Shape<1, 1, 1, M, N>, pto::Stride<1, 1, 1, N, 1>> gin(in.data());
+  GlobalTensor<half, Shape<1, N / C0, M / 16, 16, C0>, pto::Stride<N * M, M * C0, 16 * C0, C0, 1>, Layout::NZ> gout(out.data());
+  {
+    ScopedTarget scope(Target::A2A3);
+    Nz<half, M, N> mat;
+    TASSIGN(mat, 0);
+    TLOAD(mat, gin);
+    TSTORE(gout, mat);
+  }
+  int bad = 0;
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j)
+      bad += out[std::size_t(j / C0) * M * C0 + std::size_t(r) * C0 + std::size_t(j % C0)] != in[std::size_t(r) * N + std::size_t(j)];
+  BOOST_TEST(bad == 0);
+  const std::string e = pto_test::error_of([&] {
+    ScopedTarget scope(Target::A5);
+    Nz<half, M, N> mat;
+    TASSIGN(mat, 0);
+    TSTORE(gout, mat);
+  });
+  BOOST_TEST(pto_test::contains(e, "a Mat (L1) source is an A2A3 form"), e);
+}

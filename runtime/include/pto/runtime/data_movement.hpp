@@ -72,8 +72,6 @@ constexpr void static_check_gm_tile() {
                 "BLayout::RowMajor, SLayout::ColMajor, 512-byte fractals)");
   static_assert(G::layout != Layout::NZ || kNzTile<TileT>,
                 "TLOAD/TSTORE: an NZ GlobalTensor needs an NZ tile (BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
-  static_assert(G::layout != Layout::NZ || TileT::Loc == TileType::Vec || Load,
-                "TSTORE: an NZ Mat (L1) tile is not stored (Vec NZ tiles are; TLOAD fills NZ Mat tiles)");
   static_assert(G::layout != Layout::NZ ||
                     (G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == int(32 / sizeof(typename TileT::DType))),
                 "TLOAD/TSTORE: an NZ GlobalTensor's dims 3 and 4 must be static 16 and 32 / sizeof(T) (one fractal's rows and C0)");
