@@ -1098,3 +1098,31 @@ BOOST_AUTO_TEST_CASE(a2a3_stores_an_nz_mat_tile) {
   });
   BOOST_TEST(pto_test::contains(e, "a Mat (L1) source is an A2A3 form"), e);
 }
+
+// TFILLPAD of an NZ Mat tile (a2a3 TFillPad.hpp's create_cbuf_matrix): zero 32-byte lines below the valid
+// rows in the column blocks the valid columns touch, and every column block past them; the valid
+// columns' last block keeps its tail. RowAlignedPadding zeroes only up to the next multiple of 16 rows.
+BOOST_AUTO_TEST_CASE(tfillpad_zeroes_around_the_valid_region_of_an_nz_mat_tile) {
+  auto run = [](auto tile, int vr, int vc, bool row_aligned) {
+    using T = decltype(tile);
+    T t(vr, vc);
+    TASSIGN(t, 0);
+    std::memset(static_cast<void*>(t.data()), 0x3C, sizeof(half) * T::Rows * T::Cols);  // 0x3C3C: a nonzero half
+    TFILLPAD(t, t);
+    int bad = 0;
+    const int vcb = (vc + 15) / 16 * 16, last = row_aligned ? (vr + 15) / 16 * 16 : T::Rows;
+    for (int r = 0; r < T::Rows; ++r)
+      for (int c = 0; c < T::Cols; ++c) {
+        const bool zero = c < vcb ? (r >= vr && r < last) : !row_aligned;
+        bad += (at(t, r, c) == 0.0) != zero;
+      }
+    return bad;
+  };
+  for (Target tg : {Target::A2A3, Target::A5}) {
+    ScopedTarget scope(tg);
+    BOOST_TEST(run(Tile<TileType::Mat, half, 32, 64, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512>{}, 20, 40, false) == 0);
+    BOOST_TEST(run(Tile<TileType::Mat, half, 48, 32, BLayout::ColMajor, -1, -1, SLayout::RowMajor, 512, PadValue::Null,
+                        CompactMode::RowAlignedPadding>{},
+                   20, 32, true) == 0);
+  }
+}

@@ -164,6 +164,20 @@ inline void move_acc(ExecContext& ctx) {
   fixpipe_each(ctx, ctx.ops[1].tile, d.dtype, [&](int r, int c) -> void* { return d.base + d.elem_offset(r, c) * std::ptrdiff_t(eb); });
 }
 
+// TFILLPAD of an NZ Mat tile (runtime/layout.hpp fillpad_mat): zero 32-byte lines around src's valid region.
+inline void fillpad_mat(ExecContext& ctx) {
+  const TileView& d = ctx.ops[0].tile;
+  const TileView& s = ctx.ops[1].tile;
+  if (d.valid_rows == 0) return;
+  const int c0 = int(32 / d.elem_bytes()), vr = s.valid_rows, vc = (s.valid_cols + c0 - 1) / c0 * c0;
+  const bool aligned = ctx.variant & kVariantFillRowAligned;
+  const int last = aligned ? std::min(d.rows, (vr + 15) / 16 * 16) : d.rows;
+  for (int c = 0; c < d.cols; c += c0)
+    for (int r = c < vc ? vr : (aligned ? d.rows : 0); r < (c < vc ? last : d.rows); ++r)
+      std::memset(d.base + d.elem_offset(r, c) * std::ptrdiff_t(d.elem_bytes()), 0, 32);
+}
+
+inline constexpr BackendKernel kFillPadMat{nullptr, fillpad_mat};
 inline constexpr BackendKernel kL0Copy{nullptr, l0_copy};
 inline constexpr BackendKernel kBiasMove{nullptr, bias_move};
 inline constexpr BackendKernel kMad{nullptr, mad};

@@ -26,6 +26,7 @@ constexpr InstrImpl kTable[] = {
     {Op::TEXTRACT_A2M_FP, cpu::cube::kMoveAcc, {}},
     {Op::TINSERT_A2M, cpu::cube::kMoveAcc, {}},
     {Op::TINSERT_A2M_FP, cpu::cube::kMoveAcc, {}},
+    {Op::TFILLPAD_MAT, cpu::cube::kFillPadMat, {}},
 };
 }  // namespace
 

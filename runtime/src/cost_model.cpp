@@ -397,6 +397,8 @@ std::uint64_t CostModel::mad_cycles(const InstrRecord& rec) const {
 }
 
 std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
+  if (rec.desc->op == Op::TFILLPAD_MAT)  // MTE2 writing zero lines into L1: the GM -> L1 rate, no GM setup
+    return dma_cycles(table_.transfer(Memory::GM, Memory::L1), rec.scalar.bits, false, rec.desc->name, 1);
   // dst is operand 0, src operand 1; the bytes are the valid bytes of the tile side (a load's dst, a
   // store's src; a move between buffers: its dst).
   auto memory = [](const Operand& o) { return o.kind == Operand::Kind::Gm ? Memory::GM : memory_of(o.tile.loc); };

@@ -316,6 +316,7 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TFILLPAD, "TFILLPAD", PTO_UN, false, dtypes::kLayout),
     instr(Op::TFILLPAD_INPLACE, "TFILLPAD_INPLACE", {{{"dst", Role::ReadWrite}, PTO_D_R("src")}}, 2, false, dtypes::kLayout),
     instr(Op::TFILLPAD_EXPAND, "TFILLPAD_EXPAND", PTO_UN, false, dtypes::kLayout),
+    instr(Op::TFILLPAD_MAT, "TFILLPAD", PTO_UN, false, dtypes::kLayout),  // an NZ Mat tile: zeroes on MTE2
     // TEXTRACT / TINSERT between Vec tiles: the big tile's operand is the window
     instr(Op::TEXTRACT_V2V, "TEXTRACT", PTO_UN, false, dtypes::kWindow),
     instr(Op::TINSERT_V2V, "TINSERT", {{{"dst", Role::Write}, PTO_D_R("src")}}, 2, false, dtypes::kWindow),

@@ -118,6 +118,7 @@ constexpr MaskPattern pattern_of(std::uint8_t variant) { return MaskPattern((var
 inline constexpr std::uint8_t kVariantTransAligned = 1;
 inline constexpr std::uint8_t kVariantFillInPlace = 1;
 inline constexpr std::uint8_t kVariantKeepBlock = 2;
+inline constexpr std::uint8_t kVariantFillRowAligned = 4;  // TFILLPAD of a Mat tile: CompactMode::RowAlignedPadding
 // TCONCAT (A2A3's basic form): src0's rows, and src1's where they start on a block, move as whole 32-byte
 // blocks (copy_ubuf_to_ubuf), so the rest of each block is the source's bytes.
 inline constexpr std::uint8_t kVariantConcatBlocks = 1;

@@ -86,12 +86,50 @@ detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   return Issue(core, rec);
 }
 
+namespace detail {
+// TFILLPAD of an NZ Mat tile (a2a3 TFillPad.hpp, create_cbuf_matrix on MTE2): zeroes what lies outside the
+// valid region in whole 32-byte lines: the rows below the valid rows in the column blocks the valid
+// columns touch, then every column block past them (RowAlignedPadding: only the rows up to the next
+// multiple of 16). The valid columns' last C0 block keeps its tail (TLOAD's nd2nz zeroes it).
+template <class Dst, class Src, class... W>
+Issue fillpad_mat(Dst& dst, Src& src, W&... events) {
+  static_assert(std::is_same_v<Dst, Src>, "TFILLPAD (Mat): dst and src must be the same tile type (it pads dst in place)");
+  static_assert(kNzTile<Dst>, "TFILLPAD (Mat): the tile must be NZ (BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
+  static_assert(Dst::PadVal == PadValue::Zero || Dst::PadVal == PadValue::Null,
+                "TFILLPAD (Mat): the pad is zero (PadValue::Zero or Null)");
+  static_assert(kLayoutElem<typename Dst::DType>, "TFILLPAD (Mat): elements of 1, 2 or 4 bytes");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TFILLPAD_MAT>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  TileView& o = rec.ops[0].tile;
+  const int c0 = int(32 / sizeof(typename Dst::DType));
+  const int vr = o.valid_rows, vc = (o.valid_cols + c0 - 1) / c0 * c0;
+  const int tail_rows = Dst::Compact == CompactMode::RowAlignedPadding ? (vr + 15) / 16 * 16 - vr : o.rows - vr;
+  const std::uint64_t lines = (vr == 0 || o.valid_cols == 0)
+                                  ? 0
+                                  : std::uint64_t(vc / c0) * std::uint64_t(tail_rows) +
+                                        (Dst::Compact == CompactMode::RowAlignedPadding ? 0 : std::uint64_t(o.cols - vc) / c0 * o.rows);
+  rec.scalar = ScalarValue::of(lines * 32);  // the bytes written (the model's cost)
+  if (Dst::Compact == CompactMode::RowAlignedPadding) rec.variant |= kVariantFillRowAligned;
+  // dst's footprint is the whole tile (the pads are not one rectangle); src's valid region says where they go
+  o.valid_rows = lines ? o.rows : 0;
+  o.valid_cols = lines ? o.cols : 0;
+  o.static_valid_rows = o.static_valid_cols = false;
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+}  // namespace detail
+
 template <TFillPadMode Mode = TFillPadMode::Normal, class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
   using namespace detail;
+  if constexpr (Dst::Loc == TileType::Mat && Mode == TFillPadMode::Normal) {
+    return fillpad_mat(dst, src, events...);
+  } else {
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec,
-                "TFILLPAD: the Vec form (dst and src Vec tiles); the Mat (L1) form is not implemented");
+                "TFILLPAD: the Vec form (dst and src Vec tiles) or TFILLPAD of an NZ Mat tile");
   static_assert(kVecRowMajor<Dst, Src>, "TFILLPAD: dst and src must be RowMajor NoneBox tiles");
   static_assert(Dst::PadVal != PadValue::Null, "TFILLPAD: dst's PadVal is the fill value and must not be PadValue::Null");
   static_assert(sizeof(typename Dst::DType) == sizeof(typename Src::DType) && kLayoutElem<typename Dst::DType>,
@@ -125,6 +163,7 @@ detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
   }
   add_waits(core, rec, events...);
   return Issue(core, rec);
+  }
 }
 
 template <class Dst, class Src, class... W>
