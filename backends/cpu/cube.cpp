@@ -9,6 +9,8 @@
 #include "cube.hpp"
 
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <mutex>
 #include <vector>
@@ -35,7 +37,24 @@ void gather(const TileView& t, O* out) {
       for (int i = 0; i < n; ++i) o[i] = O(in[i]);
     }
 }
+// An 8-bit float code as float (exact: the formats' values are floats).
+struct NarrowCode {
+  float table[256];
+  explicit NarrowCode(numeric::Narrow k) {
+    for (int c = 0; c < 256; ++c) table[c] = float(numeric::decode(k, std::uint8_t(c)));
+  }
+  float operator()(std::uint8_t c) const { return table[c]; }
+};
 void gather_float(const TileView& t, float* out) {
+  if (is_narrow(t.dtype)) {  // the 8-bit floats are visited as their bytes: decode them
+    static const NarrowCode e4m3(numeric::Narrow::E4M3), e5m2(numeric::Narrow::E5M2), hif8(numeric::Narrow::HiF8);
+    const NarrowCode& code = t.dtype == DType::F8E4M3 ? e4m3 : t.dtype == DType::F8E5M2 ? e5m2 : hif8;
+    thread_local std::vector<std::uint8_t> bytes;
+    bytes.resize(std::size_t(t.valid_rows) * std::size_t(t.valid_cols));
+    gather<std::uint8_t, std::uint8_t>(t, bytes.data());
+    for (std::size_t i = 0; i < bytes.size(); ++i) out[i] = code(bytes[i]);
+    return;
+  }
   visit_dtype(t.dtype, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> ||
@@ -75,7 +94,7 @@ void start_value(ExecContext& ctx, T* c) {
   const TileView& ct = ctx.ops[0].tile;
   const std::ptrdiff_t m = ct.valid_rows, n = ct.valid_cols;
   if (ctx.ops[0].role == Role::ReadWrite) return acc_rows<T>(ct, c, false);  // the _ACC forms read c
-  if (ctx.nops == 4) {
+  if (ctx.op == Op::TMATMUL_BIAS || ctx.op == Op::TGEMV_BIAS || ctx.op == Op::TMATMUL_MX_BIAS || ctx.op == Op::TGEMV_MX_BIAS) {
     const T* bias = reinterpret_cast<const T*>(ctx.ops[3].tile.base);
     for (std::ptrdiff_t r = 0; r < m; ++r) std::copy(bias, bias + n, c + r * n);
     return;
@@ -119,6 +138,15 @@ void mad(ExecContext& ctx) {
   fc.resize(std::size_t(m) * std::size_t(n));
   gather_float(a, fa.data());  // m x k (Left: row-major fractals)
   gather_float(b, fb.data());  // n x k (Right: ZN, gathered as its transpose)
+  if (ctx.nops >= 5) {  // the MX forms: every 32-group of K scaled by 2^(e - 127) (e8m0; 0xFF is NaN)
+    const TileView& as = ctx.ops[ctx.nops - 2].tile;
+    const TileView& bs = ctx.ops[ctx.nops - 1].tile;
+    auto scale = [](std::uint8_t e) { return e == 0xFF ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, int(e) - 127); };
+    for (int i = 0; i < m; ++i)
+      for (int p = 0; p < k; ++p) fa[std::size_t(i) * std::size_t(k) + std::size_t(p)] *= scale(*as.ptr<std::uint8_t>(i, p / 32));
+    for (int j = 0; j < n; ++j)
+      for (int p = 0; p < k; ++p) fb[std::size_t(j) * std::size_t(k) + std::size_t(p)] *= scale(*bs.ptr<std::uint8_t>(p / 32, j));
+  }
   if (ctx.variant & kVariantTf32) {  // A2A3's TF32 is e8m11, A5's e8m10: products stay exact in float
     const int bits = ctx.target == Target::A2A3 ? 11 : 10;
     const bool rint = ctx.variant & kVariantTf32Rint;

@@ -14,6 +14,7 @@
 #include <pto/runtime/kernel.hpp>
 #include <pto/runtime/launch.hpp>
 #include <pto/runtime/matmul.hpp>
+#include <pto/runtime/matmul_mx.hpp>
 #include <pto/runtime/partial.hpp>
 #include <pto/runtime/qualifiers.hpp>
 #include <pto/runtime/rebind.hpp>

@@ -171,13 +171,47 @@ template <class T> concept GlobalLike = is_global_tensor<std::remove_cvref_t<T>>
 namespace detail {
 template <class T> inline constexpr int kC0 = int(32 / sizeof(T));
 }
+// The MX scale layouts: A's scales are rows (M) x cols (kMX), B's rows (kMX) x cols (N), in pairs of K
+// groups (dim 4 is 2); A ZZ and B NN put 16 rows (columns) of pairs in one 32-byte fractal.
+namespace detail {
+template <int rows, int cols, Layout L> struct Mx2D;
+template <int rows, int cols> struct Mx2D<rows, cols, Layout::MX_A_ZZ> {
+  using shape = Shape<1, rows / 16, cols / 2, 16, 2>;
+  using stride = Stride<rows * cols, cols * 16, 32, 2, 1>;
+};
+template <int rows, int cols> struct Mx2D<rows, cols, Layout::MX_A_ND> {
+  using shape = Shape<1, 1, rows, cols / 2, 2>;
+  using stride = Stride<rows * cols, rows * cols, cols, 2, 1>;
+};
+template <int rows, int cols> struct Mx2D<rows, cols, Layout::MX_A_DN> {
+  using shape = Shape<1, 1, cols / 2, rows, 2>;
+  using stride = Stride<rows * cols, rows * cols, rows * 2, 2, 1>;
+};
+template <int rows, int cols> struct Mx2D<rows, cols, Layout::MX_B_NN> {
+  using shape = Shape<1, cols / 16, rows / 2, 16, 2>;
+  using stride = Stride<rows * cols, rows * 16, 32, 2, 1>;
+};
+template <int rows, int cols> struct Mx2D<rows, cols, Layout::MX_B_ND> {
+  using shape = Shape<1, 1, rows / 2, cols, 2>;
+  using stride = Stride<rows * cols, rows * cols, cols * 2, 2, 1>;
+};
+template <int rows, int cols> struct Mx2D<rows, cols, Layout::MX_B_DN> {
+  using shape = Shape<1, 1, cols, rows / 2, 2>;
+  using stride = Stride<rows * cols, rows * cols, rows, 2, 1>;
+};
+template <class T, int rows, int cols, Layout L> struct Plain2D {
+  using shape = std::conditional_t<L == Layout::NZ, Shape<1, cols / kC0<T>, rows / 16, 16, kC0<T>>, Shape<1, 1, 1, rows, cols>>;
+  using stride = std::conditional_t<
+      L == Layout::NZ, Stride<rows * cols, rows * kC0<T>, 16 * kC0<T>, kC0<T>, 1>,
+      std::conditional_t<L == Layout::DN, Stride<rows * cols, rows * cols, rows * cols, 1, rows>,
+                         Stride<rows * cols, rows * cols, rows * cols, cols, 1>>>;
+};
+template <class T, int rows, int cols, Layout L>
+using Shape2D = std::conditional_t<L == Layout::ND || L == Layout::DN || L == Layout::NZ, Plain2D<T, rows, cols, L>, Mx2D<rows, cols, L>>;
+}  // namespace detail
 template <class T, int rows, int cols, Layout L = Layout::ND>
-using TileShape2D = std::conditional_t<L == Layout::NZ, Shape<1, cols / detail::kC0<T>, rows / 16, 16, detail::kC0<T>>,
-                                       Shape<1, 1, 1, rows, cols>>;
+using TileShape2D = typename detail::Shape2D<T, rows, cols, L>::shape;
 template <class T, int rows, int cols, Layout L = Layout::ND>
-using BaseShape2D = std::conditional_t<
-    L == Layout::NZ, Stride<rows * cols, rows * detail::kC0<T>, 16 * detail::kC0<T>, detail::kC0<T>, 1>,
-    std::conditional_t<L == Layout::DN, Stride<rows * cols, rows * cols, rows * cols, 1, rows>,
-                       Stride<rows * cols, rows * cols, rows * cols, cols, 1>>>;
+using BaseShape2D = typename detail::Shape2D<T, rows, cols, L>::stride;
 
 }  // namespace pto

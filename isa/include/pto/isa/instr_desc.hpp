@@ -335,6 +335,13 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TGEMV, "TGEMV", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
     instr(Op::TGEMV_ACC, "TGEMV_ACC", {{{"dst", Role::ReadWrite}, PTO_D_R("a"), PTO_D_R("b")}}, 3, false, dtypes::kAcc),
     instr(Op::TGEMV_BIAS, "TGEMV_BIAS", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("bias")}}, 4, false, dtypes::kAcc),
+    // the MX forms (A5): a and b scaled by their e8m0 scale tiles (operands after a, b and the bias)
+    instr(Op::TMATMUL_MX, "TMATMUL_MX", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("aScale"), PTO_D_R("bScale")}}, 5, false, dtypes::kAcc),
+    instr(Op::TMATMUL_MX_ACC, "TMATMUL_MX", {{{"dst", Role::ReadWrite}, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("aScale"), PTO_D_R("bScale")}}, 5, false, dtypes::kAcc),
+    instr(Op::TMATMUL_MX_BIAS, "TMATMUL_MX", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("bias"), PTO_D_R("aScale"), PTO_D_R("bScale")}}, 6, false, dtypes::kAcc),
+    instr(Op::TGEMV_MX, "TGEMV_MX", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("aScale"), PTO_D_R("bScale")}}, 5, false, dtypes::kAcc),
+    instr(Op::TGEMV_MX_ACC, "TGEMV_MX", {{{"dst", Role::ReadWrite}, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("aScale"), PTO_D_R("bScale")}}, 5, false, dtypes::kAcc),
+    instr(Op::TGEMV_MX_BIAS, "TGEMV_MX", {{PTO_D_W, PTO_D_R("a"), PTO_D_R("b"), PTO_D_R("bias"), PTO_D_R("aScale"), PTO_D_R("bScale")}}, 6, false, dtypes::kAcc),
     instr(Op::TMOV_M2S, "TMOV", PTO_UN),  // Mat -> Scaling: 64-bit quant words
     instr(Op::TSTORE_ACC, "TSTORE", {{PTO_D_W, PTO_D_R("src")}}, 2),
     instr(Op::TSTORE_ACC_FP, "TSTORE_FP", {{PTO_D_W, PTO_D_R("src"), PTO_D_R("fp")}}, 3),

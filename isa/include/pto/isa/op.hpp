@@ -16,7 +16,8 @@ namespace pto {
   /* MTE1 */ X(TMOV_M2L, PIPE_MTE1) X(TMOV_M2R, PIPE_MTE1) X(TMOV_M2B, PIPE_MTE1) X(TEXTRACT_M2LR, PIPE_MTE1) \
   X(TIMG2COL, PIPE_MTE1)                                                                                      \
   /* M */ X(TMATMUL, PIPE_M) X(TMATMUL_ACC, PIPE_M) X(TMATMUL_BIAS, PIPE_M) X(TGEMV, PIPE_M) X(TGEMV_ACC, PIPE_M) \
-  X(TGEMV_BIAS, PIPE_M)                                                                                      \
+  X(TGEMV_BIAS, PIPE_M) X(TMATMUL_MX, PIPE_M) X(TMATMUL_MX_ACC, PIPE_M) X(TMATMUL_MX_BIAS, PIPE_M)           \
+  X(TGEMV_MX, PIPE_M) X(TGEMV_MX_ACC, PIPE_M) X(TGEMV_MX_BIAS, PIPE_M)                                       \
   /* V */ X(VECTOR, PIPE_V) X(TADD, PIPE_V) X(TADDS, PIPE_V) X(TAXPY, PIPE_V) X(TSUB, PIPE_V)                \
   X(TSUBS, PIPE_V) X(TMUL, PIPE_V) X(TMULS, PIPE_V) X(TDIV, PIPE_V) X(TDIVS, PIPE_V) X(TMIN, PIPE_V)         \
   X(TMINS, PIPE_V) X(TMAX, PIPE_V) X(TMAXS, PIPE_V) X(TEXP, PIPE_V) X(TEXPANDS, PIPE_V) X(TROWSUM, PIPE_V)   \

@@ -93,6 +93,7 @@ struct GmView {
   // over dims 2 and 3 (fractal rows of shape[3] = 16), columns over dims 0, 1 and 4 (C0 = shape[4]).
   std::int64_t map(std::int64_t r, std::int64_t c) const {
     std::int64_t i[5];
+    if (is_mx_scale(layout)) return mx_map(r, c);
     if (layout == Layout::NZ) {
       i[3] = r % shape[3];
       i[2] = r / shape[3];
@@ -116,12 +117,48 @@ struct GmView {
     for (int k = 0; k < 5; ++k) off += i[k] * stride[k];
     return off;
   }
+  // The MX scale layouts (pto-isa's TileShape2D / BaseShape2D for them): A's scales are M x kMX, B's kMX x
+  // N, in pairs of K groups (dim 4 is 2); A ZZ / B NN: fractals of 16 rows (columns) by 2.
+  static constexpr bool is_mx_scale(Layout l) {
+    return l == Layout::MX_A_ZZ || l == Layout::MX_A_ND || l == Layout::MX_A_DN || l == Layout::MX_B_NN ||
+           l == Layout::MX_B_ND || l == Layout::MX_B_DN;
+  }
+  std::int64_t mx_map(std::int64_t r, std::int64_t c) const {
+    std::int64_t i[5] = {0, 0, 0, 0, 0};
+    switch (layout) {
+      case Layout::MX_A_ZZ: i[1] = r / shape[3], i[3] = r % shape[3], i[2] = c / 2, i[4] = c % 2; break;
+      case Layout::MX_A_ND: i[2] = r, i[3] = c / 2, i[4] = c % 2; break;
+      case Layout::MX_A_DN: i[3] = r, i[2] = c / 2, i[4] = c % 2; break;
+      case Layout::MX_B_NN: i[1] = c / shape[3], i[3] = c % shape[3], i[2] = r / 2, i[4] = r % 2; break;
+      case Layout::MX_B_ND: i[3] = c, i[2] = r / 2, i[4] = r % 2; break;
+      default: i[2] = c, i[3] = r / 2, i[4] = r % 2; break;  // MX_B_DN
+    }
+    std::int64_t off = 0;
+    for (int k = 0; k < 5; ++k) off += i[k] * stride[k];
+    return off;
+  }
   // Rows and columns a matching tile's valid region must have (spec §1.4 consistency rule).
   std::int64_t tile_rows() const {
+    switch (layout) {
+      case Layout::MX_A_ZZ: return shape[1] * shape[3];
+      case Layout::MX_A_ND: return shape[2];
+      case Layout::MX_A_DN: return shape[3];
+      case Layout::MX_B_NN: case Layout::MX_B_ND: return shape[2] * 2;
+      case Layout::MX_B_DN: return shape[3] * 2;
+      default: break;
+    }
     if (layout == Layout::NZ) return shape[2] * shape[3];
     return layout == Layout::DN ? shape[3] : shape[0] * shape[1] * shape[2] * shape[3];
   }
   std::int64_t tile_cols() const {
+    switch (layout) {
+      case Layout::MX_A_ZZ: case Layout::MX_A_DN: return shape[2] * 2;
+      case Layout::MX_A_ND: return shape[3] * 2;
+      case Layout::MX_B_NN: return shape[1] * shape[3];
+      case Layout::MX_B_ND: return shape[3];
+      case Layout::MX_B_DN: return shape[2];
+      default: break;
+    }
     if (layout == Layout::NZ) return shape[0] * shape[1] * shape[4];
     return layout == Layout::DN ? shape[0] * shape[1] * shape[2] * shape[4] : shape[4];
   }

@@ -129,6 +129,31 @@ Issue l0_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... even
   return Issue(core, rec);
 }
 
+// TMOV / TEXTRACT Mat -> ScaleLeft / ScaleRight (a5 TExtract.hpp, load_cbuf_to_ca_mx / cb_mx): A5's MX
+// scales, a ZZ Mat tile into a ScaleLeft tile, an NN one into a ScaleRight tile, whole 16 x 2 (2 x 16)
+// fractals from the window at (r0, c0).
+template <Op O, bool Mov, class Dst, class Src, class... W>
+Issue scale_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... events) {
+  constexpr bool left = Dst::Loc == TileType::ScaleLeft;
+  static_assert(Src::Loc == TileType::Mat && sizeof(typename Src::DType) == 1 && std::is_same_v<typename Dst::DType, typename Src::DType>,
+                "TMOV / TEXTRACT into a scale tile: src must be a Mat tile of the same 1-byte scale type (float8_e8m0_t)");
+  static_assert(Src::SFractalSize == 32 && Dst::SFractalSize == 32 && Src::isRowMajor == left && Dst::isRowMajor == left &&
+                    Src::isInnerRowMajor == left && Dst::isInnerRowMajor == left,
+                "TMOV / TEXTRACT into a scale tile: ScaleLeft from a ZZ Mat tile (RowMajor / RowMajor, 32-byte fractals: "
+                "TileLeftScale), ScaleRight from an NN one (ColMajor / ColMajor: TileRightScale)");
+  static_assert(Dst::Rows <= Src::Rows && Dst::Cols <= Src::Cols && (!Mov || (Dst::Rows == Src::Rows && Dst::Cols == Src::Cols)),
+                "TMOV / TEXTRACT into a scale tile: dst no larger than src (TMOV: the same static Rows and Cols)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  if (core_target(core) == Target::A2A3)
+    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, ": the MX scale tiles are A5's");
+  l0_window(rec, r0, c0, false);
+  add_waits(core, rec, events...);
+  return Issue(core, rec);
+}
+
 // TMOV Mat -> Bias (a2a3 / a5 TMov.hpp): one row into the bias table, int32 -> int32, float -> float,
 // half -> float (A5 also bf16 -> float); the row's bytes a multiple of 64 (A5: at most 4 KiB, the table).
 template <class Dst, class Src, class... W>

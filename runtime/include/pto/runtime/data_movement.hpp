@@ -19,6 +19,14 @@ namespace detail {
 inline void check_gm_tile(const InstrDesc& d, const char* gm_name, const GmView& g, const char* tile_name,
                           const TileView& t, Target target) {
   const bool dn = g.layout == Layout::DN, nz = g.layout == Layout::NZ;
+  if (GmView::is_mx_scale(g.layout)) {  // an MX scale tensor into its ZZ / NN Mat tile (A5)
+    if (target == Target::A2A3)
+      fail(d.name, ": operand ", gm_name, " ", g, ": the MX scale layouts are A5's (A2A3 has no MX matmul)");
+    if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
+      fail(d.name, ": operand ", gm_name, " ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " scales but operand ", tile_name,
+           " ", t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
+    return;
+  }
   if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
     fail(d.name, ": operand ", gm_name, " ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(),
          nz ? " (rows = s2*s3, cols = s0*s1*s4)" : dn ? " (rows = s3, cols = s0*s1*s2*s4)" : " (rows = s0*s1*s2*s3, cols = s4)",
@@ -61,8 +69,21 @@ constexpr void static_check_gm_tile() {
                 "(pto-isa's CPU simulator also TLOADs a Bias tile, which no NPU does)");
   static_assert(sizeof(typename TileT::DType) == sizeof(typename G::DType),
                 "TLOAD/TSTORE: the tile's and the tensor's element types must have the same size");
+  constexpr bool mx_a = G::layout == Layout::MX_A_ZZ || G::layout == Layout::MX_A_ND || G::layout == Layout::MX_A_DN;
+  constexpr bool mx_b = G::layout == Layout::MX_B_NN || G::layout == Layout::MX_B_ND || G::layout == Layout::MX_B_DN;
+  if constexpr (mx_a || mx_b) {
+    static_assert(Load && TileT::Loc == TileType::Mat && sizeof(typename TileT::DType) == 1 && TileT::SFractalSize == 32,
+                  "TLOAD of MX scales (Layout::MX_A_* / MX_B_*): into a Mat tile of 1-byte scales (float8_e8m0_t) with "
+                  "32-byte fractals (SFractalSize 32)");
+    static_assert(!mx_a || (TileT::isRowMajor && TileT::isInnerRowMajor),
+                  "TLOAD of A's MX scales: the Mat tile must be ZZ (BLayout::RowMajor, SLayout::RowMajor: 16 x 2 fractals)");
+    static_assert(!mx_b || (!TileT::isRowMajor && TileT::isInnerColMajor),
+                  "TLOAD of B's MX scales: the Mat tile must be NN (BLayout::ColMajor, SLayout::ColMajor: 2 x 16 fractals)");
+    return;
+  } else {
   static_assert(G::layout == Layout::ND || G::layout == Layout::DN || G::layout == Layout::NZ,
-                "TLOAD/TSTORE: ND, DN and NZ GlobalTensors are supported (the convolution layouts are not yet)");
+                "TLOAD/TSTORE: ND, DN and NZ GlobalTensors (and, for TLOAD, the MX scale layouts) are supported (the "
+                "convolution layouts are not yet)");
   constexpr bool mat_load = Load && TileT::Loc == TileType::Mat;
   static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kNzTile<TileT>),
                 "TLOAD/TSTORE: an ND GlobalTensor needs a RowMajor NoneBox tile (or, for TLOAD to a Mat tile, an NZ tile: "
@@ -75,6 +96,7 @@ constexpr void static_check_gm_tile() {
   static_assert(G::layout != Layout::NZ ||
                     (G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == int(32 / sizeof(typename TileT::DType))),
                 "TLOAD/TSTORE: an NZ GlobalTensor's dims 3 and 4 must be static 16 and 32 / sizeof(T) (one fractal's rows and C0)");
+  }
 }
 }  // namespace detail
 
@@ -300,6 +322,8 @@ detail::Issue TMOV(DstTile& dst, SrcTile& src, WaitEvents&... events) {
     return acc_move<Op::TMOV_A2M, ReluPreMode::NoRelu>(dst, src, 0, 0, events...);
   else if constexpr (DstTile::Loc == TileType::Left || DstTile::Loc == TileType::Right)  // the cube's (cube_rules.hpp)
     return l0_move<DstTile::Loc == TileType::Left ? Op::TMOV_M2L : Op::TMOV_M2R, true>(dst, src, 0, 0, events...);
+  else if constexpr (DstTile::Loc == TileType::ScaleLeft || DstTile::Loc == TileType::ScaleRight)  // A5's MX scales
+    return scale_move<DstTile::Loc == TileType::ScaleLeft ? Op::TMOV_M2L : Op::TMOV_M2R, true>(dst, src, 0, 0, events...);
   else if constexpr (DstTile::Loc == TileType::Bias)
     return bias_move(dst, src, events...);
   else if constexpr (DstTile::Loc == TileType::Scaling)

@@ -111,6 +111,8 @@ detail::Issue TEXTRACT(Dst& dst, Src& src, std::uint16_t indexRow = 0, std::uint
     return acc_move<Op::TEXTRACT_A2M, ReluPreMode::NoRelu>(dst, src, indexRow, indexCol, events...);
   else if constexpr (Dst::Loc == TileType::Left || Dst::Loc == TileType::Right)  // the cube's L1 -> L0A / L0B (cube_rules.hpp)
     return l0_move<Op::TEXTRACT_M2LR, false>(dst, src, indexRow, indexCol, events...);
+  else if constexpr (Dst::Loc == TileType::ScaleLeft || Dst::Loc == TileType::ScaleRight)  // A5's MX scales
+    return scale_move<Op::TEXTRACT_M2LR, false>(dst, src, indexRow, indexCol, events...);
   else
     return vec_window_extract(dst, src, indexRow, indexCol, events...);
 }

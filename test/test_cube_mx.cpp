@@ -1,0 +1,200 @@
+// A5's MX matmul: TLOAD of the MX scale layouts into ZZ / NN Mat tiles, TMOV / TEXTRACT into ScaleLeft /
+// ScaleRight tiles, TMATMUL_MX / TGEMV_MX in every form, against a double reference computed from the
+// definition (docs/cube.md "MX"); the errors.
+#define BOOST_TEST_MODULE cube_mx
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "element_ref.hpp"
+#include "test_util.hpp"
+
+using namespace pto;
+
+namespace {
+constexpr int up(int v, int a) { return (v + a - 1) / a * a; }
+enum class Form { Plain, Acc, Bias };
+
+// e8m0 codes around 127 (2^-3 .. 2^3) and fp8 values from a small grid: every product exact in float.
+std::uint8_t scale_code(int i, int j, int salt) { return std::uint8_t(124 + (i * 5 + j * 3 + salt) % 7); }
+double fp8_value(int i, int j, int salt) { return double((i * 7 + j * 13 + salt * 5) % 17 - 8) / 4.0; }
+
+// C = A * B (+ bias, or + a previous C) for fp8 A (m x k) and B (k x n) with MX scales, through GM, L1,
+// L0A / L0B and the scale buffers. SA / SB: the GM layouts of the scales.
+template <class TA, class TB, int VM, int VK, int VN, Layout SA, Layout SB>
+int mx_mismatches(Form form, bool gemv = false, bool unscaled = false) {
+  constexpr int M = up(VM, 16), K = up(VK, 64), N = up(VN, 32), G = K / 32;  // G: scale groups of the tiles
+  std::vector<TA> a(static_cast<std::size_t>(VM) * VK);
+  std::vector<TB> b(static_cast<std::size_t>(VK) * VN);
+  for (int i = 0; i < VM; ++i)
+    for (int p = 0; p < VK; ++p) a[std::size_t(i) * VK + p] = TA(fp8_value(i, p, 1));
+  for (int p = 0; p < VK; ++p)
+    for (int j = 0; j < VN; ++j) b[std::size_t(p) * VN + j] = TB(fp8_value(p, j, 2));
+  // the scales, logically sa[i][g] and sb[g][j], placed in GM by the layouts' definitions
+  std::vector<std::uint8_t> sa(std::size_t(M) * G), sb(std::size_t(G) * N);
+  auto sa_at = [&](int i, int g) -> std::size_t {
+    if (SA == Layout::MX_A_ZZ) return std::size_t(i / 16) * G * 16 + std::size_t(g / 2) * 32 + std::size_t(i % 16) * 2 + g % 2;
+    if (SA == Layout::MX_A_ND) return std::size_t(i) * G + g;
+    return std::size_t(g / 2) * M * 2 + std::size_t(i) * 2 + g % 2;  // MX_A_DN
+  };
+  auto sb_at = [&](int g, int j) -> std::size_t {
+    if (SB == Layout::MX_B_NN) return std::size_t(j / 16) * G * 16 + std::size_t(g / 2) * 32 + std::size_t(j % 16) * 2 + g % 2;
+    if (SB == Layout::MX_B_ND) return std::size_t(g / 2) * N * 2 + std::size_t(j) * 2 + g % 2;
+    return std::size_t(j) * G + g;  // MX_B_DN
+  };
+  for (int i = 0; i < M; ++i)
+    for (int g = 0; g < G; ++g) sa[sa_at(i, g)] = scale_code(i, g, 1);
+  for (int g = 0; g < G; ++g)
+    for (int j = 0; j < N; ++j) sb[sb_at(g, j)] = scale_code(g, j, 2);
+  std::vector<float> bias(N), out(static_cast<std::size_t>(VM) * VN, -9.0f);
+  for (int j = 0; j < N; ++j) bias[std::size_t(j)] = float(j % 5) - 2.0f;
+  {
+    ScopedTarget scope(Target::A5);
+    Tile<TileType::Mat, TA, M, K, BLayout::ColMajor, VM, VK, SLayout::RowMajor, 512> ma;
+    Tile<TileType::Mat, TB, K, N, BLayout::ColMajor, VK, VN, SLayout::RowMajor, 512> mb;
+    Tile<TileType::Mat, float8_e8m0_t, M, G, BLayout::RowMajor, M, G, SLayout::RowMajor, 32> msa;
+    Tile<TileType::Mat, float8_e8m0_t, G, N, BLayout::ColMajor, G, N, SLayout::ColMajor, 32> msb;
+    Tile<TileType::Mat, float, 1, N> mbias;
+    TileLeft<TA, M, K, VM, VK> l;
+    TileRight<TB, K, N, VK, VN> r;
+    TileLeftScale<float8_e8m0_t, M, G> ls;
+    TileRightScale<float8_e8m0_t, G, N> rs;
+    TileAcc<float, M, N, VM, VN> c;
+    Tile<TileType::Bias, float, 1, N> bt;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x10000);
+    TASSIGN(msa, 0x20000);
+    TASSIGN(msb, 0x24000);
+    TASSIGN(mbias, 0x28000);
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(ls, 0);
+    TASSIGN(rs, 0);
+    TASSIGN(c, 0);
+    TASSIGN(bt, 0);
+    GlobalTensor<TA, Shape<1, 1, 1, VM, VK>, pto::Stride<1, 1, 1, VK, 1>> ga(a.data());
+    GlobalTensor<TB, Shape<1, 1, 1, VK, VN>, pto::Stride<1, 1, 1, VN, 1>> gb(b.data());
+    GlobalTensor<float8_e8m0_t, TileShape2D<float8_e8m0_t, M, G, SA>, BaseShape2D<float8_e8m0_t, M, G, SA>, SA> gsa(
+        reinterpret_cast<float8_e8m0_t*>(sa.data()));
+    GlobalTensor<float8_e8m0_t, TileShape2D<float8_e8m0_t, G, N, SB>, BaseShape2D<float8_e8m0_t, G, N, SB>, SB> gsb(
+        reinterpret_cast<float8_e8m0_t*>(sb.data()));
+    TLOAD(ma, ga);
+    TLOAD(mb, gb);
+    TLOAD(msa, gsa);
+    TLOAD(msb, gsb);
+    TMOV(l, ma);
+    TMOV(r, mb);
+    TMOV(ls, msa);
+    TEXTRACT(rs, msb, 0, 0);
+    if (form == Form::Bias) {
+      GlobalTensor<float, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gbias(bias.data());
+      TLOAD(mbias, gbias);
+      TMOV(bt, mbias);
+      if (gemv) TGEMV_MX(c, l, ls, r, rs, bt);
+      else TMATMUL_MX(c, l, ls, r, rs, bt);
+    } else {
+      if (unscaled) TMATMUL(c, l, r);  // A5's plain fp8 mad: no scales
+      else if (gemv) TGEMV_MX<AccPhase::Partial>(c, l, ls, r, rs);
+      else TMATMUL_MX(c, l, ls, r, rs);
+      if (form == Form::Acc) {  // a second pass: c = 2 * A * B
+        if (gemv) TGEMV_MX(c, c, l, ls, r, rs);
+        else TMATMUL_MX<AccPhase::Final>(c, c, l, ls, r, rs);
+      }
+    }
+    GlobalTensor<float, Shape<1, 1, 1, VM, VN>, pto::Stride<1, 1, 1, VN, 1>> go(out.data());
+    TSTORE(go, c);
+  }
+  int bad = 0;
+  const int rows = gemv ? 1 : VM;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < VN; ++j) {
+      double ref = 0, mag = 0;
+      for (int p = 0; p < VK; ++p) {
+        const double t = double(a[std::size_t(i) * VK + p]) * std::ldexp(1.0, unscaled ? 0 : sa[sa_at(i, p / 32)] - 127) *
+                         double(b[std::size_t(p) * VN + j]) * std::ldexp(1.0, unscaled ? 0 : sb[sb_at(p / 32, j)] - 127);
+        ref += t;
+        mag += std::abs(t);
+      }
+      if (form == Form::Acc) ref *= 2, mag *= 2;
+      if (form == Form::Bias) ref += bias[std::size_t(j)], mag += std::abs(bias[std::size_t(j)]);
+      const bool miss = !(std::abs(double(out[std::size_t(i) * VN + j]) - ref) <= (2 * VK + 2) * 0x1p-24 * mag);
+      if (miss && bad < 3 && std::getenv("MXDBG")) std::printf("(%d,%d) got %g ref %g\n", i, j, double(out[std::size_t(i) * VN + j]), ref);
+      bad += miss;
+    }
+  return bad;
+}
+using E4 = float8_e4m3_t;
+using E5 = float8_e5m2_t;
+}  // namespace
+
+// pto-isa's tmatmul_mx shapes (the 8-bit ones), with each scale layout on A and B.
+BOOST_AUTO_TEST_CASE(tmatmul_mx_matches_the_definition) {
+  BOOST_TEST((mx_mismatches<E5, E5, 128, 64, 64, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Plain)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E4, 127, 72, 64, Layout::MX_A_ND, Layout::MX_B_ND>(Form::Plain)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E5, 128, 110, 63, Layout::MX_A_DN, Layout::MX_B_DN>(Form::Plain)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E4, 16, 32, 16, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Plain)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E5, 10, 50, 54, Layout::MX_A_ND, Layout::MX_B_NN>(Form::Plain)) == 0);
+  BOOST_TEST((mx_mismatches<E5, E4, 115, 64, 30, Layout::MX_A_ZZ, Layout::MX_B_ND>(Form::Bias)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E5, 64, 192, 64, Layout::MX_A_DN, Layout::MX_B_NN>(Form::Acc)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E5, 1, 256, 20, Layout::MX_A_ND, Layout::MX_B_ND>(Form::Plain, true)) == 0);
+  BOOST_TEST((mx_mismatches<E4, E4, 1, 128, 32, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Bias, true)) == 0);
+  BOOST_TEST((mx_mismatches<E5, E5, 1, 64, 32, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Acc, true)) == 0);
+  // A5's plain TMATMUL of 8-bit floats (the same path without scales)
+  BOOST_TEST((mx_mismatches<E4, E5, 40, 96, 48, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Plain, false, true)) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(mx_errors_name_the_rule) {
+  using pto_test::contains;
+  using pto_test::error_of;
+  // the MX matmul and its scale tiles are A5's
+  std::string e = error_of([] {
+    ScopedTarget scope(Target::A2A3);
+    TileLeft<float8_e4m3_t, 16, 64> l;
+    TileRight<float8_e4m3_t, 64, 32> r;
+    TileLeftScale<float8_e8m0_t, 16, 2> ls;
+    TileRightScale<float8_e8m0_t, 2, 32> rs;
+    TileAcc<float, 16, 32> c;
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(c, 0);
+    TASSIGN(ls, 0);
+    TMATMUL_MX(c, l, ls, r, rs);
+  });
+  BOOST_TEST(contains(e, "TASSIGN: operand tile Tile<ScaleLeft"), e);  // A2A3 has no scale buffers
+  // a scale tile too small for k's groups
+  e = error_of([] {
+    ScopedTarget scope(Target::A5);
+    TileLeft<float8_e4m3_t, 16, 128> l;
+    TileRight<float8_e4m3_t, 128, 32> r;
+    TileLeftScale<float8_e8m0_t, 16, 2> ls;
+    TileRightScale<float8_e8m0_t, 4, 32> rs;
+    TileAcc<float, 16, 32> c;
+    TASSIGN(l, 0);
+    TASSIGN(r, 0);
+    TASSIGN(ls, 0);
+    TASSIGN(rs, 0);
+    TASSIGN(c, 0);
+    TMATMUL_MX(c, l, ls, r, rs);
+  });
+  BOOST_TEST((contains(e, "TMATMUL_MX: operand aScale") && contains(e, "must hold 16 x 4 scales (a's valid rows x ceil(k / 32), k = 128)")), e);
+  // the MX scale layouts are A5's
+  e = error_of([] {
+    ScopedTarget scope(Target::A2A3);
+    std::vector<std::uint8_t> s(64);
+    Tile<TileType::Mat, float8_e8m0_t, 16, 4, BLayout::RowMajor, 16, 4, SLayout::RowMajor, 32> m;
+    TASSIGN(m, 0);
+    GlobalTensor<float8_e8m0_t, TileShape2D<float8_e8m0_t, 16, 4, Layout::MX_A_ND>, BaseShape2D<float8_e8m0_t, 16, 4, Layout::MX_A_ND>,
+                 Layout::MX_A_ND>
+        g(reinterpret_cast<float8_e8m0_t*>(s.data()));
+    TLOAD(m, g);
+  });
+  BOOST_TEST(contains(e, "the MX scale layouts are A5's"), e);
+}
