@@ -118,15 +118,16 @@ detail::Issue TSUBVIEW(Dst& dst, Src& src, std::uint16_t rowIdx, std::uint16_t c
 
 // TGET_SCALE_ADDR(dst, src): A5 only (pto-isa has no A2A3 implementation). Its purpose is the cube's MX
 // forms: a Left / Right tile's scale tile, whose address the A5 compiler derives from src's
-// (__cce_pto_get_mx_scale_tile). That form needs the scale buffers of the cube, which are not modelled;
-// the form within one TileType is pto-isa's CPU simulator's: dst aliases src.
+// (__cce_pto_get_mx_scale_tile). That address rule is not public, so that form is not modelled (TASSIGN the
+// ScaleLeft / ScaleRight tile instead); the form within one TileType is pto-isa's CPU simulator's: dst
+// aliases src.
 template <class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TGET_SCALE_ADDR(Dst& dst, Src& src, W&... events) {
   using namespace detail;
   static_assert(Dst::Loc == Src::Loc,
-                "TGET_SCALE_ADDR: the Left/Right -> scale-tile form needs the cube's MX scale buffers, which are not "
-                "modelled yet; dst and src must have the same TileType");
+                "TGET_SCALE_ADDR: the Left/Right -> scale-tile form (the A5 compiler's address rule) is not modelled: "
+                "TASSIGN the ScaleLeft / ScaleRight tile; dst and src must have the same TileType");
   Core& core = current_core();
   if (core_target(core) != Target::A5)
     fail("TGET_SCALE_ADDR: operand dst ", dst.view(), ": the instruction exists on A5 only (pto-isa has no ",
