@@ -76,8 +76,8 @@ int mx_mismatches(Form form, bool gemv = false, bool unscaled = false) {
     TASSIGN(mbias, 0x28000);
     TASSIGN(l, 0);
     TASSIGN(r, 0);
-    TASSIGN(ls, 0);
-    TASSIGN(rs, 0);
+    TASSIGN(ls, GetScaleAddr(l.data()));  // as pto-isa's MX kernels place them
+    TGET_SCALE_ADDR(rs, r);
     TASSIGN(c, 0);
     TASSIGN(bt, 0);
     GlobalTensor<TA, Shape<1, 1, 1, VM, VK>, pto::Stride<1, 1, 1, VK, 1>> ga(a.data());
@@ -149,6 +149,29 @@ BOOST_AUTO_TEST_CASE(tmatmul_mx_matches_the_definition) {
   BOOST_TEST((mx_mismatches<E5, E5, 1, 64, 32, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Acc, true)) == 0);
   // A5's plain TMATMUL of 8-bit floats (the same path without scales)
   BOOST_TEST((mx_mismatches<E4, E5, 40, 96, 48, Layout::MX_A_ZZ, Layout::MX_B_NN>(Form::Plain, false, true)) == 0);
+}
+
+// A scale tile's address is its data's L0A / L0B offset >> 4 (a5 utils.hpp GetScaleAddr); TGET_SCALE_ADDR
+// places it there.
+BOOST_AUTO_TEST_CASE(scale_tiles_sit_at_a_sixteenth_of_their_data_address) {
+  ScopedTarget scope(Target::A5);
+  TileLeft<float8_e4m3_t, 32, 64> l;
+  TileRight<float8_e4m3_t, 64, 32> r;
+  TileLeftScale<float8_e8m0_t, 32, 2> ls, ls2;
+  TileRightScale<float8_e8m0_t, 2, 32> rs;
+  TASSIGN(l, 0x2000);
+  TASSIGN(r, 0x4000);
+  BOOST_TEST(GetScaleAddr(l.data()) == 0x200u);
+  BOOST_TEST(GetScaleAddr(r.data()) == 0x400u);
+  TGET_SCALE_ADDR(ls, l);
+  TGET_SCALE_ADDR(rs, r);
+  TASSIGN(ls2, 0x200);
+  BOOST_TEST((ls.data() == ls2.data()));
+  BOOST_TEST((reinterpret_cast<std::byte*>(rs.data()) - reinterpret_cast<std::byte*>(ls.data()) != 0));
+  Tile<TileType::Vec, float, 8, 8> v;
+  TASSIGN(v, 0);
+  const std::string e = pto_test::error_of([&] { (void)GetScaleAddr(v.data()); });
+  BOOST_TEST(pto_test::contains(e, "GetScaleAddr: the pointer is not in L0A or L0B"), e);
 }
 
 BOOST_AUTO_TEST_CASE(mx_errors_name_the_rule) {

@@ -251,8 +251,8 @@ namespace detail {
 template <class DstTile, class SrcTile, class... WaitEvents>
 Issue vec_move(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   static_assert(DstTile::Loc == TileType::Vec && SrcTile::Loc == TileType::Vec,
-                "TMOV: the forms are Vec -> Vec and Mat -> Left / Right / Bias; the fixpipe's forms out of an Acc tile and "
-                "Mat -> Scaling are not modelled yet");
+                "TMOV: the forms are Vec -> Vec, Mat -> Left / Right / Bias / Scaling / scale tiles, and out of an Acc tile "
+                "(the fixpipe)");
   static_assert(sizeof(typename DstTile::DType) == sizeof(typename SrcTile::DType),
                 "TMOV (Vec -> Vec): dst and src must have elements of one size (the bits move unchanged)");
   constexpr bool nd2nz = DstTile::isBoxedLayout;

@@ -28,8 +28,8 @@ template <class T> inline constexpr bool kNd = T::isRowMajor && !T::isBoxedLayou
 template <class Small, class Big>
 constexpr bool window_static() {
   static_assert(Small::Loc == TileType::Vec && Big::Loc == TileType::Vec,
-                "TEXTRACT / TINSERT: the forms are Vec -> Vec and (TEXTRACT) Mat -> Left / Right; the fixpipe's forms out "
-                "of an Acc tile are not modelled yet");
+                "TEXTRACT / TINSERT: the forms are Vec -> Vec, (TEXTRACT) Mat -> Left / Right / scale tiles, and out of an "
+                "Acc tile (the fixpipe); the NPUs move nothing Mat -> Mat or Mat -> Vec here (pto-isa's CPU simulator does)");
   static_assert(std::is_same_v<typename Small::DType, typename Big::DType>,
                 "TEXTRACT / TINSERT (Vec -> Vec): dst and src must have the same DType (the NPUs convert nothing here)");
   static_assert((kNd<Small> && kNd<Big>) || (kNzTile<Small> && kNzTile<Big>),

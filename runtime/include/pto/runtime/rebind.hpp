@@ -15,6 +15,7 @@
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/issue.hpp>
 #include <pto/runtime/operands.hpp>
+#include <pto/runtime/tassign.hpp>
 
 namespace pto {
 
@@ -116,23 +117,42 @@ detail::Issue TSUBVIEW(Dst& dst, Src& src, std::uint16_t rowIdx, std::uint16_t c
   return rebind_record<Op::TSUBVIEW>(core, events...);
 }
 
+// GetScaleAddr(p) (a5 utils.hpp): the MX scale-buffer address that goes with an L0A / L0B address, p's
+// offset >> 4 (the scales take a 16th of their data's bytes); TASSIGN a TileLeftScale / TileRightScale there.
+template <class T>
+std::uint64_t GetScaleAddr(T* p) {
+  using namespace detail;
+  Core& core = current_core();
+  const auto* b = reinterpret_cast<const std::byte*>(p);
+  for (TileType loc : {TileType::Left, TileType::Right}) {
+    const std::byte* base = buffer_base(core, loc);
+    if (base && b >= base && b < base + buffer_bytes(core, loc)) return std::uint64_t(b - base) >> 4;
+  }
+  fail("GetScaleAddr: the pointer is not in L0A or L0B (pass a Left or Right tile's data())");
+}
+
 // TGET_SCALE_ADDR(dst, src): A5 only (pto-isa has no A2A3 implementation). Its purpose is the cube's MX
-// forms: a Left / Right tile's scale tile, whose address the A5 compiler derives from src's
-// (__cce_pto_get_mx_scale_tile). That address rule is not public, so that form is not modelled (TASSIGN the
-// ScaleLeft / ScaleRight tile instead); the form within one TileType is pto-isa's CPU simulator's: dst
+// forms: dst, a ScaleLeft (ScaleRight) tile, goes to the scale-buffer address of src, a Left (Right) tile:
+// src's offset >> 4 (GetScaleAddr's rule). Within one TileType it is pto-isa's CPU simulator's form: dst
 // aliases src.
 template <class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TGET_SCALE_ADDR(Dst& dst, Src& src, W&... events) {
   using namespace detail;
-  static_assert(Dst::Loc == Src::Loc,
-                "TGET_SCALE_ADDR: the Left/Right -> scale-tile form (the A5 compiler's address rule) is not modelled: "
-                "TASSIGN the ScaleLeft / ScaleRight tile; dst and src must have the same TileType");
+  constexpr bool scale = (Dst::Loc == TileType::ScaleLeft && Src::Loc == TileType::Left) ||
+                        (Dst::Loc == TileType::ScaleRight && Src::Loc == TileType::Right);
+  static_assert(scale || Dst::Loc == Src::Loc,
+                "TGET_SCALE_ADDR: dst and src must have the same TileType, or be a ScaleLeft tile and a Left tile (a "
+                "ScaleRight tile and a Right tile)");
   Core& core = current_core();
   if (core_target(core) != Target::A5)
     fail("TGET_SCALE_ADDR: operand dst ", dst.view(), ": the instruction exists on A5 only (pto-isa has no ",
          name_of(core_target(core)), " implementation)");
   place_operand(core, src, "TGET_SCALE_ADDR", "src");
+  if constexpr (scale) {
+    TASSIGN(dst, std::uint64_t(src.offset_) >> 4);  // checked against the scale buffer as any TASSIGN
+    return rebind_record<Op::TGET_SCALE_ADDR>(core, events...);
+  }
   if (src.offset_ + Dst::GetSizeInBytes() > buffer_bytes(core, Src::Loc))
     fail("TGET_SCALE_ADDR: operand dst ", dst.view(), ": at src's address 0x", std::hex, src.offset_, std::dec,
          " its ", Dst::GetSizeInBytes(), " bytes run past the buffer");
