@@ -1126,3 +1126,21 @@ BOOST_AUTO_TEST_CASE(tfillpad_zeroes_around_the_valid_region_of_an_nz_mat_tile) 
                    20, 32, true) == 0);
   }
 }
+
+// TMOV Mat -> Bias moves 64-byte units: A2A3 checks src's row (a2a3 TMov.hpp), A5 dst's (a5 TMov.hpp), so
+// 16 halves into 16 floats run on A5 only.
+BOOST_AUTO_TEST_CASE(the_bias_move_checks_the_side_each_target_checks) {
+  auto move = [](Target tg) {
+    return pto_test::error_of([&] {
+      ScopedTarget scope(tg);
+      Tile<TileType::Mat, half, 1, 16> m;
+      Tile<TileType::Bias, float, 1, 16> b;
+      TASSIGN(m, 0);
+      TASSIGN(b, 0);
+      TMOV(b, m);
+    });
+  };
+  BOOST_TEST(move(Target::A5) == "no pto::Error");
+  const std::string e = move(Target::A2A3);
+  BOOST_TEST(pto_test::contains(e, "src's row must be a multiple of 64 bytes on A2A3 (a2a3 checks src, a5 dst)"), e);
+}

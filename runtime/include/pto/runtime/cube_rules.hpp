@@ -155,7 +155,8 @@ Issue scale_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... e
 }
 
 // TMOV Mat -> Bias (a2a3 / a5 TMov.hpp): one row into the bias table, int32 -> int32, float -> float,
-// half -> float (A5 also bf16 -> float); the row's bytes a multiple of 64 (A5: at most 4 KiB, the table).
+// half -> float (A5 also bf16 -> float); the row's bytes a multiple of 64 (A2A3 src's, A5 dst's, at most
+// 4 KiB, the table).
 template <class Dst, class Src, class... W>
 Issue bias_move(Dst& dst, Src& src, W&... events) {
   using D = typename Dst::DType;
@@ -167,13 +168,18 @@ Issue bias_move(Dst& dst, Src& src, W&... events) {
                     (std::is_same_v<D, float> && (std::is_same_v<S, float> || std::is_same_v<S, half> ||
                                                   std::is_same_v<S, bfloat16_t>)),
                 "TMOV Mat -> Bias: the pairs are int32_t -> int32_t, float -> float, half -> float and (A5) bfloat16_t -> float");
-  static_assert(Src::Cols * sizeof(S) % 64 == 0, "TMOV Mat -> Bias: src's row must be a multiple of 64 bytes (Cols * sizeof)");
+  static_assert(Src::Cols * sizeof(S) % 64 == 0 || Dst::Cols * sizeof(D) % 64 == 0,
+                "TMOV Mat -> Bias: src's row (A2A3) or dst's (A5) must be a multiple of 64 bytes (Cols * sizeof)");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TMOV_M2B>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   TileView& d = rec.ops[0].tile;
   TileView& s = rec.ops[1].tile;
+  if (core_target(core) == Target::A2A3 ? Src::Cols * sizeof(S) % 64 != 0 : Dst::Cols * sizeof(D) % 64 != 0)
+    fail("TMOV: operand ", core_target(core) == Target::A2A3 ? "src " : "dst ", rec.ops[core_target(core) == Target::A2A3 ? 1 : 0].tile,
+         ": the bias table moves 64-byte units, so ", core_target(core) == Target::A2A3 ? "src" : "dst",
+         "'s row must be a multiple of 64 bytes on ", name_of(core_target(core)), " (a2a3 checks src, a5 dst)");
   if (std::is_same_v<S, bfloat16_t> && core_target(core) == Target::A2A3)
     fail("TMOV: operand src ", s, ": bfloat16_t -> float into the bias table is A5's (A2A3 converts half only)");
   if (s.cols > d.cols)
