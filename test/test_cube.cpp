@@ -428,6 +428,20 @@ double quant_ref(double x, std::uint64_t w, bool relu) {
   return relu && out < 0 ? 0.0 : out;
 }
 
+// Per-column quant words into a Scaling tile at FB 0, through a 1-row Mat tile at mat_addr (TLOAD, then
+// TMOV Mat -> Scaling).
+template <int N>
+Tile<TileType::Scaling, std::uint64_t, 1, N> scaling_words(std::vector<std::uint64_t>& words, std::uint32_t mat_addr) {
+  Tile<TileType::Mat, std::uint64_t, 1, N> mw;
+  Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
+  TASSIGN(mw, mat_addr);
+  TASSIGN(fp, 0);
+  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
+  TLOAD(mw, gw);
+  TMOV(fp, mw);
+  return fp;
+}
+
 // acc = a * b (small integers: exact in either accumulator), stored through the fixpipe with one word
 // (scalar form) or one word per column (TSTORE_FP from a Scaling tile filled by TMOV Mat -> Scaling).
 template <class In, class Acc, class Out, bool Vector, bool Relu>
@@ -461,13 +475,7 @@ void check_quant(Target tg, std::vector<std::uint64_t> words) {
     using Go = decltype(go);
     using C = TileAcc<Acc, M, N>;
     if constexpr (Vector) {
-      Tile<TileType::Mat, std::uint64_t, 1, N> mw;
-      Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
-      TASSIGN(mw, 0x10000);
-      TASSIGN(fp, 0);
-      GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
-      TLOAD(mw, gw);
-      TMOV(fp, mw);
+      auto fp = scaling_words<N>(words, 0x10000);
       TSTORE_FP<C, Go, decltype(fp), AtomicType::AtomicNone, relu>(go, c, fp);
     } else {
       TSTORE<C, Go, AtomicType::AtomicNone, relu>(go, c, words[0]);
@@ -630,13 +638,7 @@ BOOST_AUTO_TEST_CASE(tmov_and_textract_move_l0c_through_the_fixpipe) {
   TMOV(q, c, w);
   std::vector<std::uint64_t> words(N);
   for (int j = 0; j < N; ++j) words[std::size_t(j)] = quant_word(float(j % 5 + 1) * 0.25f, 0, false);
-  Tile<TileType::Mat, std::uint64_t, 1, N> mw;
-  Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
-  TASSIGN(mw, 0);
-  TASSIGN(fp, 0);
-  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
-  TLOAD(mw, gw);
-  TMOV(fp, mw);
+  auto fp = scaling_words<N>(words, 0);
   TMOV_FP(qv, c, fp);
   int bad = 0, untouched = 0;
   for (int r = 0; r < M; ++r)
@@ -1005,13 +1007,7 @@ BOOST_AUTO_TEST_CASE(int32_to_int16_shifts_and_saturates) {
   TMOV(mat, c, word);
   std::vector<std::uint64_t> words(N);
   for (int j = 0; j < N; ++j) words[std::size_t(j)] = std::uint64_t(j % 16) << 32;
-  Tile<TileType::Mat, std::uint64_t, 1, N> mw;
-  Tile<TileType::Scaling, std::uint64_t, 1, N> fp;
-  TASSIGN(mw, 0x8000);
-  TASSIGN(fp, 0);
-  GlobalTensor<std::uint64_t, Shape<1, 1, 1, 1, N>, pto::Stride<1, 1, 1, N, 1>> gw(words.data());
-  TLOAD(mw, gw);
-  TMOV(fp, mw);
+  auto fp = scaling_words<N>(words, 0x8000);
   TMOV_FP(matv, c, fp);
   int bad = 0, saturated = 0;
   for (int r = 0; r < M; ++r)

@@ -8,6 +8,7 @@
 // double reference within k * 2^-24 * sum |a * b| (docs/cube.md).
 #include "cube.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -94,7 +95,7 @@ void start_value(ExecContext& ctx, T* c) {
   const TileView& ct = ctx.ops[0].tile;
   const std::ptrdiff_t m = ct.valid_rows, n = ct.valid_cols;
   if (ctx.ops[0].role == Role::ReadWrite) return acc_rows<T>(ct, c, false);  // the _ACC forms read c
-  if (ctx.op == Op::TMATMUL_BIAS || ctx.op == Op::TGEMV_BIAS || ctx.op == Op::TMATMUL_MX_BIAS || ctx.op == Op::TGEMV_MX_BIAS) {
+  if (ctx.nops > 3 && ctx.ops[3].tile.loc == TileType::Bias) {  // the _BIAS forms (the MX ones too: bias before the scales)
     const T* bias = reinterpret_cast<const T*>(ctx.ops[3].tile.base);
     for (std::ptrdiff_t r = 0; r < m; ++r) std::copy(bias, bias + n, c + r * n);
     return;
@@ -138,14 +139,19 @@ void mad(ExecContext& ctx) {
   fc.resize(std::size_t(m) * std::size_t(n));
   gather_float(a, fa.data());  // m x k (Left: row-major fractals)
   gather_float(b, fb.data());  // n x k (Right: ZN, gathered as its transpose)
-  if (ctx.nops >= 5) {  // the MX forms: every 32-group of K scaled by 2^(e - 127) (e8m0; 0xFF is NaN)
+  if (ctx.ops[ctx.nops - 1].tile.loc == TileType::ScaleRight) {  // the MX forms: every 32-group of K scaled by 2^(e - 127) (e8m0; 0xFF is NaN)
     const TileView& as = ctx.ops[ctx.nops - 2].tile;
     const TileView& bs = ctx.ops[ctx.nops - 1].tile;
     auto scale = [](std::uint8_t e) { return e == 0xFF ? std::numeric_limits<float>::quiet_NaN() : std::ldexp(1.0f, int(e) - 127); };
-    for (int i = 0; i < m; ++i)
-      for (int p = 0; p < k; ++p) fa[std::size_t(i) * std::size_t(k) + std::size_t(p)] *= scale(*as.ptr<std::uint8_t>(i, p / 32));
-    for (int j = 0; j < n; ++j)
-      for (int p = 0; p < k; ++p) fb[std::size_t(j) * std::size_t(k) + std::size_t(p)] *= scale(*bs.ptr<std::uint8_t>(p / 32, j));
+    // row r of a dense m x k (or, for b, n x k) matrix times its groups' scales, one scale per group
+    auto apply = [&](float* row, auto code_of_group) {
+      for (int g = 0; g * 32 < k; ++g) {
+        const float f = scale(code_of_group(g));
+        for (int p = g * 32; p < std::min(k, g * 32 + 32); ++p) row[p] *= f;
+      }
+    };
+    for (int i = 0; i < m; ++i) apply(&fa[std::size_t(i) * std::size_t(k)], [&](int g) { return *as.ptr<std::uint8_t>(i, g); });
+    for (int j = 0; j < n; ++j) apply(&fb[std::size_t(j) * std::size_t(k)], [&](int g) { return *bs.ptr<std::uint8_t>(g, j); });
   }
   if (ctx.variant & kVariantTf32) {  // A2A3's TF32 is e8m11, A5's e8m10: products stay exact in float
     const int bits = ctx.target == Target::A2A3 ? 11 : 10;

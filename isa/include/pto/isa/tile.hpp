@@ -242,6 +242,9 @@ using TileLeftCompact =
 template <class T, int R, int C, int RV = R, int CV = C>
 using TileRightCompact =
     Tile<TileType::Right, T, R, C, BLayout::RowMajor, RV, CV, SLayout::ColMajor, 512, PadValue::Null, CompactMode::Normal>;
+template <class T, int R, int C, int RV = R, int CV = C>
+using TileAccCompact =
+    Tile<TileType::Acc, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 1024, PadValue::Null, CompactMode::Normal>;
 // A5's MX scale tiles (float8_e8m0_t): a's scales M x ceil(K / 32), ZZ in 16 x 2 fractals; b's
 // ceil(K / 32) x N, NN in 2 x 16 fractals. TMOV / TEXTRACT fill them from Mat tiles of the same layout.
 template <class T, int R, int C, int RV = R, int CV = C>
@@ -254,8 +257,5 @@ using TileLeftScaleCompact =
 template <class T, int R, int C, int RV = R, int CV = C>
 using TileRightScaleCompact =
     Tile<TileType::ScaleRight, T, R, C, BLayout::ColMajor, RV, CV, SLayout::ColMajor, 32, PadValue::Null, CompactMode::Normal>;
-template <class T, int R, int C, int RV = R, int CV = C>
-using TileAccCompact =
-    Tile<TileType::Acc, T, R, C, BLayout::ColMajor, RV, CV, SLayout::RowMajor, 1024, PadValue::Null, CompactMode::Normal>;
 
 }  // namespace pto
