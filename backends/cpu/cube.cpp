@@ -47,6 +47,16 @@ struct NarrowCode {
   float operator()(std::uint8_t c) const { return table[c]; }
 };
 void gather_float(const TileView& t, float* out) {
+  if (t.nibbles()) {  // the 4-bit floats, packed: decode each nibble (Left: rows x cols, Right: its transpose)
+    static const NarrowCode e2m1(numeric::Narrow::E2M1), e1m2(numeric::Narrow::E1M2);
+    const NarrowCode& code = t.dtype == DType::F4E2M1 ? e2m1 : e1m2;
+    const bool rows = t.inner_row_major;
+    const int outer = rows ? t.valid_rows : t.valid_cols, inner = rows ? t.valid_cols : t.valid_rows;
+    for (int a = 0; a < outer; ++a)
+      for (int b = 0; b < inner; ++b)
+        out[std::ptrdiff_t(a) * inner + b] = code(nibble_get(t.base, rows ? t.elem_offset(a, b) : t.elem_offset(b, a)));
+    return;
+  }
   if (is_narrow(t.dtype)) {  // the 8-bit floats are visited as their bytes: decode them
     static const NarrowCode e4m3(numeric::Narrow::E4M3), e5m2(numeric::Narrow::E5M2), hif8(numeric::Narrow::HiF8);
     const NarrowCode& code = t.dtype == DType::F8E4M3 ? e4m3 : t.dtype == DType::F8E5M2 ? e5m2 : hif8;

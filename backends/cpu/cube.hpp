@@ -19,6 +19,11 @@ namespace pto::cpu::cube {
 inline void l0_copy(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
+  if (d.nibbles()) {  // the 4-bit types: nibble by nibble
+    for (int r = 0; r < d.valid_rows; ++r)
+      for (int c = 0; c < d.valid_cols; ++c) nibble_set(d.base, d.elem_offset(r, c), nibble_get(s.base, s.elem_offset(r, c)));
+    return;
+  }
   const std::size_t eb = d.elem_bytes();
   if (d.inner_row_major == s.inner_row_major) {
     const bool rows = d.inner_row_major;  // runs along a row (row-major fractals) or down a column
@@ -169,12 +174,12 @@ inline void fillpad_mat(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   if (d.valid_rows == 0) return;
-  const int c0 = int(32 / d.elem_bytes()), vr = s.valid_rows, vc = (s.valid_cols + c0 - 1) / c0 * c0;
+  const int c0 = d.nibbles() ? 64 : int(32 / d.elem_bytes()), vr = s.valid_rows, vc = (s.valid_cols + c0 - 1) / c0 * c0;
   const bool aligned = ctx.variant & kVariantFillRowAligned;
   const int last = aligned ? std::min(d.rows, (vr + 15) / 16 * 16) : d.rows;
   for (int c = 0; c < d.cols; c += c0)
     for (int r = c < vc ? vr : (aligned ? d.rows : 0); r < (c < vc ? last : d.rows); ++r)
-      std::memset(d.base + d.elem_offset(r, c) * std::ptrdiff_t(d.elem_bytes()), 0, 32);
+      std::memset(d.base + d.byte_offset(r, c), 0, 32);
 }
 
 inline constexpr BackendKernel kFillPadMat{nullptr, fillpad_mat};

@@ -173,21 +173,41 @@ inline void boxed_dense(const TileView& t, std::byte* dense, bool to_tile) {
 }
 inline std::size_t dense_bytes(const TileView& t) { return std::size_t(t.valid_rows) * std::size_t(t.valid_cols) * t.elem_bytes(); }
 
+// The 4-bit types into a Mat tile (TileView::nibbles): element by element, nibble to nibble, between GM
+// and the tile or a dense staging buffer (a code a byte, (r, c) order).
+inline void gm_nibbles(const TileView& t, const GmView& g, std::uint8_t* dense, bool to_dense) {
+  for (int r = 0; r < t.valid_rows; ++r)
+    for (int c = 0; c < t.valid_cols; ++c) {
+      std::uint8_t* d = dense ? dense + std::size_t(r) * std::size_t(t.valid_cols) + std::size_t(c) : nullptr;
+      if (to_dense || !d) {
+        const std::uint8_t v = nibble_get(g.base, g.map(r, c));
+        if (d) *d = v;
+        else nibble_set(t.base, t.elem_offset(r, c), v);
+      } else {
+        nibble_set(t.base, t.elem_offset(r, c), *d);
+      }
+    }
+}
+
 // TLOAD: GM -> tile directly, or through staging when a store on this core overwrote the window first.
 inline void tload_direct(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
+  if (t.nibbles()) return gm_nibbles(t, ctx.ops[1].gm, nullptr, false);
   if (t.boxed) return gm_boxed(Dir::GmToStaging, t, ctx.ops[1].gm, nullptr);
   gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, t.base, line_step_bytes(t));
   pad_lines(t);
 }
 inline void tload_start(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
+  if (t.nibbles())
+    return gm_nibbles(t, ctx.ops[1].gm, reinterpret_cast<std::uint8_t*>(ctx.staging->resize(std::size_t(t.valid_rows) * std::size_t(t.valid_cols))), true);
   if (t.boxed) return gm_boxed(Dir::GmToStaging, t, ctx.ops[1].gm, ctx.staging->resize(dense_bytes(t)));
   std::byte* s = ctx.staging->resize(std::size_t(lines_of(t).count) * std::size_t(line_bytes(t)));
   gm_window(Dir::GmToStaging, t, ctx.ops[1].gm, s, line_bytes(t));
 }
 inline void tload_finish(ExecContext& ctx) {
   const TileView& t = ctx.ops[0].tile;
+  if (t.nibbles()) return gm_nibbles(t, ctx.ops[1].gm, reinterpret_cast<std::uint8_t*>(ctx.staging->data()), false);
   if (t.boxed) return boxed_dense(t, ctx.staging->data(), true);
   const std::byte* in = ctx.staging->data();
   const Lines l = lines_of(t);

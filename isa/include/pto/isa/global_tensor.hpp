@@ -166,10 +166,10 @@ template <class T> struct is_global_tensor : std::false_type {};
 template <class E, class S, class St, Layout L> struct is_global_tensor<GlobalTensor<E, S, St, L>> : std::true_type {};
 template <class T> concept GlobalLike = is_global_tensor<std::remove_cvref_t<T>>::value;
 
-// 2-D helpers (spec §1.4). NZ: (1, cols / C0, rows / 16, 16, C0) with C0 = 32 / sizeof(T), the
+// 2-D helpers (spec §1.4). NZ: (1, cols / C0, rows / 16, 16, C0) with C0 = 32 bytes' elements, the
 // fractal rows contiguous, column block after column block (pto-isa's pto_tile.hpp gives the same).
 namespace detail {
-template <class T> inline constexpr int kC0 = int(32 / sizeof(T));
+template <class T> inline constexpr int kC0 = kBlockElems<T>;  // 64 for the 4-bit types
 }
 // The MX scale layouts: A's scales are rows (M) x cols (kMX), B's rows (kMX) x cols (N), in pairs of K
 // groups (dim 4 is 2); A ZZ and B NN put 16 rows (columns) of pairs in one 32-byte fractal.

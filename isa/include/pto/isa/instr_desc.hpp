@@ -145,7 +145,8 @@ inline constexpr DTypeRule kMGather{kUpTo32, kUpTo32 | DTypeSet{D::HF8, D::F8E4M
 // u16 or u32 there, but the 8-bit floats (its fp4 forms are not implemented).
 inline constexpr DTypeRule kLayout{kUpTo32, kUpTo32};
 // The cube (a2a3 / a5 TMatmul.hpp, TExtract.hpp): what L0A / L0B hold, and the accumulator L0C holds.
-inline constexpr DTypeRule kCubeIn{{D::I8, D::F16, D::BF16, D::F32}, {D::I8, D::F16, D::BF16, D::F32, D::F8E4M3, D::F8E5M2, D::HF8}};
+inline constexpr DTypeRule kCubeIn{{D::I8, D::F16, D::BF16, D::F32},
+                                    {D::I8, D::F16, D::BF16, D::F32, D::F8E4M3, D::F8E5M2, D::HF8, D::F4E2M1, D::F4E1M2}};
 inline constexpr DTypeRule kAcc{{D::F32, D::I32}, {D::F32, D::I32}};
 inline constexpr DTypeRule kWindow{kUpTo32, {D::F16, D::BF16, D::F32, D::I32, D::I8, D::F8E4M3, D::F8E5M2, D::F8E8M0, D::HF8}};
 }  // namespace dtypes

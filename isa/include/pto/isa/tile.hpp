@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <pto/isa/dtype.hpp>
@@ -52,13 +53,17 @@ struct Tile {
                                    : SFractalSize == 1024 ? 16
                                    : SFractalSize == 32   ? (isInnerRowMajor ? 16 : 2)
                                    : isInnerRowMajor      ? 16
-                                                          : int(32 / sizeof(DType));
+                                                          : kBlockElems<DType>;
   static constexpr int InnerCols = !isBoxedLayout ? 1
                                    : SFractalSize == 1024 ? 16
                                    : SFractalSize == 32   ? (isInnerRowMajor ? 2 : 16)
-                                   : isInnerRowMajor      ? int(32 / sizeof(DType))
+                                   : isInnerRowMajor      ? kBlockElems<DType>
                                                           : 16;
   static constexpr int InnerNumel = InnerRows * InnerCols;
+  // The 4-bit types in cube tiles (Mat, Left, Right) and GM are packed by element offset: offset o in
+  // nibble o % 2 of byte o / 2, half a byte each, as the chips hold them (fractal lines of 32 bytes,
+  // 64 elements). A Vec tile of them keeps a byte per element of capacity (docs/conversions.md).
+  static constexpr bool kNibbles = is_packed4(dtype_v<DType>) && Loc != TileType::Vec;
   static constexpr int RowStride = isRowMajor ? Cols : 1;
   static constexpr int ColStride = isRowMajor ? 1 : Rows;
 
@@ -144,18 +149,39 @@ struct Tile {
     if constexpr (!isBoxedLayout) {
       return r * RowStride + c * ColStride;
     } else {
-      int br = r / InnerRows, bc = c / InnerCols, ir = r % InnerRows, ic = c % InnerCols;
+      // A tile shorter than one fractal (one row: GEMV's vector, its MX scales) packs its rows (A5 TExtract.hpp's Rows == 1 path).
+      constexpr int fr = Rows < InnerRows ? Rows : InnerRows, fn = fr * InnerCols;
+      int br = r / fr, bc = c / InnerCols, ir = r % fr, ic = c % InnerCols;
       if constexpr (!isRowMajor && isInnerRowMajor) return bc * Rows * InnerCols + r * InnerCols + ic;  // NZ: blocks Rows * C0 apart
-      else if constexpr (isInnerColMajor) return (br * (Cols / InnerCols) + bc) * InnerNumel + ic * InnerRows + ir;
-      else return (br * (Cols / InnerCols) + bc) * InnerNumel + ir * InnerCols + ic;
+      else if constexpr (isInnerColMajor) return (br * (Cols / InnerCols) + bc) * fn + ic * fr + ir;
+      else return (br * (Cols / InnerCols) + bc) * fn + ir * InnerCols + ic;
     }
   }
 
   DType GetValue(int offset) const requires(Loc_ == TileType::Vec) { return data()[offset]; }
   void SetValue(int offset, DType v) requires(Loc_ == TileType::Vec) { data()[offset] = v; }
-  DType GetElement(int r, int c) const { return data()[GetTileOffset(r, c)]; }
-  void SetElement(int r, int c, DType v) { data()[GetTileOffset(r, c)] = v; }
-  static constexpr std::size_t GetSizeInBytes() { return std::size_t(Numel) * sizeof(DType); }
+  DType GetElement(int r, int c) const {
+    const int o = GetTileOffset(r, c);
+    if constexpr (kNibbles) {
+      const auto nib = std::uint8_t((reinterpret_cast<const std::uint8_t*>(data())[o / 2] >> (4 * (o % 2))) & 0xF);
+      DType v;
+      std::memcpy(static_cast<void*>(&v), &nib, 1);
+      return v;
+    } else {
+      return data()[o];
+    }
+  }
+  void SetElement(int r, int c, DType v) {
+    const int o = GetTileOffset(r, c);
+    if constexpr (kNibbles) {
+      std::uint8_t code, &b = reinterpret_cast<std::uint8_t*>(data())[o / 2];
+      std::memcpy(&code, static_cast<const void*>(&v), 1);
+      b = std::uint8_t(o % 2 ? (b & 0x0F) | ((code & 0xF) << 4) : (b & 0xF0) | (code & 0xF));
+    } else {
+      data()[o] = v;
+    }
+  }
+  static constexpr std::size_t GetSizeInBytes() { return kNibbles ? std::size_t(Numel + 1) / 2 : std::size_t(Numel) * sizeof(DType); }
 
   // A2A3's K-alignment flag of float Left tiles (pto-isa aligns K to 16 instead of 8 in L0A with it).
   // It changes where the chip puts bytes, not what TMATMUL computes; kept so kernels that set it compile.

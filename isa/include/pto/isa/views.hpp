@@ -2,6 +2,7 @@
 // The public templates turn a Tile / GlobalTensor into one of these; backends, the scheduler and the
 // dependency tracker read only these, so no kernel template reaches a compiled .cpp file.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -43,7 +44,17 @@ struct TileView {
   bool static_full_cols() const { return static_valid_cols && valid_cols == cols; }
   bool static_full_rows() const { return static_valid_rows && valid_rows == rows; }
   std::size_t elem_bytes() const { return size_of(dtype); }
-  std::size_t capacity_bytes() const { return std::size_t(rows) * cols * elem_bytes(); }
+  // The 4-bit types in a cube tile: packed by element offset, offset o in nibble o % 2 of byte o / 2
+  // (Tile::kNibbles); in a Vec tile a byte per element of capacity.
+  bool nibbles() const { return is_packed4(dtype) && loc != TileType::Vec; }
+  std::size_t capacity_bytes() const {
+    const std::size_t n = std::size_t(rows) * std::size_t(cols);
+    return nibbles() ? (n + 1) / 2 : n * elem_bytes();
+  }
+  // Bytes from base to the byte holding element (r, c).
+  std::ptrdiff_t byte_offset(int r, int c) const {
+    return nibbles() ? elem_offset(r, c) / 2 : elem_offset(r, c) * std::ptrdiff_t(elem_bytes());
+  }
   std::ptrdiff_t elem_offset(int r, int c) const {
     if (!boxed) [[likely]]
       return std::ptrdiff_t(r) * row_stride + std::ptrdiff_t(c) * col_stride;
@@ -53,8 +64,9 @@ struct TileView {
   // inner_cols, in column order for NZ (ColMajor fractals, each RowMajor), else in row order; each
   // row- or column-major inside.
   // NZ's column blocks are Rows * C0 elements apart, whatever Rows (a Vec NZ tile needs no multiple of 16).
+  // A tile shorter than one fractal (one row: GEMV's vector, its MX scales) packs its rows.
   std::ptrdiff_t boxed_offset(int r, int c) const {
-    const std::ptrdiff_t ir = inner_rows, ic = inner_cols, n = ir * ic;
+    const std::ptrdiff_t ir = std::min<std::ptrdiff_t>(inner_rows, rows), ic = inner_cols, n = ir * ic;
     if (!row_major && inner_row_major) return std::ptrdiff_t(c / ic) * rows * ic + std::ptrdiff_t(r) * ic + c % ic;
     const std::ptrdiff_t br = r / ir, bc = c / ic, i = r % ir, j = c % ic;
     return (br * (cols / ic) + bc) * n + (inner_row_major ? i * ic + j : j * ir + i);
@@ -65,9 +77,18 @@ struct TileView {
     if (valid_rows <= 0 || valid_cols <= 0) return {};
     auto lo = reinterpret_cast<std::uintptr_t>(base);
     std::size_t last = std::size_t(elem_offset(valid_rows - 1, valid_cols - 1));
-    return {lo, lo + (last + 1) * elem_bytes()};
+    return {lo, lo + (nibbles() ? last / 2 + 1 : (last + 1) * elem_bytes())};
   }
 };
+
+// A 4-bit element of packed storage (a cube tile's, GM's): element offset o is nibble o % 2 of byte o / 2.
+inline std::uint8_t nibble_get(const std::byte* base, std::int64_t o) {
+  return std::uint8_t((unsigned(base[o / 2]) >> (4 * (o % 2))) & 0xF);
+}
+inline void nibble_set(std::byte* base, std::int64_t o, std::uint8_t v) {
+  const unsigned b = unsigned(base[o / 2]);
+  base[o / 2] = std::byte(o % 2 ? (b & 0x0F) | unsigned(v & 0xF) << 4 : (b & 0xF0) | unsigned(v & 0xF));
+}
 
 // A tile's valid region as lines: the rows of a RowMajor tile, the columns of a ColMajor one (one loop
 // shape serves both layouts). cap_*: the same of the tile's capacity; step: elements between lines;
@@ -167,6 +188,7 @@ struct GmView {
     std::int64_t last = 0;
     for (int k = 0; k < 5; ++k) last += (shape[k] - 1) * stride[k];
     auto lo = reinterpret_cast<std::uintptr_t>(base);
+    if (is_packed4(dtype)) return {lo, lo + std::uintptr_t(last / 2 + 1)};  // two elements a byte
     return {lo, lo + std::uintptr_t(last + 1) * size_of(dtype)};
   }
 };

@@ -32,13 +32,17 @@ template <class Dst, class Src>
 inline constexpr bool kGemvVector = Dst::Loc == TileType::Left && Dst::Rows == 1 && Src::Loc == TileType::Mat &&
                                     Src::Rows == 1 && Src::isRowMajor && !Src::isBoxedLayout;
 
+// The side of the square fractals a transposing MTE1 move goes in (a5 TExtract.hpp's c0Size for 1-byte
+// and 4-bit types).
+constexpr int transpose_fractal(DType t) { return is_packed4(t) ? 64 : size_of(t) == 1 ? 32 : 16; }
+
 template <class Dst, class Src, bool Mov>
 constexpr bool l0_move_static() {
   if constexpr (kGemvVector<Dst, Src>) {
     // GEMV's row vector (a2a3 / a5 TExtractToAVector): whole 512-byte blocks of a 1-row ND Mat tile.
     static_assert(std::is_same_v<typename Dst::DType, typename Src::DType>,
                   "TEXTRACT / TMOV Mat -> Left (GEMV's row vector): dst and src must have the same DType");
-    static_assert(Src::Cols * sizeof(typename Src::DType) % 512 == 0 && Dst::Cols * sizeof(typename Dst::DType) % 512 == 0,
+    static_assert(Src::Cols % (16 * kBlockElems<typename Src::DType>) == 0 && Dst::Cols % (16 * kBlockElems<typename Dst::DType>) == 0,
                   "TEXTRACT / TMOV Mat -> Left (GEMV's row vector, a 1-row ND Mat tile): src's and dst's Cols must be "
                   "multiples of 512 bytes (the move copies whole 512-byte blocks)");
     static_assert(!Mov || Dst::Cols == Src::Cols, "TMOV Mat -> Left (GEMV's row vector): dst and src must have the same Cols");
@@ -59,12 +63,13 @@ constexpr bool l0_move_static() {
                 "TEXTRACT / TMOV Mat -> Left / Right: dst may be no larger than src in Rows and Cols");
   static_assert(!Mov || (Dst::Rows == Src::Rows && Dst::Cols == Src::Cols),
                 "TMOV Mat -> Left / Right: dst and src must have the same static Rows and Cols (TEXTRACT takes a window)");
-  // The transposing moves (Left from ZN, Right from NZ) go in square fractals of 16 (32 for 1-byte types).
+  // The transposing moves (Left from ZN, Right from NZ) go in square fractals of 16 (32 for 1-byte types,
+  // 64 for 4-bit ones).
   constexpr bool transpose = Dst::Loc == TileType::Left ? kZnTile<Src> : kNzTile<Src>;
-  constexpr int fs = sizeof(typename Dst::DType) == 1 ? 32 : 16;
+  constexpr int fs = transpose_fractal(dtype_v<typename Dst::DType>);
   static_assert(!transpose || (Dst::Rows % fs == 0 && Dst::Cols % fs == 0 && Src::Rows % fs == 0 && Src::Cols % fs == 0),
                 "TEXTRACT / TMOV Mat -> Left / Right: the transposing form (Left from ZN, Right from NZ) needs every Rows "
-                "and Cols a multiple of 16 (32 for 1-byte types)");
+                "and Cols a multiple of 16 (32 for 1-byte types, 64 for 4-bit ones)");
   return true;
   }
 }
@@ -80,12 +85,12 @@ inline void l0_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0, bool
   if (int(r0) + dst.rows > src.rows || int(c0) + dst.cols > src.cols)
     fail(d.name, ": operand src ", src, ": the ", dst.rows, " x ", dst.cols, " window of dst's shape at (indexRow ", r0,
          ", indexCol ", c0, ") runs past its ", src.rows, " x ", src.cols, " elements");
-  const int fs = dst.elem_bytes() == 1 ? 32 : 16;
+  const int fs = transpose_fractal(dst.dtype);
   const int ar = transpose ? fs : src.inner_rows, ac = transpose ? fs : src.inner_cols;
   if (r0 % ar != 0 || c0 % ac != 0)
     fail(d.name, ": operand src ", src, ": indexRow ", r0, " and indexCol ", c0, " must be multiples of ", ar, " and ", ac,
          transpose ? " (the transposing move goes in square fractals)" : " (MTE1 moves whole fractals of src)");
-  const std::ptrdiff_t off = src.elem_offset(r0, c0) * std::ptrdiff_t(src.elem_bytes());
+  const std::ptrdiff_t off = src.byte_offset(r0, c0);
   src.base += off;
   src.offset += std::uint32_t(off);
   dst.valid_rows = src.valid_rows = dst.rows;
@@ -99,7 +104,7 @@ inline void gemv_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0) {
   const InstrDesc& d = *rec.desc;
   TileView& dst = rec.ops[0].tile;
   TileView& src = rec.ops[1].tile;
-  const int blk = int(512 / dst.elem_bytes());
+  const int blk = 16 * (is_packed4(dst.dtype) ? 64 : int(32 / dst.elem_bytes()));  // a 512-byte block's elements
   const int n = std::min(dst.cols, (dst.valid_cols + blk - 1) / blk * blk);
   if (r0 != 0 || c0 % blk != 0)
     fail(d.name, ": operand src ", src, " (GEMV's row vector): indexRow ", r0, " must be 0 and indexCol ", c0,
@@ -107,7 +112,7 @@ inline void gemv_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0) {
   if (int(c0) + n > src.cols)
     fail(d.name, ": operand src ", src, " (GEMV's row vector): the ", n, " elements from indexCol ", c0, " run past its ", src.cols,
          " columns");
-  const std::ptrdiff_t off = std::ptrdiff_t(c0) * std::ptrdiff_t(src.elem_bytes());
+  const std::ptrdiff_t off = src.byte_offset(0, c0);
   src.base += off;
   src.offset += std::uint32_t(off);
   dst.valid_rows = src.valid_rows = 1;

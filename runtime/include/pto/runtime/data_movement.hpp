@@ -69,6 +69,10 @@ constexpr void static_check_gm_tile() {
                 "(pto-isa's CPU simulator also TLOADs a Bias tile, which no NPU does)");
   static_assert(sizeof(typename TileT::DType) == sizeof(typename G::DType),
                 "TLOAD/TSTORE: the tile's and the tensor's element types must have the same size");
+  static_assert(!is_packed4(dtype_v<typename TileT::DType>) || (Load && TileT::Loc == TileType::Mat && TileT::PadVal == PadValue::Null),
+                "TLOAD/TSTORE of the 4-bit types (float4_e2m1x2_t, float4_e1m2x2_t, int4b_t): TLOAD into a Mat tile (the MX "
+                "matmul's data, two elements a byte) without a pad value; a Vec tile of them moves as bytes, through a uint8_t "
+                "tile TASSIGNed at its address (docs/conversions.md)");
   constexpr bool mx_a = G::layout == Layout::MX_A_ZZ || G::layout == Layout::MX_A_ND || G::layout == Layout::MX_A_DN;
   constexpr bool mx_b = G::layout == Layout::MX_B_NN || G::layout == Layout::MX_B_ND || G::layout == Layout::MX_B_DN;
   if constexpr (mx_a || mx_b) {
@@ -85,9 +89,11 @@ constexpr void static_check_gm_tile() {
                 "TLOAD/TSTORE: ND, DN and NZ GlobalTensors (and, for TLOAD, the MX scale layouts) are supported (the "
                 "convolution layouts are not yet)");
   constexpr bool mat_load = Load && TileT::Loc == TileType::Mat;
-  static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kNzTile<TileT>),
+  static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kNzTile<TileT>) ||
+                    (mat_load && TileT::Rows == 1 && TileT::isRowMajor && TileT::isInnerRowMajor),
                 "TLOAD/TSTORE: an ND GlobalTensor needs a RowMajor NoneBox tile (or, for TLOAD to a Mat tile, an NZ tile: "
-                "BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
+                "BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals, or a 1-row RowMajor one, contiguous: GEMV's MX "
+                "scales)");
   static_assert(G::layout != Layout::DN || (!TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kZnTile<TileT>),
                 "TLOAD/TSTORE: a DN GlobalTensor needs a ColMajor NoneBox tile (or, for TLOAD to a Mat tile, a ZN tile: "
                 "BLayout::RowMajor, SLayout::ColMajor, 512-byte fractals)");

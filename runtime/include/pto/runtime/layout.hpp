@@ -103,7 +103,7 @@ Issue fillpad_mat(Dst& dst, Src& src, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   TileView& o = rec.ops[0].tile;
-  const int c0 = int(32 / sizeof(typename Dst::DType));
+  constexpr int c0 = kBlockElems<typename Dst::DType>;  // a 32-byte line's elements
   const int vr = o.valid_rows, vc = (o.valid_cols + c0 - 1) / c0 * c0;
   const int tail_rows = Dst::Compact == CompactMode::RowAlignedPadding ? (vr + 15) / 16 * 16 - vr : o.rows - vr;
   const std::uint64_t lines = (vr == 0 || o.valid_cols == 0)

@@ -23,6 +23,7 @@ namespace pto {
 
 namespace detail {
 template <class T> inline constexpr bool kFp8 = std::is_same_v<T, float8_e4m3_t> || std::is_same_v<T, float8_e5m2_t>;
+template <class T> inline constexpr bool kFp4 = std::is_same_v<T, float4_e2m1x2_t> || std::is_same_v<T, float4_e1m2x2_t>;
 
 template <class C, class A, class B>
 constexpr bool mad_static() {

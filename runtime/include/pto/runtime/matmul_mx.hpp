@@ -1,12 +1,13 @@
 // A5's MX matrix multiply on the M pipe (pto-isa docs/isa/TMATMUL_MX.md, a5 TMatmul.hpp's mad_mx; docs/cube.md
-// "MX"): a and b are 8-bit floats (float8_e4m3_t / float8_e5m2_t, any pair), each group of 32 along K scaled
+// "MX"): a and b are 8-bit floats (float8_e4m3_t / float8_e5m2_t, any pair) or 4-bit ones (float4_e2m1x2_t /
+// float4_e1m2x2_t, any pair, packed two a byte in L1 / L0 and GM), each group of 32 along K scaled
 // by a power of two from its e8m0 scale tile:
 //   c[i][j] (=, +=, = bias[j] +) sum over p of a[i][p] * 2^(aScale[i][p / 32] - 127) * b[p][j] * 2^(bScale[p / 32][j] - 127)
 // in float. The scale tiles are ScaleLeft (M x ceil(K / 32), TileLeftScale) and ScaleRight (ceil(K / 32) x N,
 // TileRightScale), filled by TMOV / TEXTRACT from Mat tiles TLOADed with the MX scale layouts. The forms:
 //   TMATMUL_MX(c, a, aScale, b, bScale), TMATMUL_MX(cOut, cIn, a, aScale, b, bScale) (accumulates into cOut,
 //   as TMATMUL_ACC), TMATMUL_MX(c, a, aScale, b, bScale, bias); TGEMV_MX the same with one row of a; each with
-//   an AccPhase overload. The 4-bit forms (float4_e2m1x2_t / float4_e1m2x2_t) are not modelled yet.
+//   an AccPhase overload.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -20,11 +21,10 @@ template <class C, class A, class AS, class B, class BS>
 constexpr bool mad_mx_static() {
   using TA = typename A::DType;
   using TB = typename B::DType;
-  static_assert(!std::is_same_v<TA, float4_e2m1x2_t> && !std::is_same_v<TA, float4_e1m2x2_t> &&
-                    !std::is_same_v<TB, float4_e2m1x2_t> && !std::is_same_v<TB, float4_e1m2x2_t>,
-                "TMATMUL_MX / TGEMV_MX: the 4-bit inputs (float4_e2m1x2_t, float4_e1m2x2_t) are not modelled yet; the 8-bit "
-                "ones (float8_e4m3_t, float8_e5m2_t) are");
-  static_assert(kFp8<TA> && kFp8<TB>, "TMATMUL_MX / TGEMV_MX: a and b are float8_e4m3_t or float8_e5m2_t (any pair)");
+  constexpr bool fp4 = kFp4<TA> && kFp4<TB>;
+  static_assert((kFp8<TA> && kFp8<TB>) || fp4,
+                "TMATMUL_MX / TGEMV_MX: a and b are both 8-bit floats (float8_e4m3_t / float8_e5m2_t, any pair) or both "
+                "4-bit ones (float4_e2m1x2_t / float4_e1m2x2_t, any pair); the two widths do not mix");
   static_assert(kAccTile<C> && std::is_same_v<typename C::DType, float>,
                 "TMATMUL_MX / TGEMV_MX: the result is a float Acc tile (TileAcc)");
   static_assert(kLeftTile<A> && kRightTile<B>, "TMATMUL_MX / TGEMV_MX: a must be a Left tile and b a Right tile");
