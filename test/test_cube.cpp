@@ -1140,3 +1140,113 @@ BOOST_AUTO_TEST_CASE(the_bias_move_checks_the_side_each_target_checks) {
   const std::string e = move(Target::A2A3);
   BOOST_TEST(pto_test::contains(e, "src's row must be a multiple of 64 bytes on A2A3 (a2a3 checks src, a5 dst)"), e);
 }
+
+namespace {
+// TSTORE of an m x n Acc tile to a convolution output, against the dense N-major tensor pto-isa's goldens
+// build (a numpy reshape and transpose): `at(r, c)` is element (r, c)'s offset there; every other
+// element of GM stays as it was (7).
+template <class A, class E, int M, int N, class G, bool Relu = false, class At>
+int conv_store_mismatches(Target tg, std::size_t gm_elems, At at) {
+  std::vector<E> out(gm_elems, E(7));
+  std::vector<char> written(gm_elems, 0);
+  {
+    ScopedTarget scope(tg);
+    using C = TileAcc<A, (M + 15) / 16 * 16, (N + 15) / 16 * 16, M, N>;
+    C c;
+    TASSIGN(c, 0);
+    fill_acc(c, acc_value);
+    G g(out.data());
+    TSTORE<C, G, AtomicType::AtomicNone, Relu ? ReluPreMode::NormalRelu : ReluPreMode::NoRelu>(g, c);
+  }
+  int bad = 0;
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j) {
+      const std::size_t o = at(r, j);
+      written[o] = 1;
+      const double v = Relu ? std::max(0.0, acc_value(r, j)) : acc_value(r, j);
+      bad += double(out[o]) != double(E(A(v)));
+    }
+  for (std::size_t o = 0; o < gm_elems; ++o) bad += !written[o] && double(out[o]) != 7.0;
+  return bad;
+}
+// A2A3's NDC1HWC0 [N, D, C1, H, W] (C0 from the dtype): rows (n, h, w), columns (d, c1, c0).
+template <class A, class E, int N, int D, int C1, int H, int W, int C0, bool Relu = false>
+int ndc1hwc0_mismatches() {
+  using G = GlobalTensor<E, Shape<N, D, C1, H, W>, pto::Stride<D * C1 * H * W * C0, C1 * H * W * C0, H * W * C0, W * C0, C0>, Layout::NDC1HWC0>;
+  return conv_store_mismatches<A, E, N * H * W, D * C1 * C0, G, Relu>(Target::A2A3, std::size_t(N) * D * C1 * H * W * C0, [](int r, int c) {
+    const int n = r / (H * W), hw = r % (H * W), c0 = c % C0, c1 = (c / C0) % C1, d = c / (C1 * C0);
+    return ((std::size_t(n * D + d) * C1 + c1) * H * W + hw) * C0 + c0;
+  });
+}
+}  // namespace
+
+// The fixpipe's convolution outputs with pto-isa's tstore_acc2gm shapes: A2A3 NDC1HWC0 (float in C0 = 8,
+// the channel split) and NC1HWC0; A5 NHWC (N = 4), NCHW and NCDHW (one D plane of three; the others
+// untouched). The errors: each target's layouts only, NHWC's loop count.
+BOOST_AUTO_TEST_CASE(tstore_writes_convolution_outputs) {
+  BOOST_TEST((ndc1hwc0_mismatches<float, float, 1, 2, 4, 16, 8, 8>()) == 0);
+  BOOST_TEST((ndc1hwc0_mismatches<std::int32_t, std::int32_t, 1, 3, 1, 16, 16, 16>()) == 0);
+  BOOST_TEST((ndc1hwc0_mismatches<float, bfloat16_t, 1, 2, 3, 10, 4, 16>()) == 0);
+  BOOST_TEST((ndc1hwc0_mismatches<float, float, 1, 1, 8, 9, 7, 8, true>()) == 0);
+  {  // NC1HWC0 [1, 4, 5, 6, 16], float -> half
+    constexpr int C1 = 4, H = 5, W = 6, C0 = 16;
+    using G = GlobalTensor<half, Shape<1, C1, H, W, C0>, pto::Stride<C1 * H * W * C0, H * W * C0, W * C0, C0, 1>, Layout::NC1HWC0>;
+    BOOST_TEST((conv_store_mismatches<float, half, H * W, C1 * C0, G>(Target::A2A3, std::size_t(C1) * H * W * C0, [](int r, int c) {
+                 return (std::size_t(c / C0) * H * W + std::size_t(r)) * C0 + std::size_t(c % C0);
+               })) == 0);
+  }
+  {  // NHWC [1, 4, 8, 16, 63], int32 (N = 4: rows of every image, 63 apart)
+    using G = GlobalTensor<std::int32_t, Shape<1, 4, 8, 16, 63>, pto::Stride<4 * 8 * 16 * 63, 8 * 16 * 63, 16 * 63, 63, 1>, Layout::NHWC>;
+    BOOST_TEST((conv_store_mismatches<std::int32_t, std::int32_t, 512, 63, G>(Target::A5, 512 * 63, [](int r, int c) {
+                 return std::size_t(r) * 63 + std::size_t(c);
+               })) == 0);
+  }
+  {  // NHWC [1, 1, 2, 63, 43] with ReLU
+    using G = GlobalTensor<float, Shape<1, 1, 2, 63, 43>, pto::Stride<2 * 63 * 43, 2 * 63 * 43, 63 * 43, 43, 1>, Layout::NHWC>;
+    BOOST_TEST((conv_store_mismatches<float, float, 126, 43, G, true>(Target::A5, 126 * 43, [](int r, int c) {
+                 return std::size_t(r) * 43 + std::size_t(c);
+               })) == 0);
+  }
+  {  // NCHW [1, 1, 43, 2, 63], float -> bf16: channel planes of H * W
+    using G = GlobalTensor<bfloat16_t, Shape<1, 1, 43, 2, 63>, pto::Stride<43 * 126, 43 * 126, 126, 63, 1>, Layout::NCHW>;
+    BOOST_TEST((conv_store_mismatches<float, bfloat16_t, 126, 43, G>(Target::A5, 43 * 126, [](int r, int c) {
+                 return std::size_t(c) * 126 + std::size_t(r);
+               })) == 0);
+  }
+  {  // NCDHW [1, 63, 1, 32, 16] of a tensor with D = 3: plane d = 0, channels 3 * 512 apart
+    using G = GlobalTensor<std::int32_t, Shape<1, 63, 1, 32, 16>, pto::Stride<63 * 3 * 512, 3 * 512, 512, 16, 1>, Layout::NCDHW>;
+    BOOST_TEST((conv_store_mismatches<std::int32_t, std::int32_t, 512, 63, G>(Target::A5, 63 * 3 * 512, [](int r, int c) {
+                 return std::size_t(c) * 3 * 512 + std::size_t(r);
+               })) == 0);
+  }
+  using pto_test::contains;
+  using pto_test::error_of;
+  auto store = [](Target tg, auto layout, auto s0) {
+    return error_of([&] {
+      ScopedTarget scope(tg);
+      std::vector<float> out(2 * 512 * 16);
+      TileAcc<float, 32, 16> c;
+      TASSIGN(c, 0);
+      constexpr Layout L = decltype(layout)::value;
+      constexpr int S0 = decltype(s0)::value;
+      if constexpr (L == Layout::NHWC) {
+        GlobalTensor<float, Shape<S0, 1, 4, 8, 16>, pto::Stride<512, 512, 128, 16, 1>, L> g(out.data());
+        TSTORE(g, c);
+      } else {
+        GlobalTensor<float, Shape<1, 1, 2, 4, 8>, pto::Stride<512, 512, 256, 64, 8>, L> g(out.data());  // NDC1HWC0: C0 = 8
+        TSTORE(g, c);
+      }
+    });
+  };
+  using Nhwc = std::integral_constant<Layout, Layout::NHWC>;
+  using Ndc1hwc0 = std::integral_constant<Layout, Layout::NDC1HWC0>;
+  using One = std::integral_constant<int, 1>;
+  std::string e = store(Target::A5, Ndc1hwc0{}, One{});
+  BOOST_TEST((contains(e, "TSTORE: operand dst GlobalTensor<float,NDC1HWC0>") && contains(e, "the fixpipe writes NC1HWC0 / NDC1HWC0 on A2A3 only")), e);
+  BOOST_TEST(store(Target::A2A3, Ndc1hwc0{}, One{}) == "no pto::Error");
+  e = store(Target::A2A3, Nhwc{}, One{});
+  BOOST_TEST(contains(e, "the fixpipe writes NHWC / NCHW / NCDHW on A5 only (A2A3 has NC1HWC0 and NDC1HWC0)"), e);
+  e = store(Target::A5, Nhwc{}, std::integral_constant<int, 2>{});
+  BOOST_TEST(contains(e, "NHWC's dim 0 (the fixpipe's outer loop count, 1 in every pto-isa kernel) must be 1"), e);
+  BOOST_TEST(store(Target::A5, Nhwc{}, One{}) == "no pto::Error");
+}

@@ -423,8 +423,10 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
   }
   std::uint64_t calls = 1;
   for (const Operand* o : {&rec.ops[0], &rec.ops[1]})
-    if (o->kind == Operand::Kind::Gm)  // NZ: one call per s0, its s1 column blocks the bursts
-      calls = std::uint64_t(std::max<std::int64_t>(1, o->gm.layout == Layout::NZ ? o->gm.shape[0] : o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));
+    if (o->kind == Operand::Kind::Gm)  // NZ: one call per s0, its s1 column blocks the bursts; a convolution output: one fixpipe call
+      calls = GmView::is_conv_output(o->gm.layout)
+                  ? 1
+                  : std::uint64_t(std::max<std::int64_t>(1, o->gm.layout == Layout::NZ ? o->gm.shape[0] : o->gm.shape[0] * o->gm.shape[1] * o->gm.shape[2]));
   // The fixpipe's lines out of L0C are pto-isa's figures counted at 2 bytes per element whatever the
   // dtype (its cost model's convention, which its table's figures go with): L0C -> GM about 20 elements
   // a cycle.

@@ -1,4 +1,4 @@
-// expect: TSTORE Acc -> GM: an ND or NZ GlobalTensor (the fixpipe's convolution outputs are not modelled yet)
+// expect: TSTORE Acc -> GM: an ND or NZ GlobalTensor, or a convolution output (A2A3 NC1HWC0 / NDC1HWC0, A5 NHWC / NCHW / NCDHW)
 #include <pto/pto-inst.hpp>
 using namespace pto;
 void f(float* p) {

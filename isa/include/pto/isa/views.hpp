@@ -115,6 +115,7 @@ struct GmView {
   std::int64_t map(std::int64_t r, std::int64_t c) const {
     std::int64_t i[5];
     if (is_mx_scale(layout)) return mx_map(r, c);
+    if (is_conv_output(layout)) return conv_map(r, c);
     if (layout == Layout::NZ) {
       i[3] = r % shape[3];
       i[2] = r / shape[3];
@@ -158,9 +159,38 @@ struct GmView {
     for (int k = 0; k < 5; ++k) off += i[k] * stride[k];
     return off;
   }
+  // The fixpipe's convolution outputs (TSTORE Acc -> GM; docs/cube.md "Convolution outputs"): A2A3's
+  // NC1HWC0 [N, C1, H, W, C0] and NDC1HWC0 [N, D, C1, H, W] (C0 implied by the dtype), A5's NHWC
+  // [1, N, H, W, C], NCHW [-, N, C, H, W] and NCDHW [N, C, D, H, W]. Acc row r runs over (n, h, w),
+  // column c over the channels. The chips compute the addresses from the shapes and one pitch (the
+  // strides named below), as a dense tensor of N = 1 lays them out; N > 1 keeps the same formulas.
+  static constexpr bool is_conv_output(Layout l) {
+    return l == Layout::NC1HWC0 || l == Layout::NDC1HWC0 || l == Layout::NHWC || l == Layout::NCHW || l == Layout::NCDHW;
+  }
+  // NDC1HWC0's C0 (a2a3 tstore_common.hpp): 16 int32s, else 32 bytes' elements (8 floats).
+  std::int64_t conv_c0() const {
+    if (layout == Layout::NC1HWC0) return shape[4];
+    return dtype == DType::I32 ? 16 : std::int64_t(32 / size_of(dtype));
+  }
+  std::int64_t conv_map(std::int64_t r, std::int64_t c) const {
+    switch (layout) {
+      case Layout::NC1HWC0: case Layout::NDC1HWC0: {  // C0-blocks of every row, block after block
+        const std::int64_t c0 = conv_c0();
+        const std::int64_t pitch = layout == Layout::NC1HWC0 ? shape[0] * (stride[1] / stride[3]) * c0 : shape[0] * (stride[2] / stride[4]) * c0;
+        return (c / c0) * pitch + r * c0 + c % c0;
+      }
+      case Layout::NHWC: return r * stride[3] + c;  // rows stride[3] apart
+      case Layout::NCHW: return c * stride[2] + r;  // channel planes stride[2] apart
+      default: return c * stride[1] + r;            // NCDHW: one D plane, channels stride[1] apart
+    }
+  }
   // Rows and columns a matching tile's valid region must have (spec §1.4 consistency rule).
   std::int64_t tile_rows() const {
     switch (layout) {
+      case Layout::NC1HWC0: return shape[0] * shape[2] * shape[3];
+      case Layout::NDC1HWC0: case Layout::NCDHW: return shape[0] * shape[3] * shape[4];
+      case Layout::NHWC: return shape[1] * shape[2] * shape[3];
+      case Layout::NCHW: return shape[1] * shape[3] * shape[4];
       case Layout::MX_A_ZZ: return shape[1] * shape[3];
       case Layout::MX_A_ND: return shape[2];
       case Layout::MX_A_DN: return shape[3];
@@ -173,6 +203,11 @@ struct GmView {
   }
   std::int64_t tile_cols() const {
     switch (layout) {
+      case Layout::NC1HWC0: return shape[1] * shape[4];
+      case Layout::NDC1HWC0: return shape[1] * shape[2] * conv_c0();
+      case Layout::NHWC: return shape[4];
+      case Layout::NCHW: return shape[2];
+      case Layout::NCDHW: return shape[1];
       case Layout::MX_A_ZZ: case Layout::MX_A_DN: return shape[2] * 2;
       case Layout::MX_A_ND: return shape[3] * 2;
       case Layout::MX_B_NN: return shape[1] * shape[3];
@@ -187,6 +222,8 @@ struct GmView {
   ByteRange footprint() const {
     std::int64_t last = 0;
     for (int k = 0; k < 5; ++k) last += (shape[k] - 1) * stride[k];
+    if (is_conv_output(layout) && tile_rows() > 0 && tile_cols() > 0)  // the formulas grow with r and c
+      last = std::max(last, conv_map(tile_rows() - 1, tile_cols() - 1));
     auto lo = reinterpret_cast<std::uintptr_t>(base);
     if (is_packed4(dtype)) return {lo, lo + std::uintptr_t(last / 2 + 1)};  // two elements a byte
     return {lo, lo + std::uintptr_t(last + 1) * size_of(dtype)};
@@ -201,7 +238,11 @@ inline std::ostream& operator<<(std::ostream& os, const TileView& t) {
   return os;
 }
 inline std::ostream& operator<<(std::ostream& os, const GmView& g) {
-  os << "GlobalTensor<" << name_of(g.dtype) << (g.layout == Layout::DN ? ",DN" : g.layout == Layout::ND ? ",ND" : g.layout == Layout::NZ ? ",NZ" : ",?")
+  static constexpr const char* names[] = {"ND", "DN", "NZ", "SCALE", "MX_A_ND", "MX_A_DN", "MX_A_ZZ", "MX_B_ND", "MX_B_DN",
+                                          "MX_B_NN", "HIF4_A_ZZ", "HIF4_B_NN", "NC1HWC0", "GNC1HWC0", "NCHW", "GNCHW", "NHWC",
+                                          "NDC1HWC0", "NCDHW", "FRACTAL_Z", "FRACTAL_Z_S16S8", "FRACTAL_Z_3D"};
+  const int li = int(g.layout);
+  os << "GlobalTensor<" << name_of(g.dtype) << ',' << (li >= 0 && li < int(Layout::MAX) ? names[li] : "?")
      << "> shape(" << g.shape[0] << ',' << g.shape[1] << ',' << g.shape[2] << ',' << g.shape[3] << ',' << g.shape[4]
      << ") stride(" << g.stride[0] << ',' << g.stride[1] << ',' << g.stride[2] << ',' << g.stride[3] << ','
      << g.stride[4] << ')';

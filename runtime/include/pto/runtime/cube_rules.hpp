@@ -267,8 +267,23 @@ template <FixQuant Q, AtomicType Atomic, class G, class T>
 constexpr bool acc_store_static() {
   using E = typename G::DType;
   static_assert(kAccTile<T>, "TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
-  static_assert(G::layout == Layout::ND || G::layout == Layout::NZ,
-                "TSTORE Acc -> GM: an ND or NZ GlobalTensor (the fixpipe's convolution outputs are not modelled yet)");
+  constexpr bool conv = GmView::is_conv_output(G::layout);
+  static_assert(G::layout == Layout::ND || G::layout == Layout::NZ || conv,
+                "TSTORE Acc -> GM: an ND or NZ GlobalTensor, or a convolution output (A2A3 NC1HWC0 / NDC1HWC0, A5 NHWC / "
+                "NCHW / NCDHW)");
+  static_assert(!conv || (T::Cols % 16 == 0 && T::Rows <= 65535),
+                "TSTORE Acc -> a convolution output: the Acc tile's Cols must be a multiple of 16 and its Rows at most 65535");
+  // NC1HWC0's C0 is dim 4, static (a2a3 TStore.hpp's rule, its OR'ed clauses as written): 8 or 16 floats, 16
+  // int32s, or 32 bytes' elements.
+  static_assert(G::layout != Layout::NC1HWC0 || G::ShapeType::kStatic[4] == int(32 / sizeof(E)) ||
+                    (std::is_same_v<E, float> && (G::ShapeType::kStatic[4] == 8 || G::ShapeType::kStatic[4] == 16)) ||
+                    (std::is_same_v<E, std::int32_t> && G::ShapeType::kStatic[4] == 16),
+                "TSTORE Acc -> NC1HWC0 GM: dim 4 (C0) must be static: 8 or 16 for float, 16 for int32_t, 32 bytes' elements "
+                "for the others");
+  static_assert(G::layout != Layout::NDC1HWC0 || std::is_same_v<E, float> || std::is_same_v<E, std::int32_t> ||
+                    std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> || std::is_same_v<E, std::int8_t> ||
+                    std::is_same_v<E, std::uint8_t>,
+                "TSTORE Acc -> NDC1HWC0 GM: float, int32_t, half, bfloat16_t, int8_t or uint8_t outputs");
   // NZ: fractals of 16 rows and C0 output elements (32 bytes; 16 for int32 and float, or 8 for float ->
   // float with the channel split), [S0, S1, S2, 16, C0].
   constexpr int c0 = sizeof(E) == 1 ? 32 : 16;
@@ -290,6 +305,35 @@ constexpr bool acc_store_static() {
   return true;
 }
 
+// What an Acc -> GM store's tensor maps: rows x columns of the Acc tile.
+constexpr const char* gm_rows_cols(Layout l) {
+  switch (l) {
+    case Layout::NZ: return "rows = s2*s3, cols = s0*s1*s4";
+    case Layout::NC1HWC0: return "NC1HWC0: rows = N*H*W = s0*s2*s3, cols = C1*C0 = s1*s4";
+    case Layout::NDC1HWC0: return "NDC1HWC0: rows = N*H*W = s0*s3*s4, cols = D*C1*C0 = s1*s2*C0";
+    case Layout::NHWC: return "NHWC: rows = N*H*W = s1*s2*s3, cols = C = s4";
+    case Layout::NCHW: return "NCHW: rows = N*H*W = s1*s3*s4, cols = C = s2";
+    case Layout::NCDHW: return "NCDHW: rows = N*H*W = s0*s3*s4, cols = C = s1";
+    default: return "rows = s0*s1*s2*s3, cols = s4";
+  }
+}
+// The convolution outputs: each target's own, and the pitches the chips read.
+inline void conv_store_check(const GmView& g, const TileView& t, Target target) {
+  const bool a2a3_layout = g.layout == Layout::NC1HWC0 || g.layout == Layout::NDC1HWC0;
+  if (a2a3_layout != (target == Target::A2A3))
+    fail("TSTORE: operand dst ", g, ": the fixpipe writes ", a2a3_layout ? "NC1HWC0 / NDC1HWC0 on A2A3" : "NHWC / NCHW / NCDHW on A5",
+         " only (", name_of(target), " has ", target == Target::A2A3 ? "NC1HWC0 and NDC1HWC0" : "NHWC, NCHW and NCDHW", ")");
+  if (g.layout == Layout::NC1HWC0 && (g.stride[3] <= 0 || g.stride[1] % g.stride[3] != 0))
+    fail("TSTORE: operand dst ", g, ": NC1HWC0's block pitch is N * (stride 1 / stride 3) * C0, so stride 1 must be a "
+         "positive multiple of stride 3");
+  if (g.layout == Layout::NDC1HWC0 && (g.stride[4] <= 0 || g.stride[2] % g.stride[4] != 0))
+    fail("TSTORE: operand dst ", g, ": NDC1HWC0's block pitch is N * (stride 2 / stride 4) * C0, so stride 2 must be a "
+         "positive multiple of stride 4");
+  if (g.layout == Layout::NHWC && g.shape[0] != 1)
+    fail("TSTORE: operand dst ", g, ": NHWC's dim 0 (the fixpipe's outer loop count, 1 in every pto-isa kernel) must be 1");
+  if (t.valid_rows > 65535) fail("TSTORE: operand src ", t, ": the fixpipe moves at most 65535 rows");
+}
+
 template <Op O, FixQuant Q, AtomicType Atomic, ReluPreMode Relu, class G, class T>
 InstrRecord acc_store_record(Core& core, G& dst, T& src) {
   static_assert(acc_store_static<Q, Atomic, G, T>());
@@ -300,10 +344,11 @@ InstrRecord acc_store_record(Core& core, G& dst, T& src) {
   add_tile(core, rec, src);
   const GmView& g = rec.ops[0].gm;
   const TileView& t = rec.ops[1].tile;
-  if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
-    fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (rows = s0*s1*s2*s3, cols = s4) but operand src ",
-         t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
   const Target target = core_target(core);
+  if constexpr (GmView::is_conv_output(G::layout)) conv_store_check(g, t, target);
+  if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
+    fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (", gm_rows_cols(G::layout),
+         ") but operand src ", t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
   if (G::layout == Layout::ND && target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
     fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
   if (G::layout == Layout::ND && t.valid_rows > 8192)
