@@ -302,6 +302,28 @@ BOOST_AUTO_TEST_CASE(fp4_tiles_take_half_a_byte_an_element) {
   BOOST_TEST(pto_test::contains(e, "exceed the 64 KiB L0A of A5 (tile size 32768 bytes at offset 32800)"), e);
 }
 
+// The checker sees a 4-bit tile's real bytes: loading one Mat tile while MTE1 reads its neighbour,
+// 512 bytes on, is no race (at a byte an element the two would overlap).
+BOOST_AUTO_TEST_CASE(the_checker_sees_4_bit_tiles_at_half_a_byte_an_element) {
+  std::vector<float4_e2m1x2_t> a(512), b(512);
+  using MatT = Tile<TileType::Mat, float4_e2m1x2_t, 16, 64, BLayout::ColMajor, 16, 64, SLayout::RowMajor, 512>;
+  static_assert(MatT::GetSizeInBytes() == 512);
+  LaunchReport rep = launch({.blocks = 1, .target = Target::A5, .check = SyncCheck::Report}, [](float4_e2m1x2_t* pa, float4_e2m1x2_t* pb) -> Kernel {
+    MatT ma, mb;
+    TileLeft<float4_e2m1x2_t, 16, 64> l;
+    TASSIGN(ma, 0);
+    TASSIGN(mb, 0x200);
+    TASSIGN(l, 0);
+    GlobalTensor<float4_e2m1x2_t, Shape<1, 1, 1, 16, 64>, pto::Stride<1, 1, 1, 64, 1>> ga(pa), gb(pb);
+    co_await TLOAD(mb, gb);
+    co_await set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+    co_await wait_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0);
+    co_await TMOV(l, mb);  // MTE1 reads mb's 512 bytes while MTE2 fills ma's
+    co_await TLOAD(ma, ga);
+  }, a, b);
+  BOOST_TEST(rep.findings().empty());
+}
+
 // A scale tile's address is its data's L0A / L0B offset >> 4 (a5 utils.hpp GetScaleAddr); TGET_SCALE_ADDR
 // places it there.
 BOOST_AUTO_TEST_CASE(scale_tiles_sit_at_a_sixteenth_of_their_data_address) {

@@ -156,7 +156,7 @@ void fixpipe_each(const ExecContext& ctx, const TileView& t, DType out, At at) {
   return to.template operator()<float>();
 }
 
-// TSTORE from an Acc tile: to the ND tensor's elements.
+// TSTORE from an Acc tile: to the tensor's elements (ND, NZ, the convolution outputs: GmView::map).
 inline void store_acc(ExecContext& ctx) {
   const GmView& g = ctx.ops[0].gm;
   const std::size_t eb = size_of(g.dtype);
@@ -174,7 +174,7 @@ inline void fillpad_mat(ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
   if (d.valid_rows == 0) return;
-  const int c0 = d.nibbles() ? 64 : int(32 / d.elem_bytes()), vr = s.valid_rows, vc = (s.valid_cols + c0 - 1) / c0 * c0;
+  const int c0 = block_elems(d.dtype), vr = s.valid_rows, vc = (s.valid_cols + c0 - 1) / c0 * c0;
   const bool aligned = ctx.variant & kVariantFillRowAligned;
   const int last = aligned ? std::min(d.rows, (vr + 15) / 16 * 16) : d.rows;
   for (int c = 0; c < d.cols; c += c0)

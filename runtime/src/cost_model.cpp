@@ -196,7 +196,7 @@ CostTable make_a5() {
 
 std::uint64_t valid_bytes(const TileView& t) {
   const std::uint64_t n = std::uint64_t(t.valid_rows) * std::uint64_t(t.valid_cols);
-  return is_packed4(t.dtype) && t.loc != TileType::Vec ? (n + 1) / 2 : n * t.elem_bytes();  // 4-bit: two a byte
+  return t.nibbles() ? (n + 1) / 2 : n * t.elem_bytes();  // 4-bit cube tiles: two a byte
 }
 
 // Modeled cycles as an integer. A what-if table can price an instruction past anything the model can

@@ -18,6 +18,10 @@ void for_each_tile_span(const InstrRecord& rec, bool write, bool merge, F&& f) {
     const Operand& o = rec.ops[i];
     if ((write ? !o.writes() : !o.reads()) || o.kind != Operand::Kind::Tile) continue;
     const TileView& t = o.tile;
+    if (t.nibbles()) {  // 4-bit elements packed by offset (cube tiles): the bounding bytes
+      if (const ByteRange r = t.footprint(); !r.empty()) f(r);
+      continue;
+    }
     const std::size_t eb = t.elem_bytes();
     const int lines = (t.row_major ? t.valid_rows : t.valid_cols) + int(write ? o.write_extra_lines : 0);
     const std::size_t len = std::size_t(t.row_major ? t.valid_cols : t.valid_rows) * eb + (write ? o.write_tail_bytes : 0);
@@ -42,17 +46,6 @@ void for_each_gm_span(const InstrRecord& rec, bool write, F&& f) {
     if ((write ? !o.writes() : !o.reads()) || o.kind != Operand::Kind::Gm) continue;
     const GmView& g = o.gm;
     const std::size_t eb = size_of(g.dtype);
-    int inner = -1;  // the dimension a run follows
-    if (g.stride[4] == 1 || g.shape[4] == 1) inner = 4;
-    else if (g.stride[3] == 1) inner = 3;
-    std::int64_t run = inner < 0 ? 1 : g.shape[inner];
-    bool folded[5] = {false, false, false, false, false};  // dims the run already covers
-    if (inner >= 0) folded[inner] = true;
-    if (inner == 4)  // outer dims whose stride continues the run: a contiguous tile is one run
-      for (int k = 3; k >= 0 && (g.shape[k] == 1 || g.stride[k] == run); --k) {
-        run *= g.shape[k];
-        folded[k] = true;
-      }
     const auto base = reinterpret_cast<std::uintptr_t>(g.base);
     ByteRange pending{};
     auto emit = [&](std::uintptr_t lo, std::uintptr_t hi) {
@@ -64,6 +57,30 @@ void for_each_gm_span(const InstrRecord& rec, bool write, F&& f) {
       if (!pending.empty()) f(pending);
       pending = {lo, hi};
     };
+    if (is_packed4(g.dtype) || GmView::is_conv_output(g.layout)) {
+      // 4-bit elements (two a byte) and the fixpipe's convolution outputs (addresses from GmView::map,
+      // not the strides alone): element by element through the map
+      const bool packed = is_packed4(g.dtype);
+      for (std::int64_t r = 0; r < g.tile_rows(); ++r)
+        for (std::int64_t c = 0; c < g.tile_cols(); ++c) {
+          const std::int64_t off = g.map(r, c);
+          const std::uintptr_t lo = base + std::uintptr_t(packed ? off / 2 : off * std::int64_t(eb));
+          emit(lo, lo + (packed ? 1 : eb));
+        }
+      if (!pending.empty()) f(pending);
+      continue;
+    }
+    int inner = -1;  // the dimension a run follows
+    if (g.stride[4] == 1 || g.shape[4] == 1) inner = 4;
+    else if (g.stride[3] == 1) inner = 3;
+    std::int64_t run = inner < 0 ? 1 : g.shape[inner];
+    bool folded[5] = {false, false, false, false, false};  // dims the run already covers
+    if (inner >= 0) folded[inner] = true;
+    if (inner == 4)  // outer dims whose stride continues the run: a contiguous tile is one run
+      for (int k = 3; k >= 0 && (g.shape[k] == 1 || g.stride[k] == run); --k) {
+        run *= g.shape[k];
+        folded[k] = true;
+      }
     std::int64_t idx[5] = {0, 0, 0, 0, 0};
     for (;;) {
       std::int64_t off = 0;

@@ -106,7 +106,8 @@ constexpr bool is_float(DType t) { return t == DType::F16 || t == DType::BF16 ||
 // The 4-bit types: two elements per byte (element 2k in the low nibble), a row's data in ceil(n / 2) bytes.
 constexpr bool is_packed4(DType t) { return t == DType::F4E2M1 || t == DType::F4E1M2 || t == DType::I4; }
 // Elements in one 32-byte block (a fractal line's C0): 64 for the 4-bit types.
-template <class T> inline constexpr int kBlockElems = is_packed4(dtype_v<T>) ? 64 : int(32 / sizeof(T));
+constexpr int block_elems(DType t) { return is_packed4(t) ? 64 : int(32 / size_of(t)); }
+template <class T> inline constexpr int kBlockElems = block_elems(dtype_v<T>);
 constexpr bool is_narrow(DType t) { return int(t) > int(DType::U64); }  // the 8- and 4-bit storage types
 // The narrow float format behind a narrow float DType.
 constexpr numeric::Narrow narrow_of(DType t) {

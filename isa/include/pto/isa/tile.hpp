@@ -149,8 +149,8 @@ struct Tile {
     if constexpr (!isBoxedLayout) {
       return r * RowStride + c * ColStride;
     } else {
-      // A tile shorter than one fractal (one row: GEMV's vector, its MX scales) packs its rows (A5 TExtract.hpp's Rows == 1 path).
-      constexpr int fr = Rows < InnerRows ? Rows : InnerRows, fn = fr * InnerCols;
+      // A 1-row tile (GEMV's vector, its MX scales) is contiguous (A5 TExtract.hpp's Rows == 1 path).
+      constexpr int fr = Rows == 1 ? 1 : InnerRows, fn = fr * InnerCols;
       int br = r / fr, bc = c / InnerCols, ir = r % fr, ic = c % InnerCols;
       if constexpr (!isRowMajor && isInnerRowMajor) return bc * Rows * InnerCols + r * InnerCols + ic;  // NZ: blocks Rows * C0 apart
       else if constexpr (isInnerColMajor) return (br * (Cols / InnerCols) + bc) * fn + ic * fr + ir;
@@ -163,7 +163,7 @@ struct Tile {
   DType GetElement(int r, int c) const {
     const int o = GetTileOffset(r, c);
     if constexpr (kNibbles) {
-      const auto nib = std::uint8_t((reinterpret_cast<const std::uint8_t*>(data())[o / 2] >> (4 * (o % 2))) & 0xF);
+      const std::uint8_t nib = nibble_get(reinterpret_cast<const std::byte*>(data()), o);
       DType v;
       std::memcpy(static_cast<void*>(&v), &nib, 1);
       return v;
@@ -174,9 +174,9 @@ struct Tile {
   void SetElement(int r, int c, DType v) {
     const int o = GetTileOffset(r, c);
     if constexpr (kNibbles) {
-      std::uint8_t code, &b = reinterpret_cast<std::uint8_t*>(data())[o / 2];
+      std::uint8_t code;
       std::memcpy(&code, static_cast<const void*>(&v), 1);
-      b = std::uint8_t(o % 2 ? (b & 0x0F) | ((code & 0xF) << 4) : (b & 0xF0) | (code & 0xF));
+      nibble_set(reinterpret_cast<std::byte*>(data()), o, code);
     } else {
       data()[o] = v;
     }

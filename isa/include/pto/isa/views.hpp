@@ -64,9 +64,9 @@ struct TileView {
   // inner_cols, in column order for NZ (ColMajor fractals, each RowMajor), else in row order; each
   // row- or column-major inside.
   // NZ's column blocks are Rows * C0 elements apart, whatever Rows (a Vec NZ tile needs no multiple of 16).
-  // A tile shorter than one fractal (one row: GEMV's vector, its MX scales) packs its rows.
+  // A 1-row tile (GEMV's vector, its MX scales) is contiguous.
   std::ptrdiff_t boxed_offset(int r, int c) const {
-    const std::ptrdiff_t ir = std::min<std::ptrdiff_t>(inner_rows, rows), ic = inner_cols, n = ir * ic;
+    const std::ptrdiff_t ir = rows == 1 ? 1 : inner_rows, ic = inner_cols, n = ir * ic;
     if (!row_major && inner_row_major) return std::ptrdiff_t(c / ic) * rows * ic + std::ptrdiff_t(r) * ic + c % ic;
     const std::ptrdiff_t br = r / ir, bc = c / ic, i = r % ir, j = c % ic;
     return (br * (cols / ic) + bc) * n + (inner_row_major ? i * ic + j : j * ir + i);

@@ -104,7 +104,7 @@ inline void gemv_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0) {
   const InstrDesc& d = *rec.desc;
   TileView& dst = rec.ops[0].tile;
   TileView& src = rec.ops[1].tile;
-  const int blk = 16 * (is_packed4(dst.dtype) ? 64 : int(32 / dst.elem_bytes()));  // a 512-byte block's elements
+  const int blk = 16 * block_elems(dst.dtype);  // a 512-byte block's elements
   const int n = std::min(dst.cols, (dst.valid_cols + blk - 1) / blk * blk);
   if (r0 != 0 || c0 % blk != 0)
     fail(d.name, ": operand src ", src, " (GEMV's row vector): indexRow ", r0, " must be 0 and indexCol ", c0,

@@ -86,11 +86,11 @@ constexpr void static_check_gm_tile() {
     return;
   } else {
   static_assert(G::layout == Layout::ND || G::layout == Layout::DN || G::layout == Layout::NZ,
-                "TLOAD/TSTORE: ND, DN and NZ GlobalTensors (and, for TLOAD, the MX scale layouts) are supported (the "
-                "convolution layouts are not yet)");
+                "TLOAD/TSTORE: ND, DN and NZ GlobalTensors (and, for TLOAD, the MX scale layouts) are supported; the "
+                "convolution layouts are TSTORE's from an Acc tile only");
   constexpr bool mat_load = Load && TileT::Loc == TileType::Mat;
   static_assert(G::layout != Layout::ND || (TileT::isRowMajor && !TileT::isBoxedLayout) || (mat_load && kNzTile<TileT>) ||
-                    (mat_load && TileT::Rows == 1 && TileT::isRowMajor && TileT::isInnerRowMajor),
+                    (mat_load && TileT::Rows == 1 && TileT::isRowMajor && TileT::isInnerRowMajor && TileT::SFractalSize == 32),
                 "TLOAD/TSTORE: an ND GlobalTensor needs a RowMajor NoneBox tile (or, for TLOAD to a Mat tile, an NZ tile: "
                 "BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals, or a 1-row RowMajor one, contiguous: GEMV's MX "
                 "scales)");
@@ -100,8 +100,9 @@ constexpr void static_check_gm_tile() {
   static_assert(G::layout != Layout::NZ || kNzTile<TileT>,
                 "TLOAD/TSTORE: an NZ GlobalTensor needs an NZ tile (BLayout::ColMajor, SLayout::RowMajor, 512-byte fractals)");
   static_assert(G::layout != Layout::NZ ||
-                    (G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == int(32 / sizeof(typename TileT::DType))),
-                "TLOAD/TSTORE: an NZ GlobalTensor's dims 3 and 4 must be static 16 and 32 / sizeof(T) (one fractal's rows and C0)");
+                    (G::ShapeType::kStatic[3] == 16 && G::ShapeType::kStatic[4] == kBlockElems<typename TileT::DType>),
+                "TLOAD/TSTORE: an NZ GlobalTensor's dims 3 and 4 must be static 16 and 32 / sizeof(T) (one fractal's rows and C0; "
+                "64 for the 4-bit types)");
   }
 }
 }  // namespace detail

@@ -107,7 +107,10 @@ detail::Issue TSUBVIEW(Dst& dst, Src& src, std::uint16_t rowIdx, std::uint16_t c
                ": the NPU offsets the address by rowIdx * RowStride + colIdx * ColStride, which is a window of a "
                "boxed tile only where the boxes line up");
   }
-  const std::uint64_t bytes = std::uint64_t(first) * sizeof(typename Src::DType);
+  if (Src::kNibbles && first % 2 != 0)
+    fail("TSUBVIEW: operand dst ", d, ": at", where(), " it would start at element offset ", first,
+         " of a 4-bit tile, inside a byte (two elements a byte): the offset must be even");
+  const std::uint64_t bytes = Src::kNibbles ? std::uint64_t(first) / 2 : std::uint64_t(first) * sizeof(typename Src::DType);
   const std::size_t capacity = buffer_bytes(core, Src::Loc);
   if (src.offset_ + bytes + Dst::GetSizeInBytes() > capacity)
     fail("TSUBVIEW: operand dst ", d, ": at", where(), " its storage [0x", std::hex, src.offset_ + bytes, ", 0x",
