@@ -130,9 +130,10 @@ T ref(Ins op, Target tg, T a, T b, T c, T dst, T s) {
       case Ins::SubC: return r<T>(d(r<T>(d(a) - d(b))) + d(c));
       case Ins::AddSC: return r<T>(d(r<T>(d(a) + d(s))) + d(b));
       case Ins::SubSC: return r<T>(d(r<T>(d(a) - d(s))) + d(b));
-      case Ins::FusedMulAdd: return r<T>(d(r<T>(d(a) * d(dst))) + d(b));
-      case Ins::FusedMulAddRelu: return r<T>(relu(d(r<T>(d(r<T>(d(a) * d(dst))) + d(b)))));
-      case Ins::MulAddDst: return r<T>(d(r<T>(d(a) * d(b))) + d(dst));
+      // vmadd / vmla: one rounding (the product is exact in double)
+      case Ins::FusedMulAdd: return r<T>(d(a) * d(dst) + d(b));
+      case Ins::FusedMulAddRelu: return r<T>(relu(d(a) * d(dst) + d(b)));
+      case Ins::MulAddDst: return r<T>(d(a) * d(b) + d(dst));
       case Ins::SubRelu: return r<T>(relu(d(r<T>(d(a) - d(b)))));
     }
     return dst;

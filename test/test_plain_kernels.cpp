@@ -21,6 +21,25 @@ BOOST_AUTO_TEST_CASE(called_directly_on_the_implicit_core) {
   BOOST_TEST((out == in));
 }
 
+#ifdef __PTO_AUTO__
+// A kernel of an auto-mode build (no TASSIGN, no flags) called directly: the implicit core runs in auto
+// mode, placing the tiles. Before, it ran in manual mode and failed on its first tile.
+BOOST_AUTO_TEST_CASE(an_auto_build_runs_direct_calls_in_auto_mode) {
+  using TileF = pto::Tile<pto::TileType::Vec, float, 16, 64>;
+  using GmF = pto::GlobalTensor<float, pto::Shape<1, 1, 1, 16, 64>, pto::Stride<1, 1, 1, 64, 1>>;
+  std::vector<float> in(16 * 64, 2.0f), out(16 * 64, 0.0f);
+  auto kernel = [](float* o, float* i) {
+    TileF a, b;
+    GmF src(i), dst(o);
+    pto::TLOAD(a, src);
+    pto::TADDS(b, a, 1.0f);
+    pto::TSTORE(dst, b);
+  };
+  kernel(out.data(), in.data());
+  BOOST_TEST(out == std::vector<float>(16 * 64, 3.0f));
+}
+#endif
+
 BOOST_AUTO_TEST_CASE(launched_on_many_cores) {
   for (auto target : {pto::Target::A2A3, pto::Target::A5}) {
     auto in = pto_test::random_vector<float>(std::size_t(8) * 64 * 64, -2, 2, 19);

@@ -37,6 +37,7 @@ std::vector<float>& gm_out() {
 // What a run found: the findings, or the SyncError a deadlock threw.
 struct Outcome {
   std::vector<SyncFinding> findings;
+  std::vector<DeviceWarning> warnings;
   bool threw = false;
   std::string error;
 };
@@ -50,6 +51,7 @@ Outcome run(const std::function<Kernel()>& body, Policy policy = Policy::Determi
                                .check = SyncCheck::Report},
                               kernel);
     o.findings = rep.findings();
+    o.warnings = rep.warnings();
   } catch (const SyncError& e) {
     o.threw = true;
     o.error = e.what();
@@ -334,8 +336,12 @@ BOOST_AUTO_TEST_CASE(reloading_a_single_buffer_before_its_store_is_a_war_race) {
   // The second tile's TEXP also overwrites what the first store still reads, and its V -> MTE3 set is not
   // ordered after the first store's wait: every finding starts at the unsynchronised store.
   BOOST_TEST(has(o, K::Race, H::WAR, "TSTORE", "TEXP"));
-  BOOST_TEST(has(o, K::LostSignal));
-  BOOST_TEST(o.findings.size() == 3u, dump(o));
+  // Its V -> MTE3 id is set again with only timing between MTE3's wait and the set: a note, not a finding.
+  BOOST_TEST(!has(o, K::LostSignal));
+  BOOST_TEST(o.findings.size() == 2u, dump(o));
+  BOOST_TEST_REQUIRE(o.warnings.size() == 1u);
+  BOOST_TEST(o.warnings[0].message.rfind("set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0) at test_sync_check.cpp:", 0) == 0u,
+             o.warnings[0].message);
 }
 
 BOOST_AUTO_TEST_CASE(double_buffering_with_one_event_id_loses_a_signal) {
@@ -620,10 +626,45 @@ BOOST_AUTO_TEST_CASE(a_cube_kernel_reloading_l1_before_the_extract_read_it_is_a_
     if (f.kind == K::Race) BOOST_TEST((f.memory == Memory::L1), f.message);
 }
 
-BOOST_AUTO_TEST_CASE(two_l1_buffers_on_one_event_id_lose_a_signal) {
+// pto-isa's gemm_performance pattern: the wait_flag that takes one panel's token is issued before the next
+// panel's set, and runs before it in the model, but only timing orders the two. The chip's flag is one bit,
+// so this is legal only while the timing holds: a warning with the margin, no finding (docs/sync-checker.md).
+BOOST_AUTO_TEST_CASE(two_l1_buffers_on_one_event_id_are_ordered_by_timing_alone) {
   const Outcome o = run([] { return cube_panels(2, kOneEventId); });
-  BOOST_TEST(has(o, K::LostSignal), dump(o));
-  for (const SyncFinding& f : o.findings) BOOST_TEST((f.kind == K::LostSignal && f.flag_id == 0), f.message);
+  BOOST_TEST(o.findings.empty(), dump(o));
+  BOOST_TEST_REQUIRE(o.warnings.size() == 1u);
+  const std::string& m = o.warnings[0].message;
+  BOOST_TEST(m.rfind("set_flag(PIPE_MTE2, PIPE_MTE1, EVENT_ID0) at test_sync_check.cpp:", 0) == 0u, m);
+  BOOST_TEST(m.find(" time(s) while nothing but timing ordered the wait_flag that consumed the previous token before it "
+                    "(in this run the wait came first by at least ") != std::string::npos, m);
+}
+
+// A wait_flag issued between two sets that runs after the second in the model (its pipe is busy with
+// earlier work): the second set finds the token pending, a real loss on the chip.
+Kernel set_overtakes_a_late_wait() {
+  TileF a[2], busy;
+  TASSIGN(a[0], 0);
+  TASSIGN(a[1], kT);
+  TASSIGN(busy, 2 * kT);
+  GmF in0(gm_in().data()), in1(gm_in().data() + R * C);
+  co_await TLOAD(a[0], in0);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  for (int k = 0; k < 8; ++k) co_await TEXP(busy, busy);  // V busy for longer than the second load
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TEXP(a[0], a[0]);
+  co_await TLOAD(a[1], in1);
+  co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  co_await TEXP(a[1], a[1]);
+}
+
+BOOST_AUTO_TEST_CASE(a_set_that_overtakes_the_wait_between_is_a_lost_signal_with_its_cycles) {
+  const Outcome o = run(set_overtakes_a_late_wait);
+  BOOST_TEST_REQUIRE(o.findings.size() == 1u, dump(o));
+  BOOST_TEST((o.findings[0].kind == K::LostSignal));
+  const std::string& m = o.findings[0].message;
+  BOOST_TEST(m.find(": it was set at modeled cycle ") != std::string::npos, m);
+  BOOST_TEST(m.find(" no wait_flag had consumed it yet (the flag is one bit)") != std::string::npos, m);
 }
 
 BOOST_AUTO_TEST_CASE(correct_kernels_produce_no_finding) {
@@ -640,7 +681,7 @@ BOOST_AUTO_TEST_CASE(the_corpus_gives_identical_findings_under_both_policies) {
       wrong_event_id_waited, barrier_on_the_wrong_pipe, store_then_overwrite, wait_without_set, cyclic_wait,
       lost_signal, flag_left_set, event_waited_before_recorded,
       [] { return cube_panels(2, kNoMte1ToM); }, [] { return cube_panels(1, kNoMToFix); },
-      [] { return cube_panels(1, kNoL1Release); }, [] { return cube_panels(2, kOneEventId); }};
+      [] { return cube_panels(1, kNoL1Release); }, set_overtakes_a_late_wait};
   for (std::size_t i = 0; i < broken.size(); ++i) {
     for (int blocks : {1, 3}) {
       const Outcome d = run(broken[i], Policy::Deterministic, blocks), c = run(broken[i], Policy::Concurrent, blocks);
@@ -668,7 +709,7 @@ BOOST_AUTO_TEST_CASE(the_default_follows_the_environment) {
   BOOST_CHECK_THROW(launch({.blocks = 1}, kernel), SyncError);
   setenv("PTO_SYNC_CHECK", "yes please", 1);
   BOOST_CHECK_EXCEPTION(launch({.blocks = 1}, kernel), Error, [](const Error& e) {
-    return std::string(e.what()) == "PTO_SYNC_CHECK='yes please': use 0 / off, 1 / report, or throw";
+    return std::string(e.what()) == "PTO_SYNC_CHECK='yes please': use 0 / off, 1 / report, or throw (any case)";
   });
   if (saved) setenv("PTO_SYNC_CHECK", keep.c_str(), 1);
   else unsetenv("PTO_SYNC_CHECK");

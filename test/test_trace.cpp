@@ -260,7 +260,9 @@ BOOST_AUTO_TEST_CASE(critical_path_follows_the_flags_through_the_pipes) {
                                          "wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1)",
                                          "TSTORE"};
   BOOST_TEST(names == want, boost::test_tools::per_element());
-  BOOST_TEST(rep.summary().find("critical path (core 0, 7 instructions): TLOAD#1 -> set_flag") != std::string::npos);
+  BOOST_TEST(rep.summary().find("critical path (core 0, 7 instructions): TLOAD -> set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) -> "
+                                "wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0) -> TMOV -> ") != std::string::npos,
+             rep.summary());
   BOOST_TEST(run(false).cores[0].critical_path().empty());
 }
 

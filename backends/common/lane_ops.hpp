@@ -85,8 +85,11 @@ inline T apply(T a, T b) {
     if constexpr (O == BinOp::Sub) return a - b;
     if constexpr (O == BinOp::Mul) return a * b;
     if constexpr (O == BinOp::Div) return a / b;
-    if constexpr (O == BinOp::Max) return a < b ? b : a;
-    if constexpr (O == BinOp::Min) return b < a ? b : a;
+    // vmax / vmin: a NaN operand gives NaN (pto-isa docs/isa/vector vmax.md, vmin.md), so a reduction
+    // of a row holding one is NaN whatever the lane order. (pto-isa's CPU simulator's std::max drops a
+    // NaN that is not first.) Still one compare and a blend when vectorised.
+    if constexpr (O == BinOp::Max) return a < b || b != b ? b : a;
+    if constexpr (O == BinOp::Min) return b < a || b != b ? b : a;
     if constexpr (O == BinOp::ExpDif) return fast_expf(a - b);
     if constexpr (O == BinOp::LRelu) return a > 0 ? a : a * b;  // TLRELU: b is the slope
   } else {  // integers: add/sub/mul wrap through the unsigned type; division truncates
@@ -101,8 +104,11 @@ inline T apply(T a, T b) {
         if (a == std::numeric_limits<T>::min() && b == T(-1)) return a;  // the one overflowing quotient wraps
       return T(a / b);
     }
-    if constexpr (O == BinOp::Max) return a < b ? b : a;
-    if constexpr (O == BinOp::Min) return b < a ? b : a;
+    // vmax / vmin: a NaN operand gives NaN (pto-isa docs/isa/vector vmax.md, vmin.md), so a reduction
+    // of a row holding one is NaN whatever the lane order. (pto-isa's CPU simulator's std::max drops a
+    // NaN that is not first.) Still one compare and a blend when vectorised.
+    if constexpr (O == BinOp::Max) return a < b || b != b ? b : a;
+    if constexpr (O == BinOp::Min) return b < a || b != b ? b : a;
     if constexpr (O == BinOp::LRelu) return a > T(0) ? a : apply<BinOp::Mul, T>(a, b);  // no integer TLRELU: for completeness
   }
 }

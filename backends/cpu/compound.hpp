@@ -149,6 +149,15 @@ T power(const Env& e, T b, T x) {
 }
 
 // ---- one element ----------------------------------------------------------------------------------------
+// vmadd / vmla (TFUSEDMULADD, TFUSEDMULADDRELU, TMULADDDST): a fused multiply-add, rounded once to T, as
+// the instruction's name and pto-isa's vmula.md ("fused ... better numerical precision") say and the
+// tests' goldens compute. The product of two half or float values is exact in double; the sum is rounded
+// to double, then to T.
+template <class T>
+T fused_mul_add(T a, T b, T c) {
+  return T(double(a) * double(b) + double(c));
+}
+
 template <Kind K, class T>
 T element(const Env& e, T a, T b, T c) {
   using lanes::BinOp;
@@ -158,9 +167,9 @@ T element(const Env& e, T a, T b, T c) {
   else if constexpr (K == Kind::Prelu) return a > T(0) ? a : combine<BinOp::Mul, T>(a, b);
   else if constexpr (K == Kind::AddAdd) return combine<BinOp::Add, T>(combine<BinOp::Add, T>(a, b), c);
   else if constexpr (K == Kind::SubAdd) return combine<BinOp::Add, T>(combine<BinOp::Sub, T>(a, b), c);
-  else if constexpr (K == Kind::MulAdd) return combine<BinOp::Add, T>(combine<BinOp::Mul, T>(a, b), c);
+  else if constexpr (K == Kind::MulAdd) return fused_mul_add(a, b, c);
   else if constexpr (K == Kind::MulAddRelu) {
-    const T r = combine<BinOp::Add, T>(combine<BinOp::Mul, T>(a, b), c);
+    const T r = fused_mul_add(a, b, c);
     return r > T(0) ? r : T(0);
   } else {
     const T r = combine<BinOp::Sub, T>(a, b);

@@ -162,7 +162,11 @@ void Core::validate(const InstrRecord& rec) const {
 }
 
 RecordEvent Core::issue(InstrRecord& rec) {
-  if (opt_.gm && rec.kind == RecordKind::Compute) opt_.gm->check(rec);  // sized GM arguments: bounds
+  if (rec.kind == RecordKind::Compute) check_gm(rec);  // sized GM arguments: bounds
+  if ((opt_.max_instructions && issued_ >= opt_.max_instructions) || (opt_.max_cycles && s_time_ > opt_.max_cycles))
+    runaway(rec);
+  if (opt_.beat) opt_.beat->beat(issued_ + 1, rec.desc);
+  if (checker_ && (rec.kind == RecordKind::SetFlag || rec.kind == RecordKind::WaitFlag)) checker_->flag_issued(rec);
   if (issued_ + 1 - dropped_ > end_ring_.size()) make_room_for_end_time(rec);
   const std::uint64_t seq = ++issued_;
   end_slot(seq) = kNotDone;
@@ -276,7 +280,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
   }
   end_slot(seq) = s_time_;
   last_end_ = std::max(last_end_, s_time_);
-  if (checker_) checker_->scalar(rec, seq, token_from);
+  if (checker_) checker_->scalar(rec, seq, token_from, s_time_);
   if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from, stall, s_time_ - before);
 }
 
@@ -328,6 +332,15 @@ RecordEvent Core::issue_blocking(InstrRecord& rec) {
   return issue(rec);
 }
 
+void Core::runaway(const InstrRecord& rec) const {
+  const bool instructions = opt_.max_instructions && issued_ >= opt_.max_instructions;
+  fail("watchdog: core ", opt_.block_idx, " ", instructions ? "issued " : "reached modeled cycle ",
+       instructions ? issued_ : s_time_, instructions ? " instructions" : "", ", the launch's cap (",
+       instructions ? "LaunchConfig::max_instructions, PTO_MAX_INSTRUCTIONS" : "LaunchConfig::max_cycles, PTO_MAX_CYCLES",
+       "; 0 turns it off): a kernel that never ends? It was issuing ", describe(rec), " (instruction #", issued_ + 1,
+       ")");
+}
+
 bool Core::syncall_arrive(const InstrRecord& rec, bool in_place) {
   // The real pipes too: GM a TSTORE wrote before the barrier is there before any core goes on.
   if (opt_.executor) opt_.executor->wait_all();
@@ -338,6 +351,7 @@ bool Core::syncall_arrive(const InstrRecord& rec, bool in_place) {
     syncall_release_ = arrival + cost;
   } else if (!opt_.scheduler->arrive(opt_.block_idx, arrival, cost, in_place)) {
     syncall_ = SyncAllState::Waiting;
+    if (opt_.beat) opt_.beat->state.store(CoreBeat::AtSyncAll, std::memory_order_relaxed);
     return false;
   } else {
     syncall_release_ = opt_.scheduler->released_at(opt_.block_idx);
@@ -347,6 +361,7 @@ bool Core::syncall_arrive(const InstrRecord& rec, bool in_place) {
 }
 
 void Core::syncall_released() {
+  if (opt_.beat) opt_.beat->state.store(CoreBeat::Running, std::memory_order_relaxed);
   syncall_release_ = opt_.scheduler->released_at(opt_.block_idx);  // throws the deadlock error
   syncall_ = SyncAllState::Released;
 }
@@ -456,10 +471,14 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     s.stall = causes[std::max_element(parts, parts + 3) - parts];
   }
   s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
+  if (s.rec.pipe != PIPE_V) {  // V's UB copies are part of its vector work
+    p.stats.bytes += cost_.moved_bytes();
+    p.stats.gm_bytes += cost_.moved_gm_bytes();
+  }
   if (s.end >= kModelTimeLimit)
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
-  if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from);
+  if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from, t);
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
 }
@@ -640,10 +659,22 @@ void Core::pump_quiescent() {
   }
 }
 
+void Core::kernel_gm_release(std::uintptr_t lo) {
+  auto it = std::find_if(kernel_gm_.begin(), kernel_gm_.end(), [&](const GmAllocation& a) { return a.lo == lo; });
+  if (it == kernel_gm_.end()) return;
+  wait_for_gm_users({it->lo, it->hi});
+  kernel_gm_.erase(it);
+}
+
 void Core::gm_released(const GmView& v) {
-  if (!opt_.gm_sized_only || !opt_.gm || finished_ || deferred_ || std::uncaught_exceptions() > 0) return;
+  if (!opt_.gm_sized_only || !opt_.gm) return;
   const ByteRange fp = v.footprint();
-  if (const GmAllocation* a = opt_.gm->containing(fp.lo); a && fp.hi <= a->hi) return;  // a launch argument's
+  if (opt_.gm->holds(fp.lo, fp.hi)) return;  // a launch argument's
+  wait_for_gm_users(fp);
+}
+
+void Core::wait_for_gm_users(const ByteRange& fp) {
+  if (finished_ || deferred_ || std::uncaught_exceptions() > 0) return;
   std::uint64_t last = 0;  // the latest queued instruction that uses these bytes (pipes run in order)
   for (int p : kQueuedPipes)
     for (std::size_t i = 0; i < pipes_[p].queue.size(); ++i) {

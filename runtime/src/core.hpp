@@ -33,6 +33,7 @@
 #include "auto_placer.hpp"
 #include "buffer_set.hpp"
 #include "sync_checker.hpp"
+#include "watchdog.hpp"
 
 namespace pto::detail {
 
@@ -76,6 +77,9 @@ struct CoreOptions {
   bool gm_sized_only = false;              // ... and there is no raw GM pointer: other GM is the kernel's own
   LaunchScheduler* scheduler = nullptr;    // the launch's cores (SYNCALL); null: this core is the only one
   std::ostream* print = nullptr;           // TPRINT's stream; null: std::cout
+  std::uint64_t max_instructions = 0;      // the watchdog's caps (0: none)
+  std::uint64_t max_cycles = 0;
+  CoreBeat* beat = nullptr;                // the host watchdog's view of this core; null: none
 };
 
 class Core {
@@ -124,9 +128,18 @@ public:
   // A GlobalTensor goes away (its hook): GM the kernel owns that an in-flight instruction still uses is
   // waited for now, on the scalar pipe, before the memory can die with the kernel's frame.
   void gm_released(const GmView& v);  // the checker's record of this core's GM accesses (empty when not checking)
+  // A pto::KernelGm of this core's kernel: GM it owns, inside the bounds every GM operand must keep to.
+  // Released: waited for like gm_released (its in-flight users end first), then forgotten.
+  void kernel_gm_acquire(const GmAllocation& a) { kernel_gm_.push_back(a); }
+  void kernel_gm_release(std::uintptr_t lo);
+  void check_gm(const InstrRecord& rec) const {
+    if (opt_.gm) opt_.gm->check(rec, opt_.gm_sized_only, kernel_gm_);
+  }
   void note_unrecorded_event(const InstrRecord& rec, const char* event);
 
 private:
+  void wait_for_gm_users(const ByteRange& fp);
+  [[noreturn]] void runaway(const InstrRecord& rec) const;  // a watchdog cap is reached  // the scalar pipe waits for queued users of these GM bytes
   // Why a pipe was idle over an interval (stall attribution).
   struct Why {
     Stall cause = Stall::QueueEmpty;
@@ -308,6 +321,7 @@ private:
   enum class SyncAllState : std::uint8_t { None, Waiting, Released } syncall_ = SyncAllState::None;
   std::uint64_t syncall_release_ = 0;  // SYNCALL: the modeled cycle every core goes on at
   std::exception_ptr deferred_;  // an error raised in a destructor hook, rethrown at the kernel's end
+  std::vector<GmAllocation> kernel_gm_;  // the kernel's live pto::KernelGm buffers (arg -1)
   std::string scratch_tile_;               // first tile TASSIGNed over the A2/A3 scratch, if any
   const char* scratch_user_ = nullptr;     // first instruction that used the scratch, if any
 };

@@ -1,5 +1,6 @@
 // The compiled side of core_api.hpp: the calling thread's current core and the narrow functions the
 // header-only instruction templates call.
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -10,25 +11,29 @@
 #include <pto/runtime/direct_call.hpp>
 
 #include "core.hpp"
+#include "env.hpp"
 
 namespace pto::detail {
 
 namespace {
 thread_local Core* t_current = nullptr;
 thread_local int t_direct_target = -1;  // -1: no ScopedTarget; else a Target
+std::atomic<bool> g_auto_build{false};   // a translation unit was built with -D__PTO_AUTO__
 
 Target env_target() {
   static const Target t = [] {
     const char* env = std::getenv("PTO_TARGET");
     if (!env || !*env) return Target::A2A3;
-    const std::string v = env;
-    if (v == "A2A3" || v == "a2a3") return Target::A2A3;
-    if (v == "A5" || v == "a5") return Target::A5;
-    fail("PTO_TARGET='", v, "': use A2A3 or A5");
+    const std::string v = env_lower(env);  // any case, as PTO_SYNC_CHECK
+    if (v == "a2a3") return Target::A2A3;
+    if (v == "a5") return Target::A5;
+    fail("PTO_TARGET='", env, "': use A2A3 or A5 (any case)");
   }();
   return t;
 }
 }  // namespace
+
+void note_auto_build() { g_auto_build.store(true); }
 
 CurrentCoreGuard::CurrentCoreGuard(Core* core) : previous_(t_current) { t_current = core; }
 Core* exchange_current_core(Core* core) { return std::exchange(t_current, core); }
@@ -46,6 +51,7 @@ Core& current_core() {
     o.target = target;
     o.synchronous = true;
     o.cpu_reference = true;  // direct calls behave like the CPU simulator
+    o.mode = g_auto_build.load() ? Mode::Auto : Mode::Manual;
     core = std::make_unique<Core>(o);
   }
   return *core;
@@ -110,6 +116,15 @@ const bool hooks_installed = [] {
   return true;
 }();
 }  // namespace
+std::uint64_t kernel_gm_acquire(const void* data, std::size_t count, std::size_t elem_bytes) {
+  Core& c = current_core();
+  const auto lo = reinterpret_cast<std::uintptr_t>(data);
+  c.kernel_gm_acquire({lo, lo + count * elem_bytes, -1, count, elem_bytes});
+  return c.run_id();
+}
+void kernel_gm_release(const void* data, std::uint64_t owner) {
+  if (Core* c = placing_core(owner)) c->kernel_gm_release(reinterpret_cast<std::uintptr_t>(data));
+}
 void note_tassign(Core& c, TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
   c.note_tassign(loc, offset, bytes, tile);
 }

@@ -278,6 +278,7 @@ CoreReport Core::report() {
   if (checker_) {
     r.sync = checker_->take();
     r.sync_suppressed = checker_->suppressed();
+    for (auto& [seq, text] : checker_->take_notes()) warn(seq, std::move(text));
   }
   r.warnings = std::move(warnings_);
   warning_index_.clear();

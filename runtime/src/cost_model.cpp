@@ -257,6 +257,8 @@ CostModel::CostModel(const CostTable& table, int cores, Target target, bool chip
 std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction,
                                     std::uint64_t calls) const {
   if (bytes == 0) return 0;
+  moved_bytes_ += bytes;
+  if (gm) moved_gm_bytes_ += bytes;
   double bw = path.bytes_per_cycle;
   if (gm && gm_share_ > 0) bw = std::min(bw, gm_share_);
   return whole_cycles(std::ceil(double(calls) * path.setup_cycles + double(bytes) / bw), instruction);
@@ -315,6 +317,7 @@ std::uint32_t CostModel::text_of(const IntrinsicStream& s) {
 
 std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
   if (text) *text = kNoText;
+  moved_bytes_ = moved_gm_bytes_ = 0;
   if (rec.kind != RecordKind::Compute) return 0;
   switch (rec.desc->cost) {
     case CostClass::None: return 0;

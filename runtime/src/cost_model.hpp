@@ -43,6 +43,9 @@ public:
   const std::string& stream_text(std::uint32_t id) const { return texts_[id]; }
   // Cycles of an intrinsic stream on this table's machine.
   std::uint64_t stream_cycles(const IntrinsicStream& s, const char* instruction = "an intrinsic stream") const;
+  // Bytes the transfers of the last cycles() call moved, and how many of them crossed GM.
+  std::uint64_t moved_bytes() const { return moved_bytes_; }
+  std::uint64_t moved_gm_bytes() const { return moved_gm_bytes_; }
 
 private:
   std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer instruction
@@ -51,6 +54,7 @@ private:
   // gm: shares the aggregate cap. `instruction` names it in an error.
   std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction, std::uint64_t calls = 1) const;
   const CostTable& table_;
+  mutable std::uint64_t moved_bytes_ = 0, moved_gm_bytes_ = 0;  // by the last cycles() call's transfers
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;
   // Vector-instruction cycles by the operands' geometry and addresses (a kernel issues the same few

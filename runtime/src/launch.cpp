@@ -23,6 +23,7 @@
 #include "core.hpp"
 #include "core_scheduler.hpp"
 #include "cost_model.hpp"
+#include "env.hpp"
 
 namespace pto::detail {
 
@@ -32,11 +33,11 @@ namespace {
 SyncCheck resolve_check(SyncCheck c) {
   if (c != SyncCheck::Default) return c;
   if (const char* env = std::getenv("PTO_SYNC_CHECK")) {
-    const std::string v = env;
+    const std::string v = env_lower(env);  // any case, as PTO_TARGET
     if (v == "0" || v == "off") return SyncCheck::Off;
     if (v == "1" || v == "report") return SyncCheck::Report;
     if (v == "throw") return SyncCheck::Throw;
-    fail("PTO_SYNC_CHECK='", v, "': use 0 / off, 1 / report, or throw");
+    fail("PTO_SYNC_CHECK='", env, "': use 0 / off, 1 / report, or throw (any case)");
   }
   return SyncCheck::Default;  // Report, and say so on stderr
 }
@@ -62,8 +63,9 @@ void notice_findings(const LaunchReport& r) {
 class BlockTask final : public CoreTask {
 public:
   BlockTask(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
-            const GmAllocations& gm, bool sized_only, LaunchScheduler* scheduler, CoreReport& report, GmLog& gm_log)
-      : start_(start), state_(state), report_(report), gm_log_(gm_log) {
+            const GmAllocations& gm, bool sized_only, LaunchScheduler* scheduler, CoreReport& report, GmLog& gm_log,
+            const WatchdogLimits& limits, CoreBeat& beat)
+      : start_(start), state_(state), report_(report), gm_log_(gm_log), beat_(beat) {
     executor_ = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
     CoreOptions o;
     o.block_idx = block;
@@ -81,6 +83,9 @@ public:
     o.gm_sized_only = sized_only;
     o.scheduler = scheduler;
     o.print = cfg.print;
+    o.max_instructions = limits.max_instructions;
+    o.max_cycles = limits.max_cycles;
+    o.beat = &beat;
     core_ = std::make_unique<Core>(o);
   }
   ~BlockTask() override {
@@ -92,6 +97,15 @@ public:
 
   bool run() override {
     CurrentCoreGuard guard(core_.get());
+    struct Ended {  // the host watchdog counts a core that ended, however it ended
+      CoreBeat& b;
+      bool armed = true;
+      ~Ended() {
+        if (armed) b.state.store(CoreBeat::Ended, std::memory_order_relaxed);
+      }
+    } ended{beat_};
+    if (beat_.state.load(std::memory_order_relaxed) == CoreBeat::NotStarted)
+      beat_.state.store(CoreBeat::Running, std::memory_order_relaxed);
     try {
       if (!started_) {
         started_ = true;
@@ -111,6 +125,7 @@ public:
         } destroy{h_, *core_};
         if (!core_->drive(h_)) {  // waits at a SYNCALL: run again once released
           destroy.armed = false;
+          ended.armed = false;
           return false;
         }
       }
@@ -129,6 +144,7 @@ private:
   const void* state_;
   CoreReport& report_;
   GmLog& gm_log_;
+  CoreBeat& beat_;
   std::unique_ptr<FunctionalExecutor> executor_;  // before the core: destroyed after it
   std::unique_ptr<Core> core_;
   std::shared_ptr<void> args_;  // declared before the frame's owner: the frame may refer to the arguments
@@ -185,6 +201,15 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
   if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
+  if (cfg.blocks > kMaxBlocks)
+    fail("pto::launch: blocks = ", cfg.blocks, " exceeds the ", kMaxBlocks, " cores a launch may have (kMaxBlocks)");
+  if (int(cfg.target) >= kNumTargets) fail("pto::launch: target = ", int(cfg.target), " is not a pto::Target (A2A3 or A5)");
+  if (cfg.mode != Mode::Manual && cfg.mode != Mode::Auto)
+    fail("pto::launch: mode = ", int(cfg.mode), " is not a pto::Mode (Manual or Auto)");
+  if (cfg.policy != Policy::Deterministic && cfg.policy != Policy::Concurrent)
+    fail("pto::launch: policy = ", int(cfg.policy), " is not a pto::Policy (Deterministic or Concurrent)");
+  if (int(cfg.check) > int(SyncCheck::Throw))
+    fail("pto::launch: check = ", int(cfg.check), " is not a pto::SyncCheck (Default, Off, Report or Throw)");
   if (cfg.queue_depth < 1) fail("pto::launch: queue_depth ", cfg.queue_depth, " must be at least 1");
   if (cfg.costs && cfg.costs->machine != default_cost_table(cfg.target).machine)
     fail("pto::launch: cost table '", cfg.costs->name, "' describes the ",
@@ -214,13 +239,15 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   std::unique_ptr<ConcurrentPolicy> concurrent;
   if (concurrent_pipes) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads, &arena);
 
+  const WatchdogLimits limits = resolve_watchdog(cfg.max_instructions, cfg.max_cycles, cfg.watchdog_seconds);
   std::vector<CoreReport> reports(std::size_t(cfg.blocks));
   std::vector<GmLog> gm_logs(std::size_t(cfg.blocks));
   {
+    HostWatchdog watchdog(cfg.blocks, limits.seconds);
     LaunchScheduler scheduler(cfg.blocks, threads, coroutine, &arena);
     scheduler.run([&](int b) {
       return std::make_unique<BlockTask>(cfg, b, start, state, concurrent.get(), gm, sized_only, &scheduler,
-                                         reports[std::size_t(b)], gm_logs[std::size_t(b)]);
+                                         reports[std::size_t(b)], gm_logs[std::size_t(b)], limits, watchdog.core(b));
     });
     // The first error of the lowest core, except that a core left waiting at a SYNCALL by another core's
     // failure reports that failure's error, not its own.
@@ -240,6 +267,8 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   r.target = cfg.target;
   r.mode = cfg.mode;
   r.policy = cfg.policy;
+  r.timeline = cfg.timeline;
+  r.hbm_gb_per_s = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).hbm_gb_per_s;
   r.clock_ghz = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).clock_ghz;
   r.cores = std::move(reports);
   for (const auto& c : r.cores) r.cycles = std::max(r.cycles, c.cycles);

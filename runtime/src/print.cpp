@@ -126,7 +126,7 @@ void print_operand(Core& core, const Operand& what, PrintFormat format) {
     rec.desc = find_desc(Op::TPRINT);
     rec.nops = 1;
     rec.ops[0] = what;
-    core.options().gm->check(rec);
+    core.check_gm(rec);
   }
   const bool data = !core.options().model_only;
   std::ostringstream head;

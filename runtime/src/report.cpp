@@ -134,6 +134,107 @@ std::string block_ranges(const std::vector<int>& b) {
   return os.str();
 }
 
+namespace {
+// "MTE2-bound: 76% busy; V waits on events 76% (longest: TLOAD #2)" for the core that sets the makespan.
+std::string verdict(const CoreReport& c) {
+  if (c.cycles == 0) return "nothing ran";
+  int busiest = -1;
+  for (int p : {PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX})
+    if (c.pipes[p].instructions && (busiest < 0 || c.pipes[p].busy_cycles > c.pipes[busiest].busy_cycles)) busiest = p;
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(0);
+  auto pct = [&](std::uint64_t v) { return 100.0 * double(v) / double(c.cycles); };
+  if (busiest < 0) return "only the scalar pipe ran";
+  const double share = pct(c.pipes[busiest].busy_cycles);
+  if (share >= 60.0)
+    os << (pipe_name(busiest) + 5) << "-bound: " << share << "% busy";
+  else
+    os << "latency-bound: the busiest pipe, " << (pipe_name(busiest) + 5) << ", is busy " << share
+       << "%; chains of dependent instructions set the time (timeline = true shows the critical path)";
+  // The other pipes' largest wait on another pipe (a flag or an event), the two largest.
+  std::vector<std::pair<std::uint64_t, std::string>> waits;
+  for (int p : {PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, PIPE_M, PIPE_FIX}) {
+    const PipeStats& s = c.pipes[p];
+    if (p == busiest || !s.instructions) continue;
+    std::uint64_t flag = 0;
+    for (const FlagIdle& f : s.flags) flag += f.cycles;
+    const std::uint64_t event = s.idle[std::size_t(Stall::Event)];
+    std::ostringstream w;
+    w << std::fixed << std::setprecision(0) << (pipe_name(p) + 5) << " waits ";
+    if (event >= flag && event > 0)
+      w << pct(event) << "% on events (longest: " << (s.event_from_name ? s.event_from_name : "instruction") << " #"
+        << s.event_from << ')';
+    else if (flag > 0)
+      w << pct(flag) << "% on flags (most: " << (pipe_name(s.flags.front().src) + 5) << "->"
+        << (pipe_name(s.flags.front().dst) + 5) << '#' << s.flags.front().id << ')';
+    else
+      continue;
+    waits.emplace_back(std::max(event, flag), w.str());
+  }
+  std::stable_sort(waits.begin(), waits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t k = 0; k < waits.size() && k < 2; ++k) os << "; " << waits[k].second;
+  return os.str();
+}
+
+// Bytes each DMA pipe moved and the rate: while busy, and over the core's whole run.
+void moved(std::ostream& os, const CoreReport& c, double clock_ghz) {
+  bool any = false;
+  for (int p : {PIPE_MTE2, PIPE_MTE3, PIPE_MTE1, PIPE_FIX}) {
+    const PipeStats& s = c.pipes[p];
+    if (!s.bytes) continue;
+    os << (any ? " | " : "    moved: ") << (pipe_name(p) + 5) << ' ' << s.bytes << " B, " << std::setprecision(1)
+       << double(s.bytes) / double(std::max<std::uint64_t>(s.busy_cycles, 1)) << " B/cycle busy, "
+       << double(s.bytes) * clock_ghz / double(std::max<std::uint64_t>(c.cycles, 1)) << " GB/s over the run";
+    any = true;
+  }
+  if (any) os << '\n';
+}
+
+// The launch's GM traffic against the chip's HBM, which the model does not share between cores yet.
+void gm_traffic(std::ostream& os, const LaunchReport& r) {
+  std::uint64_t gm = 0;
+  for (const CoreReport& c : r.cores)
+    for (const PipeStats& s : c.pipes) gm += s.gm_bytes;
+  if (!gm || !r.cycles) return;
+  const double gbs = double(gm) * r.clock_ghz / double(r.cycles);
+  os << "  GM: " << gm << " B moved by " << r.cores.size() << " core(s) = " << std::setprecision(1) << gbs << " GB/s";
+  if (r.hbm_gb_per_s > 0 && gbs > r.hbm_gb_per_s)
+    os << "; WARNING: more than the chip's " << r.hbm_gb_per_s << " GB/s of HBM (assumed). The model gives each core its "
+       << "own DMA line and does not share GM bandwidth between cores yet (gm_aggregate_bytes_per_cycle caps it in a "
+          "what-if table), so this launch is modeled faster than the chip can run it, unless L2 serves the reuse";
+  os << '\n';
+}
+
+// "TLOAD -> (TCOLEXPANDADD -> TAXPY -> TSTORE) x 12 -> TSTORE": repeated runs of 1 to 8 names folded.
+std::string group_runs(const std::vector<std::string>& names) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < names.size();) {
+    std::size_t best_len = 1, best_reps = 1;
+    for (std::size_t len = 1; len <= 8 && i + 2 * len <= names.size(); ++len) {
+      std::size_t reps = 1;
+      while (i + (reps + 1) * len <= names.size() &&
+             std::equal(names.begin() + std::ptrdiff_t(i), names.begin() + std::ptrdiff_t(i + len),
+                        names.begin() + std::ptrdiff_t(i + reps * len)))
+        ++reps;
+      if (reps > 1 && reps * len > best_reps * best_len) best_len = len, best_reps = reps;
+    }
+    std::string unit;
+    for (std::size_t k = 0; k < best_len; ++k) unit += (k ? " -> " : "") + names[i + k];
+    parts.push_back(best_reps > 1 ? (best_len > 1 ? "(" + unit + ")" : unit) + " x " + std::to_string(best_reps) : unit);
+    i += best_len * best_reps;
+  }
+  std::string out;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    if (k == 24) {
+      out += " -> ... (" + std::to_string(parts.size() - k) + " more groups)";
+      break;
+    }
+    out += (k ? " -> " : "") + parts[k];
+  }
+  return out;
+}
+}  // namespace
+
 std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
   os << "launch: " << r.cores.size() << " core(s), target " << name_of(r.target) << ", "
      << (r.mode == Mode::Auto ? "auto" : "manual") << " mode, "
@@ -157,24 +258,22 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
      << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
   os << "  overlap: " << std::setprecision(2) << r.overlap() << "x (serialised: " << r.serialised_cycles()
      << " cycles on the slowest core)\n";
-  for (const auto& c : r.cores) {  // the slowest core's critical path, when a timeline was recorded
-    if (c.cycles != r.cycles || c.timeline.empty()) continue;
-    const auto path = c.critical_path();
-    os << "  critical path (core " << c.block << ", " << path.size() << " instructions):";
-    std::size_t shown = 0;
-    for (std::uint64_t seq : path) {
-      if (shown++ == 12) {
-        os << " ...";
-        break;
-      }
-      for (const TimelineEntry& e : c.timeline)
-        if (e.seq == seq) {
-          os << (shown > 1 ? " -> " : " ") << c.name(e) << '#' << seq;
-          break;
-        }
+  const CoreReport* slowest = nullptr;
+  for (const auto& c : r.cores)
+    if (c.cycles == r.cycles) {
+      slowest = &c;
+      break;
     }
-    os << '\n';
-    break;
+  if (slowest) os << "  verdict: " << verdict(*slowest) << '\n';
+  gm_traffic(os, r);
+  if (slowest && !slowest->timeline.empty()) {  // the slowest core's critical path, grouped
+    const auto path = slowest->critical_path();
+    std::unordered_map<std::uint64_t, std::string> names;
+    for (const TimelineEntry& e : slowest->timeline) names.emplace(e.seq, slowest->name(e));
+    std::vector<std::string> seq_names;
+    for (std::uint64_t seq : path) seq_names.push_back(names[seq]);
+    os << "  critical path (core " << slowest->block << ", " << path.size() << " instructions): "
+       << group_runs(seq_names) << '\n';
   }
   {
     std::size_t n = 0, shown = 0;
@@ -241,6 +340,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
          << std::setprecision(1) << (c.cycles ? 100.0 * double(s.busy_cycles) / double(c.cycles) : 0.0) << "%)";
     }
     os << '\n';
+    moved(os, c, r.clock_ghz);
     // Why each pipe sat idle, largest causes first (flags named; the longest event wait named).
     bool any = false;
     for (int p : lanes) {
@@ -254,6 +354,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
       }
       for (int k = 0; k < kNumStalls; ++k) {
         if (k == int(Stall::Flag) || s.idle[std::size_t(k)] == 0) continue;
+        if (k == int(Stall::Drain)) continue;  // the scalar pipe waiting for the end: every kernel has it
         std::string n = stall_name(Stall(k));
         if (k == int(Stall::Event))
           n += std::string(" (longest: ") + (s.event_from_name ? s.event_from_name : "instruction") + " #" +
@@ -261,6 +362,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
         parts.emplace_back(s.idle[std::size_t(k)], n);
       }
       std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      if (parts.empty()) continue;
       os << (any ? " | " : "    idle: ") << (pipe_name(p) + 5);
       any = true;
       for (std::size_t k = 0; k < parts.size() && k < 3; ++k)

@@ -78,9 +78,13 @@ public:
   }
   // A queued instruction starts (model order). `issue_vc`: scalar_vc() when it was issued;
   // `token_from`: for a wait_flag, the set_flag whose token it consumed.
-  void start(const InstrRecord& rec, std::uint64_t seq, const VectorClock& issue_vc, std::uint64_t token_from);
+  // `now`: its modeled start cycle (lost signals are judged by the modeled order of sets and waits).
+  void start(const InstrRecord& rec, std::uint64_t seq, const VectorClock& issue_vc, std::uint64_t token_from,
+             std::uint64_t now);
+  // A set_flag or wait_flag is issued (program order; before its start or scalar()).
+  void flag_issued(const InstrRecord& rec);
   // Scalar-pipe records: waits on events / a token, pipe_barrier(PIPE_ALL) (everything issued has ended).
-  void scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_t token_from);
+  void scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_t token_from, std::uint64_t now);
   // The end of the kernel: tokens still pending per channel (src, dst, id) -> count.
   void kernel_end(const std::vector<std::array<int, 4>>& pending);
   void event_not_recorded(const std::string& instruction, const std::string& event);
@@ -89,6 +93,9 @@ public:
   void drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& pinned);
 
   std::vector<SyncFinding> take() { return std::move(findings_); }
+  // Flags reused with only timing between a wait and the next set (no finding: the modeled run lost
+  // nothing), one note per flag for the report's warnings: (first such set, text). After kernel_end.
+  std::vector<std::pair<std::uint64_t, std::string>> take_notes() { return std::move(notes_); }
   GmLog take_gm_log() { return std::move(gm_log_); }
   std::uint64_t suppressed() const { return suppressed_; }
 
@@ -110,6 +117,11 @@ private:
     std::uint32_t last_wait_idx = 0;  // index on the destination pipe of the latest wait
     std::deque<std::uint64_t> pending;  // seqs of sets whose token no wait has consumed yet
     std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // (set seq, consuming wait seq)
+    std::uint64_t last_set_time = 0, last_wait_time = 0, last_wait_seq = 0;  // modeled cycles
+    std::uint32_t issued_sets = 0, issued_waits = 0;  // program order
+    std::deque<bool> waited_before;  // per issued, not yet started set: every earlier set's wait was issued first
+    std::uint64_t timed = 0, timed_margin = ~std::uint64_t(0), timed_first = 0;  // sets kept apart by timing alone
+    std::string timed_site;
   };
   // What a race's message needs besides its finding (rebuilt at the kernel's end).
   struct RaceText {
@@ -120,7 +132,7 @@ private:
 
   // The instruction's clock is `vc` (what it waited for) plus itself: record it, then its flag
   // bookkeeping and its tile accesses.
-  void commit(const InstrRecord& rec, std::uint64_t seq, VectorClock vc);
+  void commit(const InstrRecord& rec, std::uint64_t seq, VectorClock vc, std::uint64_t now);
   const VectorClock& clock_of(std::uint64_t seq) const;
   void remember(std::uint64_t seq, const VectorClock& vc);
   void access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo, std::uintptr_t hi,
@@ -151,6 +163,7 @@ private:
   std::map<std::uintptr_t, Cell> gm_shadow_;    // the same for GM bytes (swept: sweep_gm)
   std::size_t gm_sweep_at_ = 4096;
   std::vector<Channel> channels_;
+  std::vector<std::pair<std::uint64_t, std::string>> notes_;
   std::set<std::array<std::uint64_t, 3>> reported_;  // (first seq, second seq, kind) already reported
   std::vector<SyncFinding> findings_;
   std::vector<RaceText> races_;

@@ -29,6 +29,8 @@ public:
   Writer(const LaunchReport& r, const std::string& path, const char* what) : buf_(kChunk), path_(path), what_(what) {
     bool any = false;
     for (const auto& c : r.cores) any = any || !c.timeline.empty();
+    if (!any && r.timeline)
+      detail::fail(what, ": the launch recorded a timeline, but no core issued an instruction: there is nothing to draw");
     if (!any) detail::fail(what, ": the report has no timeline; launch with LaunchConfig::timeline = true");
     f_ = std::fopen(path.c_str(), "wb");
     if (!f_) detail::fail(what, ": cannot open '", path, "' for writing");
@@ -254,6 +256,41 @@ bool dark(const char* fill) {  // white text reads on it
   return 0.299 * double(v >> 16) + 0.587 * double((v >> 8) & 0xff) + 0.114 * double(v & 0xff) < 150.0;
 }
 
+// One colour per instruction name, the same in every picture (a reader learns that TLOAD is blue): fixed
+// ones for the instructions most kernels have, else a hue from the name's FNV-1a hash (s 55%, l 50%).
+const char* colour_of(const std::string& name) {
+  static const std::pair<const char*, const char*> fixed[] = {
+      {"TLOAD", "#4e79a7"},    {"TSTORE", "#59a14f"},  {"TMATMUL", "#e15759"},  {"TMATMUL_ACC", "#ff9da7"},
+      {"TEXTRACT", "#76b7b2"}, {"TMOV", "#edc948"},    {"TADD", "#b07aa1"},     {"TMUL", "#9c755f"},
+      {"TEXP", "#8cd17d"},     {"TEXPANDS", "#499894"}, {"TROWMAX", "#86bcb6"}, {"TROWSUM", "#f1ce63"},
+      {"TCOLEXPANDADD", "#a0cbe8"}, {"TAXPY", "#d4a6c8"}, {"TCVT", "#fabfd2"},  {"TSORT32", "#79706e"},
+      {"TMRGSORT", "#d7b5a6"}, {"TGATHER", "#b6992d"}, {"TADDS", "#e1add3"},    {"TMULS", "#c6a7ff"}};
+  for (const auto& [n, c] : fixed)
+    if (name == n) return c;
+  static const std::array<std::string, 360> hues = [] {
+    std::array<std::string, 360> h;
+    for (int deg = 0; deg < 360; ++deg) {  // HSL -> RGB at s = 0.55, l = 0.5
+      const double c = 0.55, x = c * (1 - std::fabs(std::fmod(deg / 60.0, 2.0) - 1)), m = 0.5 - c / 2;
+      double r = 0, g = 0, b = 0;
+      const int sextant = deg / 60;
+      if (sextant == 0) r = c, g = x;
+      else if (sextant == 1) r = x, g = c;
+      else if (sextant == 2) g = c, b = x;
+      else if (sextant == 3) g = x, b = c;
+      else if (sextant == 4) r = x, b = c;
+      else r = c, b = x;
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "#%02x%02x%02x", int(std::lround((r + m) * 255)), int(std::lround((g + m) * 255)),
+                    int(std::lround((b + m) * 255)));
+      h[std::size_t(deg)] = buf;
+    }
+    return h;
+  }();
+  std::uint32_t f = 2166136261u;
+  for (char ch : name) f = (f ^ std::uint8_t(ch)) * 16777619u;
+  return hues[f % 360].c_str();
+}
+
 // An instruction name's colour and figures over the cores drawn (each group counted once per core).
 struct Kind {
   std::string name;
@@ -394,16 +431,13 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
         g.by_seq[c.timeline[i].seq] = i;
       }
     }
-    // Colours: the instructions that take the most cycles first; flags and barriers have fixed ones.
+    // The legend lists the instructions that take the most cycles first; flags and barriers last.
     std::vector<std::uint32_t> order(kinds.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       if (kinds[a].sync != kinds[b].sync) return !kinds[a].sync;
       return kinds[a].cycles > kinds[b].cycles;
     });
-    static constexpr const char* kPalette[] = {"#4e79a7", "#59a14f", "#e15759", "#76b7b2", "#edc948",
-                                               "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#499894"};
-    std::size_t next = 0;
     std::vector<Kind> sorted;
     std::vector<std::uint32_t> where(kinds.size());
     for (std::uint32_t k : order) {
@@ -411,7 +445,7 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       if (kind.name == "set_flag") kind.fill = "#2b2b2b";
       else if (kind.name == "wait_flag") kind.fill = "#f28e2b";
       else if (kind.name == "pipe_barrier") kind.fill = "#d37295";
-      else if (next < std::size(kPalette)) kind.fill = kPalette[next++];
+      else kind.fill = colour_of(kind.name);
       where[k] = std::uint32_t(sorted.size());
       sorted.push_back(std::move(kind));
     }
@@ -420,8 +454,6 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
         if (k != ~0u) k = where[k];
     kinds = std::move(sorted);
   }
-  std::size_t other_kinds = 0;
-  for (const Kind& k : kinds) other_kinds += !k.sync && k.fill == kOtherFill;
 
   // Panels: the whole run and, when its densest lane is too dense to label, the start of the run.
   std::vector<Panel> panels(1);
@@ -528,8 +560,7 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
   int groups_height = 0;
   for (const Group& g : groups) groups_height += group_height(g);
   std::vector<std::string> notes;
-  notes.push_back("Colours: one per instruction name" +
-                  (other_kinds ? " (" + std::to_string(other_kinds) + " names beyond the palette share grey)" : std::string()) +
+  notes.push_back(std::string("Colours: one per instruction name, the same in every picture") +
                   ". Zero-cycle instructions (flags, barriers) are ticks in a lane's top strip. S: the scalar pipe; its strip marks "
                   "the cycles it issued in, its boxes are its waits (wait_flag(X, PIPE_S), barriers, TSYNC).");
   const std::size_t cores_drawn = r.cores.size() - cores_not_drawn;

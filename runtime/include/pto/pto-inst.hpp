@@ -12,6 +12,7 @@
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/extract.hpp>
 #include <pto/runtime/kernel.hpp>
+#include <pto/runtime/kernel_gm.hpp>
 #include <pto/runtime/launch.hpp>
 #include <pto/runtime/matmul.hpp>
 #include <pto/runtime/matmul_mx.hpp>

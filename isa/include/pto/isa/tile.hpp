@@ -91,8 +91,16 @@ struct Tile {
         owner_(o.owner_), auto_placed_(o.auto_placed_), k_aligned_(o.k_aligned_) {
     if (auto_placed_ && detail::tile_hooks.retain) detail::tile_hooks.retain(addr_, owner_);
   }
+  // A Tile re-created in place from one with no address (`aMatTile[buf] = TileMatA(m, k)`, pto-isa's A5
+  // mxfp4 GEMM) takes the new valid shape and keeps its address, as that kernel relies on the NPU's
+  // compiler to do (the temporary's address register is never set, so the copy leaves the target's).
   Tile& operator=(const Tile& o) {
     if (this == &o) return *this;
+    if (o.addr_ == nullptr && addr_ != nullptr) {
+      RowMaskInternal = o.RowMaskInternal;
+      ColMaskInternal = o.ColMaskInternal;
+      return *this;
+    }
     if (o.auto_placed_ && detail::tile_hooks.retain) detail::tile_hooks.retain(o.addr_, o.owner_);
     drop_placement();
     RowMaskInternal = o.RowMaskInternal;

@@ -43,9 +43,10 @@ Issue arg_reduce(Idx& idx, Val* val, Src& src, Tmp& tmp, W&... events) {
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, idx);
   add_tile(core, rec, src);
-  add_tile(core, rec, tmp);
-  if (val) add_tile(core, rec, *val);
   const Target target = core_target(core);
+  if (target == Target::A5) add_unused_tile(rec, tmp);  // A5 never reads tmp: it needs no address
+  else add_tile(core, rec, tmp);
+  if (val) add_tile(core, rec, *val);
   const InstrDesc& d = *rec.desc;
   const TileView &di = rec.ops[0].tile, &s = rec.ops[1].tile;
   check_dtype(d, "src", s.dtype, target, d.dtypes);
@@ -80,7 +81,6 @@ Issue arg_reduce(Idx& idx, Val* val, Src& src, Tmp& tmp, W&... events) {
     if (t.rows * t.cols < need)
       fail(d.name, ": operand tmp ", t, " is too small: A2A3 needs ", need, " elements (", need / gap, " x ", gap, ")");
   }
-  if (target == Target::A5) rec.ops[2].tile.valid_rows = rec.ops[2].tile.valid_cols = 0;  // A5 ignores tmp
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -74,7 +74,8 @@ Issue remainder(Dst& dst, Src0& src0, Src1* src1, typename Dst::DType scalar, Tm
   check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
   const TileView& d = rec.ops[0].tile;
   if constexpr (O == Op::TREM || O == Op::TREMS) {
-    add_tile(core, rec, tmp);
+    if (target == Target::A5) add_unused_tile(rec, tmp);  // A5 never reads tmp: it needs no address
+    else add_tile(core, rec, tmp);
     const TileView& t = rec.ops[rec.nops - 1].tile;
     // TRem.hpp keeps the quotient in a row of tmp and the compare mask after it; TRemS.hpp a row of tmp
     const int need = O == Op::TREM ? d.row_stride + (d.row_stride + 63) / 64 * 2 : d.valid_cols;

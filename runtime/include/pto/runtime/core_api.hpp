@@ -58,6 +58,11 @@ std::size_t buffer_bytes(const Core&, TileType);
 std::byte* auto_place(Core&, TileType loc, std::size_t bytes, const TileView& tile, const char* instruction,
                       const char* operand);
 
+// pto::KernelGm: GM the calling core's kernel owns, from now until the release (which first waits for
+// the instructions still using it). Returns the core's run id, which the release names.
+std::uint64_t kernel_gm_acquire(const void* data, std::size_t count, std::size_t elem_bytes);
+void kernel_gm_release(const void* data, std::uint64_t owner);
+
 }  // namespace pto::detail
 
 namespace pto::detail {

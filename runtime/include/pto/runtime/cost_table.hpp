@@ -48,6 +48,9 @@ struct CostTable {
   // core's transfers at most gm_aggregate_bytes_per_cycle / N (exact when every core streams at once,
   // the SPMD case; pessimistic for cores that move data at different times).
   double gm_aggregate_bytes_per_cycle = 0;
+  // The chip's HBM bandwidth in GB/s (10^9 bytes): not modeled yet (the memory-system issue); the report
+  // warns when a launch's cores together move GM faster than this. Assumed, see docs/pipeline-model.md.
+  double hbm_gb_per_s = 1600;
   std::uint32_t scalar_issue_cycles = 1;  // paid by PIPE_S for every instruction it issues
   // One scalar load or store of GM (A2A3's MGATHER / MSCATTER element walk). Assumed: no published figure.
   std::uint32_t scalar_gm_cycles = 32;

@@ -1,7 +1,8 @@
 // Direct calls: a plain PTO kernel called outside pto::launch runs on an implicit core of the calling
 // host thread (one instruction at a time, like PTO's CPU simulator). Its target is A2A3, or A5 when
 // the environment says PTO_TARGET=A5 (read at the first direct call), or whatever the innermost
-// ScopedTarget of this thread says.
+// ScopedTarget of this thread says. Its mode is Manual, or Auto when any translation unit of the program
+// was built with -D__PTO_AUTO__ (such kernels have no flags: pto-isa's auto-mode builds).
 #pragma once
 #include <pto/isa/enums.hpp>
 
@@ -23,4 +24,15 @@ private:
   int previous_;
 };
 
+namespace detail {
+// A translation unit built with -D__PTO_AUTO__ says so before main: direct calls then run in auto mode.
+void note_auto_build();
+}  // namespace detail
+
 }  // namespace pto
+
+#ifdef __PTO_AUTO__
+namespace {
+[[maybe_unused]] const bool pto_auto_build_noted = (::pto::detail::note_auto_build(), true);
+}  // namespace
+#endif

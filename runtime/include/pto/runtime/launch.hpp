@@ -23,6 +23,8 @@ namespace pto {
 // host_threads beyond this is an error (a launch never starts more threads than it can use: kernel
 // threads are capped by the cores, pipe threads by three lanes per core).
 inline constexpr int kMaxHostThreads = 1024;
+// blocks beyond this is an error (each core keeps a report; a chip has 24 to 48 AI cores).
+inline constexpr int kMaxBlocks = 1 << 20;
 
 struct LaunchConfig {
   int blocks = 1;                        // number of emulated AI cores
@@ -39,6 +41,13 @@ struct LaunchConfig {
   SyncCheck check = SyncCheck::Default;  // the synchronisation checker (Default: see sync_check.hpp)
   bool cpu_reference = false;            // run the CPU reference kernels even where a device code path exists
   std::ostream* print = nullptr;         // where TPRINT writes (null: std::cout); one whole print at a time
+  // The watchdog (kernels that never end): -1 takes the environment's value or the default, 0 turns the
+  // limit off. Per core, instructions issued (PTO_MAX_INSTRUCTIONS, 10^9) and the scalar pipe's modeled
+  // cycle (PTO_MAX_CYCLES, 2 * 10^11); past either, that core fails. Host seconds in which no core
+  // issues anything (PTO_WATCHDOG_SECONDS, 120): the process ends with the cores' state on stderr.
+  std::int64_t max_instructions = -1;
+  std::int64_t max_cycles = -1;
+  std::int64_t watchdog_seconds = -1;
 };
 
 namespace detail {
@@ -50,12 +59,76 @@ using KernelStart = Kernel::Handle (*)(const void* state, std::shared_ptr<void>&
 // `coroutine`: the kernel returns pto::Kernel (else it is a plain kernel, run to its end by `start`).
 LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state, std::vector<GmAllocation> gm,
                          bool sized_only, bool coroutine);
+template <class F, class... Args>
+LaunchReport launch_checked(const LaunchConfig& cfg, F&& kernel, Args&&... args);
+
+// The kernel's parameter list, where the type shows one (a function, a function pointer, a lambda or
+// functor with one non-template operator()); generic lambdas have none and are checked by invocability.
+template <class F, class = void> struct kernel_sig {};
+template <class F>
+struct kernel_sig<F, std::void_t<decltype(&F::operator())>> : kernel_sig<decltype(&F::operator())> {};
+template <class R, class... P> struct kernel_sig<R (*)(P...)> {
+  using params = std::tuple<P...>;
+};
+template <class R, class... P> struct kernel_sig<R(P...)> : kernel_sig<R (*)(P...)> {};
+template <class C, class R, class... P> struct kernel_sig<R (C::*)(P...)> : kernel_sig<R (*)(P...)> {};
+template <class C, class R, class... P> struct kernel_sig<R (C::*)(P...) const> : kernel_sig<R (*)(P...)> {};
+template <class C, class R, class... P> struct kernel_sig<R (C::*)(P...) noexcept> : kernel_sig<R (*)(P...)> {};
+template <class C, class R, class... P> struct kernel_sig<R (C::*)(P...) const noexcept> : kernel_sig<R (*)(P...)> {};
+template <class R, class... P> struct kernel_sig<R (*)(P...) noexcept> : kernel_sig<R (*)(P...)> {};
+
+// Parameter I (0-based) of the kernel, type P, receiving launch argument type A: one sentence per rule.
+template <std::size_t I, class P, class A>
+constexpr bool kernel_param_ok() {
+  constexpr bool mutable_ref = std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>;
+  static_assert(!mutable_ref,
+                "pto::launch: a kernel parameter is a non-const reference (see parameter I below): launch arguments are "
+                "copied per core, as a device launch's are, so writes through it would be lost; take it by value or "
+                "const reference, and return results through a GM buffer");
+  constexpr bool converts = std::is_convertible_v<A&, P>;
+  static_assert(mutable_ref || converts,
+                "pto::launch: launch argument I (type A below) does not convert to the kernel's parameter I (type P "
+                "below); sized GM arguments (std::vector<T>, std::span<T>, pto::gm) arrive as T*");
+  return !mutable_ref && converts;
+}
+template <class F, class... A>
+constexpr bool kernel_params_ok() {
+  if constexpr (requires { typename kernel_sig<F>::params; }) {
+    using Params = typename kernel_sig<F>::params;
+    constexpr std::size_t n = std::tuple_size_v<Params>;
+    static_assert(n == sizeof...(A), "pto::launch: the number of launch arguments differs from the kernel's parameter count");
+    if constexpr (n != sizeof...(A)) {
+      return false;
+    } else {
+      return []<std::size_t... I>(std::index_sequence<I...>) {
+        return (kernel_param_ok<I, std::tuple_element_t<I, Params>, A>() && ...);
+      }(std::index_sequence_for<A...>{});
+    }
+  } else {
+    return true;
+  }
+}
 }  // namespace detail
 
 // Arguments are copied per core, like a device launch's; sized GM arguments (pto::gm(ptr, count),
 // std::span<T>, std::vector<T>) arrive as `__gm__ T*` to the caller's buffer, bounds-checked (gm_arg.hpp).
 template <class F, class... Args>
 LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
+  if constexpr (!detail::kernel_params_ok<std::decay_t<F>, detail::launch_arg_t<Args>...>()) {
+    return {};  // a static_assert above said which parameter
+  } else if constexpr (!std::is_invocable_v<F&, detail::launch_arg_t<Args>&...>) {
+    static_assert(std::is_invocable_v<F&, detail::launch_arg_t<Args>&...>,
+                  "pto::launch: the kernel cannot be called with these arguments (their number or types do not match "
+                  "its parameters; sized GM arguments arrive as T*)");
+    return {};
+  } else {
+    return detail::launch_checked(cfg, std::forward<F>(kernel), std::forward<Args>(args)...);
+  }
+}
+
+namespace detail {
+template <class F, class... Args>
+LaunchReport launch_checked(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
   using Result = std::invoke_result_t<F&, detail::launch_arg_t<Args>&...>;
   static_assert(std::is_same_v<Result, Kernel> || std::is_void_v<Result>,
                 "pto::launch: the kernel must return pto::Kernel (a coroutine) or void (a plain PTO kernel)");
@@ -89,5 +162,6 @@ LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
   const bool sized_only = !raw && !gm.empty();
   return detail::launch_impl(cfg, start, &state, std::move(gm), sized_only, std::is_same_v<Result, Kernel>);
 }
+}  // namespace detail
 
 }  // namespace pto

@@ -47,6 +47,20 @@ void place_operand(Core& core, T& tile, const char* instr, const char* operand) 
          ": the tile was placed on another core; TASSIGN it inside the kernel that uses it");
 }
 
+// A scratch operand the target's algorithm never touches (A5's TROWARG* / TCOLARG* / TREM / TREMS
+// tmp, pto-isa a5 TRowReduceIdx.hpp, TColReduceIdx.hpp, TRem.hpp, TRemS.hpp): kept in its slot with an
+// empty footprint, so it needs no address and orders nothing.
+template <TileLike T>
+void add_unused_tile(InstrRecord& rec, T& tile) {
+  const InstrDesc& d = *rec.desc;
+  if (rec.nops >= d.operand_count) fail(d.name, ": more operands than its descriptor's ", d.operand_count);
+  Operand& o = rec.ops[rec.nops];
+  o.kind = Operand::Kind::Tile;
+  o.role = d.operands[rec.nops++].role;
+  o.tile = tile.view();
+  o.tile.valid_rows = o.tile.valid_cols = 0;
+}
+
 template <TileLike T>
 void add_tile(Core& core, InstrRecord& rec, T& tile) {
   const InstrDesc& d = *rec.desc;

@@ -40,6 +40,8 @@ struct FlagIdle {
 struct PipeStats {
   std::uint64_t busy_cycles = 0;   // modeled cycles the pipe spent executing instructions
   std::uint64_t instructions = 0;  // instructions (sync included) the pipe retired
+  std::uint64_t bytes = 0;         // bytes its transfers moved (the DMA pipes: MTE2, MTE3, MTE1, FIX)
+  std::uint64_t gm_bytes = 0;      // ... of them read from or written to GM
   // Idle cycles by cause (index: Stall); busy_cycles + the idle cycles = the core's cycles.
   std::array<std::uint64_t, kNumStalls> idle{};
   std::vector<FlagIdle> flags;     // the Flag idle split by flag, largest first
@@ -119,6 +121,8 @@ struct LaunchReport {
   std::vector<CoreReport> cores;
   std::uint64_t cycles = 0;  // modeled makespan of the launch (slowest core)
   double host_seconds = 0;   // host wall-clock of the whole launch
+  bool timeline = false;     // the launch recorded a timeline (LaunchConfig::timeline)
+  double hbm_gb_per_s = 0;   // the cost table's HBM figure (the summary warns past it)
 
   double microseconds() const { return double(cycles) / (clock_ghz * 1000.0); }
   // Of the slowest core (the one that sets the launch's makespan).

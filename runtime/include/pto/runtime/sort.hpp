@@ -41,13 +41,20 @@ Issue sort32(Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
   static_assert(kSortRowMajor<Dst, Src, Idx, Tmp>, "TSORT32: dst, src, idx and tmp must be RowMajor NoneBox tiles");
   static_assert(kSortType<T> && std::is_same_v<typename Dst::DType, T>, "TSORT32: src and dst must both be half or both float");
   static_assert(std::is_same_v<typename Idx::DType, std::uint32_t>, "TSORT32: idx must be a uint32_t tile");
-  static_assert(std::is_same_v<typename Tmp::DType, T>, "TSORT32: tmp must have src's DType");
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TSORT32>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   add_tile(core, rec, idx);
   if (tmp) add_tile(core, rec, *tmp);
+  if constexpr (!std::is_same_v<typename Tmp::DType, T>) {  // the NPUs cast tmp's address to src's type (TSort32.hpp)
+    TileView& t = rec.ops[3].tile;
+    const int num = int(sizeof(typename Tmp::DType)), den = int(sizeof(T));
+    t.dtype = dtype_of<T>::value;
+    t.cols = t.cols * num / den;
+    t.valid_cols = t.valid_cols * num / den;
+    t.row_stride = t.row_stride * num / den;
+  }
   const Target target = core_target(core);
   const InstrDesc& d = *rec.desc;
   const TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile, &x = rec.ops[2].tile;

@@ -25,7 +25,7 @@ void tassign_tile(T& tile, std::uint64_t addr) {
   if (addr % kBlockBytes != 0)
     fail("TASSIGN: operand tile ", tile.view(), ": address 0x", std::hex, addr, std::dec,
          " is not 32-byte aligned (every on-chip address must be a multiple of 32)");
-  if (addr + T::GetSizeInBytes() > capacity)
+  if (addr > capacity || T::GetSizeInBytes() > capacity - addr)  // never addr + size: it can wrap
     fail("TASSIGN: operand tile ", tile.view(), ": bytes [0x", std::hex, addr, ", 0x", addr + T::GetSizeInBytes(),
          ") exceed the ", std::dec, capacity / 1024, " KiB ", memory_name(memory_of(T::Loc)), " of ", name_of(target),
          " (tile size ", T::GetSizeInBytes(), " bytes at offset ", addr, ")");
