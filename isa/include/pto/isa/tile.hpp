@@ -23,6 +23,9 @@ struct TileHooks {
   void (*mad_mode)(int) = nullptr;  // the running core's TF32 mode: a RoundMode, or -1 for off
 };
 inline TileHooks tile_hooks;
+// Where a dead auto-placed Tile points: its bytes went back to auto mode, so a use through a pointer or
+// reference that outlived the object is an error (place_operand), not a silent alias of the next tile.
+inline std::byte dead_tile_mark;
 }  // namespace detail
 
 template <TileType Loc_, typename Element_, int Rows_, int Cols_, BLayout BFractal_ = BLayout::RowMajor,
@@ -112,7 +115,13 @@ struct Tile {
     k_aligned_ = o.k_aligned_;
     return *this;
   }
-  ~Tile() { drop_placement(); }
+  ~Tile() {
+    const bool placed = auto_placed_;
+    drop_placement();
+    // A volatile store: the compiler drops ordinary stores to an object whose lifetime ends (GCC's
+    // lifetime dead-store elimination), and this one is for whoever still looks at it.
+    if (placed) *static_cast<std::byte* volatile*>(&addr_) = &detail::dead_tile_mark;
+  }
   // An auto-mode placement this object holds is given back (TASSIGN moves the tile elsewhere).
   void drop_placement() const {
     if (auto_placed_ && detail::tile_hooks.release) detail::tile_hooks.release(addr_, owner_);

@@ -33,6 +33,10 @@ inline InstrRecord compute_record(const InstrDesc& d) {
 // use; manual mode needs a TASSIGN; a tile placed by another core's run is an error.
 template <TileLike T>
 void place_operand(Core& core, T& tile, const char* instr, const char* operand) {
+  if (tile.addr_ == &dead_tile_mark)
+    fail(instr, ": operand ", operand, " ", tile.view(), ": the Tile object has died (its scope ended) and auto mode "
+         "gave its bytes back: a pointer or reference to it that outlives it would alias the next tile placed there. "
+         "Keep the Tile alive while you use it");
   if (tile.addr_ == nullptr) {
     if (core_mode(core) != Mode::Auto)
       fail(instr, ": operand ", operand, " ", tile.view(),
