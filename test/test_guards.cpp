@@ -52,12 +52,16 @@ BOOST_AUTO_TEST_CASE(blocks_past_the_buffers_are_an_error_not_heap_corruption) {
   // 8 blocks over buffers that hold 4 tiles: blocks 4-7 start past the ends. Before, their TSTOREs
   // wrote past `out` into the heap and the process crashed later in free().
   std::vector<float> in(4 * R * C, 1.0f), out(4 * R * C, 0.0f);
+  // Block 4's load may find `out` right after `in` (an allocator that packs them: ThreadSanitizer's),
+  // which is a sized buffer too; then its store past `out` is the error.
   const std::string e = error_of([&] { launch({.blocks = 8}, copy_block<>, out, in); });
-  BOOST_TEST(contains(e, "core 4: TLOAD: operand src GlobalTensor<float,ND> shape(1,1,1,16,64) stride(1,1,1,64,1) "
-                         "reads GM bytes [0x"),
+  BOOST_TEST((contains(e, "core 4: TLOAD: operand src GlobalTensor<float,ND> shape(1,1,1,16,64) stride(1,1,1,64,1) "
+                          "reads GM bytes [0x") ||
+              contains(e, "core 4: TSTORE: operand dst GlobalTensor<float,ND> shape(1,1,1,16,64) stride(1,1,1,64,1) "
+                          "writes GM bytes [0x")),
              e);
   BOOST_TEST(contains(e, "(4096 bytes), which lie in no GM buffer of the launch: they start 0 bytes past the end of "
-                         "launch argument 1 (4096 elements of 4 bytes = 16384 bytes at 0x"),
+                         "launch argument "),
              e);
   BOOST_TEST(contains(e, "every GM byte an instruction touches must lie inside one buffer passed to pto::launch (or a "
                          "pto::KernelGm the kernel owns). The launch's buffers: launch argument 0 (4096 elements"),
