@@ -470,8 +470,9 @@ void SyncChecker::kernel_end(const std::vector<std::array<int, 4>>& pending) {
         os << flag_text("set_flag", src, dst, id) << c.timed_site << " was set again " << c.timed
            << " time(s) while nothing but timing ordered the wait_flag that consumed the previous token before it "
               "(in this run the wait came first by at least "
-           << c.timed_margin << " cycle(s)). The chip's flag is one bit: a slower wait would lose a signal. Wait for "
-              "the flag on the setting pipe's side first, or alternate EVENT_IDs (docs/sync-checker.md)";
+           << c.timed_margin << " cycle(s)). The chip's flag is one bit: a slower wait would lose a signal. To make "
+              "it safe, have the setting pipe wait for a flag from the waiting pipe before it sets again, or "
+              "alternate EVENT_IDs (docs/sync-checker.md)";
         notes_.emplace_back(c.timed_first, os.str());
       }
   for (const auto& [src, dst, id, count] : pending) {
