@@ -67,7 +67,7 @@ Outcome run_once(Target target, const std::function<void()>& issue, const std::v
   o.ub.resize(kUb);
   try {
     launch({.blocks = 1, .target = target, .check = SyncCheck::Off, .cpu_reference = cpu}, [&]() -> Kernel {
-      Tile<TileType::Vec, std::uint8_t, 1, 32> probe;
+      Tile<TileType::Vec, std::uint8_t, 184, 1024> probe;  // UB below A2A3's scratch: its data() writes count
       TASSIGN(probe, 0);
       std::memcpy(probe.data(), init.data(), kUb);  // before any instruction runs
       issue();

@@ -647,6 +647,7 @@ Kernel set_overtakes_a_late_wait() {
   TASSIGN(a[1], kT);
   TASSIGN(busy, 2 * kT);
   GmF in0(gm_in().data()), in1(gm_in().data() + R * C);
+  co_await TEXPANDS(busy, 0.0f);
   co_await TLOAD(a[0], in0);
   co_await set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   for (int k = 0; k < 8; ++k) co_await TEXP(busy, busy);  // V busy for longer than the second load
@@ -993,6 +994,7 @@ namespace {
 // next tile's TLOAD and TEXP then conflict with instructions no longer queued.
 Kernel auto_placed_reuse() {
   TileF a, b, c;
+  co_await TEXPANDS(c, 0.0f);
   for (int t = 0; t < 4; ++t) {
     GmF in(gm_in().data() + t * R * C), out(gm_out().data() + t * R * C);
     co_await TLOAD(a, in);

@@ -18,7 +18,7 @@ inline Ub run_ub(pto::Target target, const Ub& init, const std::function<void()>
   using namespace pto;
   Ub out(kUb);
   launch({.blocks = 1, .target = target, .check = SyncCheck::Off, .cpu_reference = cpu_reference}, [&]() -> Kernel {
-    Tile<TileType::Vec, std::uint8_t, 1, 32> probe;
+    Tile<TileType::Vec, std::uint8_t, 184, 1024> probe;  // UB below A2A3's scratch: its data() writes count
     TASSIGN(probe, 0);
     std::memcpy(probe.data(), init.data(), kUb);
     issue();

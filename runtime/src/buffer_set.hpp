@@ -1,11 +1,12 @@
 // A core's on-chip buffers, one per TileType that has one on the target (capacities: isa/buffers.hpp).
 // UB is allocated with the core (the vector paths address it); the others when a tile is first placed
-// in them, so a vector-only kernel pays for 192 KiB, not for 1 MiB of cube buffers. Bytes start zeroed,
-// as on pto-isa's CPU simulator. Each buffer is one allocation that never moves.
+// in them, so a vector-only kernel pays for 192 KiB, not for 1 MiB of cube buffers. Bytes start as
+// `fill` (zero by default, as on pto-isa's CPU simulator). Each buffer is one allocation that never moves.
 #pragma once
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 
 #include <pto/isa/buffers.hpp>
@@ -14,7 +15,7 @@ namespace pto::detail {
 
 class BufferSet {
 public:
-  explicit BufferSet(Target target) : target_(target) { base(TileType::Vec); }
+  explicit BufferSet(Target target, std::uint8_t fill = 0) : target_(target), fill_(fill) { base(TileType::Vec); }
 
   Target target() const { return target_; }
   // Capacity of `loc`'s buffer on the target (0: no such buffer there).
@@ -25,6 +26,7 @@ public:
     if (!b.storage && bytes(loc) > 0) {
       b.storage = std::make_unique<std::byte[]>(bytes(loc) + 64);  // value-initialised: zero
       b.base = reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(b.storage.get()) + 63) & ~std::uintptr_t(63));
+      if (fill_) std::memset(b.base, fill_, bytes(loc));
     }
     return b.base;
   }
@@ -57,6 +59,7 @@ private:
     std::byte* base = nullptr;
   };
   Target target_;
+  std::uint8_t fill_;
   std::array<Buffer, std::size_t(TileType::Ctrl) + 1> buffers_{};
 };
 

@@ -66,7 +66,7 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 Core::Core(const CoreOptions& opt)
     : opt_(opt),
       cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, opt.target, !opt.cpu_reference),
-      run_id_(g_next_run_id.fetch_add(1)), buffers_(opt.target), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
+      run_id_(g_next_run_id.fetch_add(1)), buffers_(opt.target, opt.fill), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
   cost_.set_ub(buffers_.ub(), buffers_.ub_bytes());
   if (opt_.executor) opt_.executor->set_ub(buffers_.ub(), buffers_.ub_bytes());
   for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
@@ -74,6 +74,10 @@ Core::Core(const CoreOptions& opt)
     checker_ = std::make_unique<SyncChecker>(
         opt_.block_idx, buffers_, [this](const InstrRecord& r) { return describe(r); },
         [this](const InstrRecord& r) { return operands_text(r); }, opt_.check == SyncCheck::Throw, opt_.gm);
+  if (checker_)
+    unwritten_ = std::make_unique<UnwrittenReads>(
+        opt_.block_idx, buffers_, [this](const InstrRecord& r) { return describe(r); },
+        [this](SyncFinding f) { checker_->report(std::move(f)); });
 }
 
 GmLog Core::take_gm_log() { return checker_ ? checker_->take_gm_log() : GmLog{}; }
@@ -97,7 +101,9 @@ std::byte* Core::auto_place(TileType loc, std::size_t bytes, const TileView& til
     for (const Assigned& a : tassigned_)
       if (a.loc == loc) placer->reserve(a.lo, a.hi - a.lo);
   }
-  return buffers_.base(loc) + placer->place(bytes, tile, instruction, operand);
+  std::byte* const at = buffers_.base(loc) + placer->place(bytes, tile, instruction, operand);
+  if (unwritten_) unwritten_->placed(at, bytes);
+  return at;
 }
 // A placement's buffer, from its address (the hooks see only the address).
 void Core::auto_retain(const std::byte* addr) {
@@ -163,6 +169,7 @@ void Core::validate(const InstrRecord& rec) const {
 
 RecordEvent Core::issue(InstrRecord& rec) {
   if (rec.kind == RecordKind::Compute) check_gm(rec);  // sized GM arguments: bounds
+  if (unwritten_ && rec.kind == RecordKind::Compute) unwritten_->issued(rec, issued_ + 1);
   if ((opt_.max_instructions && issued_ >= opt_.max_instructions) || (opt_.max_cycles && s_time_ > opt_.max_cycles))
     runaway(rec);
   if (opt_.beat) opt_.beat->beat(issued_ + 1, rec.desc);

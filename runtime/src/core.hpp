@@ -33,6 +33,7 @@
 #include "auto_placer.hpp"
 #include "buffer_set.hpp"
 #include "sync_checker.hpp"
+#include "unwritten_reads.hpp"
 #include "watchdog.hpp"
 
 namespace pto::detail {
@@ -79,6 +80,7 @@ struct CoreOptions {
   std::ostream* print = nullptr;           // TPRINT's stream; null: std::cout
   std::uint64_t max_instructions = 0;      // the watchdog's caps (0: none)
   std::uint64_t max_cycles = 0;
+  std::uint8_t fill = 0;                   // the byte on-chip buffers start as (LaunchConfig::fill)
   CoreBeat* beat = nullptr;                // the host watchdog's view of this core; null: none
 };
 
@@ -127,7 +129,11 @@ public:
   GmLog take_gm_log();
   // A GlobalTensor goes away (its hook): GM the kernel owns that an in-flight instruction still uses is
   // waited for now, on the scalar pipe, before the memory can die with the kernel's frame.
-  void gm_released(const GmView& v);  // the checker's record of this core's GM accesses (empty when not checking)
+  void gm_released(const GmView& v);
+  // The kernel reached [p, p + n) of a tile through its data() (TileHooks::host_access).
+  void host_access(const std::byte* p, std::size_t n) {
+    if (unwritten_) unwritten_->host_access(p, n);
+  }  // the checker's record of this core's GM accesses (empty when not checking)
   // A pto::KernelGm of this core's kernel: GM it owns, inside the bounds every GM operand must keep to.
   // Released: waited for like gm_released (its in-flight users end first), then forgotten.
   void kernel_gm_acquire(const GmAllocation& a) { kernel_gm_.push_back(a); }
@@ -259,6 +265,7 @@ private:
   CoreOptions opt_;
   CostModel cost_;
   std::unique_ptr<SyncChecker> checker_;  // null unless checking
+  std::unique_ptr<UnwrittenReads> unwritten_;  // with the checker
   std::vector<DeviceWarning> warnings_;    // distinct messages, first 64
   std::unordered_map<std::string, std::size_t> warning_index_;
   std::uint64_t run_id_;

@@ -110,6 +110,9 @@ const bool hooks_installed = [] {
     if (Core* c = placing_core(owner)) c->auto_release(a);
   };
   tile_hooks.mad_mode = [](int mode) { current_core().mad_mode = mode; };
+  tile_hooks.host_access = [](const std::byte* a, std::size_t n) {
+    if (t_current) t_current->host_access(a, n);
+  };
   gm_released = [](const GmView& v) {
     if (t_current) t_current->gm_released(v);
   };

@@ -42,6 +42,22 @@ SyncCheck resolve_check(SyncCheck c) {
   return SyncCheck::Default;  // Report, and say so on stderr
 }
 
+// LaunchConfig::fill: -1 reads PTO_FILL (zero, nan = 0xFF, or a byte: 205, 0xCD), else 0.
+int resolve_fill(int fill) {
+  if (fill > 255 || fill < -1) fail("pto::launch: fill = ", fill, " is not a byte (0 to 255), or -1 for PTO_FILL");
+  if (fill >= 0) return fill;
+  const char* env = std::getenv("PTO_FILL");
+  if (!env || !*env) return 0;
+  const std::string v = env_lower(env);
+  if (v == "zero") return 0;
+  if (v == "nan") return 0xFF;
+  char* end = nullptr;
+  const unsigned long b = std::strtoul(v.c_str(), &end, 0);
+  if (*end != '\0' || v[0] == '-' || b > 255)
+    fail("PTO_FILL='", env, "': use zero, nan (0xFF bytes: NaN in every float type) or a byte, 0 to 255 (0xCD)");
+  return int(b);
+}
+
 // A launch whose checker was on by default and found something says so once on stderr: a user who did
 // not ask for the findings must still not miss them.
 void notice_findings(const LaunchReport& r) {
@@ -85,6 +101,7 @@ public:
     o.print = cfg.print;
     o.max_instructions = limits.max_instructions;
     o.max_cycles = limits.max_cycles;
+    o.fill = std::uint8_t(cfg.fill);  // resolved by launch_impl
     o.beat = &beat;
     core_ = std::make_unique<Core>(o);
   }
@@ -200,6 +217,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   const GmAllocations gm(std::move(allocations));
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
+  cfg.fill = resolve_fill(cfg.fill);
   if (cfg.blocks < 1) fail("pto::launch: blocks = ", cfg.blocks, "; a launch needs at least one core");
   if (cfg.blocks > kMaxBlocks)
     fail("pto::launch: blocks = ", cfg.blocks, " exceeds the ", kMaxBlocks, " cores a launch may have (kMaxBlocks)");

@@ -10,6 +10,28 @@
 
 namespace pto::detail {
 
+// Calls f(ByteRange) for each span of one tile operand that it reads (write = false) or writes (write =
+// true), whatever its role. `merge`: contiguous lines come as one span.
+template <class F>
+void for_each_operand_span(const Operand& o, bool write, bool merge, F&& f) {
+  const TileView& t = o.tile;
+  if (t.nibbles()) {  // 4-bit elements packed by offset (cube tiles): the bounding bytes
+    if (const ByteRange r = t.footprint(); !r.empty()) f(r);
+    return;
+  }
+  const std::size_t eb = t.elem_bytes();
+  const int lines = (t.row_major ? t.valid_rows : t.valid_cols) + int(write ? o.write_extra_lines : 0);
+  const std::size_t len = std::size_t(t.row_major ? t.valid_cols : t.valid_rows) * eb + (write ? o.write_tail_bytes : 0);
+  const std::size_t step = std::size_t(t.row_major ? t.row_stride : t.col_stride) * eb;
+  if (len == 0 || lines <= 0) return;
+  const auto base = reinterpret_cast<std::uintptr_t>(t.base);
+  if (merge && step == len) {
+    f(ByteRange{base, base + std::size_t(lines) * len});
+    return;
+  }
+  for (int a = 0; a < lines; ++a) f(ByteRange{base + a * step, base + a * step + len});
+}
+
 // Calls f(ByteRange) for each span of the record's tile operands that it reads (write = false) or
 // writes (write = true). `merge`: contiguous lines come as one span.
 template <class F>
@@ -17,22 +39,7 @@ void for_each_tile_span(const InstrRecord& rec, bool write, bool merge, F&& f) {
   for (int i = 0; i < rec.nops; ++i) {
     const Operand& o = rec.ops[i];
     if ((write ? !o.writes() : !o.reads()) || o.kind != Operand::Kind::Tile) continue;
-    const TileView& t = o.tile;
-    if (t.nibbles()) {  // 4-bit elements packed by offset (cube tiles): the bounding bytes
-      if (const ByteRange r = t.footprint(); !r.empty()) f(r);
-      continue;
-    }
-    const std::size_t eb = t.elem_bytes();
-    const int lines = (t.row_major ? t.valid_rows : t.valid_cols) + int(write ? o.write_extra_lines : 0);
-    const std::size_t len = std::size_t(t.row_major ? t.valid_cols : t.valid_rows) * eb + (write ? o.write_tail_bytes : 0);
-    const std::size_t step = std::size_t(t.row_major ? t.row_stride : t.col_stride) * eb;
-    if (len == 0 || lines <= 0) continue;
-    const auto base = reinterpret_cast<std::uintptr_t>(t.base);
-    if (merge && step == len) {
-      f(ByteRange{base, base + std::size_t(lines) * len});
-      continue;
-    }
-    for (int a = 0; a < lines; ++a) f(ByteRange{base + a * step, base + a * step + len});
+    for_each_operand_span(o, write, merge, f);
   }
 }
 

@@ -15,6 +15,7 @@ const char* kind_name(SyncFinding::Kind k) {
     case SyncFinding::Kind::LostSignal: return "lost signal";
     case SyncFinding::Kind::FlagLeftSet: return "flag left set";
     case SyncFinding::Kind::EventNotRecorded: return "event not recorded";
+    case SyncFinding::Kind::UnwrittenRead: return "read of unwritten bytes";
   }
   return "?";
 }

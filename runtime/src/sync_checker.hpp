@@ -88,6 +88,7 @@ public:
   // The end of the kernel: tokens still pending per channel (src, dst, id) -> count.
   void kernel_end(const std::vector<std::array<int, 4>>& pending);
   void event_not_recorded(const std::string& instruction, const std::string& event);
+  void report(SyncFinding f) { add(std::move(f)); }  // a finding of another check (UnwrittenReads)
   // End times before `seq` were compacted away: their clocks may go too, except those of `pinned`
   // (ascending seqs queued instructions still wait on; the second members are not read).
   void drop_before(std::uint64_t seq, const SeqTable<std::uint64_t>& pinned);

@@ -21,6 +21,9 @@ struct TileHooks {
   void (*retain)(std::byte*, std::uint64_t) = nullptr;
   void (*release)(std::byte*, std::uint64_t) = nullptr;
   void (*mad_mode)(int) = nullptr;  // the running core's TF32 mode: a RoundMode, or -1 for off
+  // The kernel reaches a tile's bytes through data() (GetValue / SetValue / a raw pointer): the
+  // unwritten-reads check counts them as written (address, bytes).
+  void (*host_access)(const std::byte*, std::size_t) = nullptr;
 };
 inline TileHooks tile_hooks;
 // Where a dead auto-placed Tile points: its bytes went back to auto mode, so a use through a pointer or
@@ -159,7 +162,10 @@ struct Tile {
   }
 
   // Host address of element 0 once TASSIGNed (or auto-placed); nullptr before.
-  TileDType data() const { return reinterpret_cast<TileDType>(addr_); }
+  TileDType data() const {
+    if (addr_ && detail::tile_hooks.host_access) detail::tile_hooks.host_access(addr_, GetSizeInBytes());
+    return reinterpret_cast<TileDType>(addr_);
+  }
 
   // Element offset of (r, c) within the tile (spec §1.2 GetTileOffset), boxed layouts included.
   static constexpr int GetTileOffset(int r, int c) {

@@ -48,6 +48,11 @@ struct LaunchConfig {
   std::int64_t max_instructions = -1;
   std::int64_t max_cycles = -1;
   std::int64_t watchdog_seconds = -1;
+  // The byte every on-chip buffer (UB, L1, L0A/B/C, ...) starts as. The chip's buffers hold what the
+  // previous kernel left; zero (pto-isa's CPU simulator) hides a read of bytes nothing wrote, which the
+  // checker reports; 0xFF makes every float type NaN, so the results show it too. -1 takes PTO_FILL
+  // (zero, nan = 0xFF, or a byte such as 0xCD) or 0.
+  int fill = -1;
 };
 
 namespace detail {

@@ -27,7 +27,8 @@ struct SyncFinding {
     CyclicWait,          // pipes wait on each other's flags in a cycle (deadlock)
     LostSignal,          // a set_flag while its previous token may still be pending: the chip keeps one
     FlagLeftSet,         // a set_flag nobody waited for by the end of the kernel
-    EventNotRecorded     // an Event<Src, Dst> waited before any instruction was assigned to it
+    EventNotRecorded,    // an Event<Src, Dst> waited before any instruction was assigned to it
+    UnwrittenRead        // an instruction reads on-chip bytes that no instruction issued before it wrote
   };
   enum class Hazard : std::uint8_t { None, RAW, WAR, WAW };
   // One instruction of a finding.
@@ -42,7 +43,7 @@ struct SyncFinding {
   int core = 0;
   Hazard hazard = Hazard::None;
   Instr first, second;  // Race: in program order; LostSignal: the two set_flags; waits: the stuck wait
-  // Race: where the bytes are, and [lo, hi): offsets inside that buffer of the core (UB, L1, L0C, ...),
+  // Race, UnwrittenRead: where the bytes are, and [lo, hi): offsets inside that buffer of the core (UB, L1, L0C, ...),
   // host addresses for GM, and host addresses for Memory::None (a tile with storage of its own).
   Memory memory = Memory::UB;
   std::uint64_t lo = 0, hi = 0;
