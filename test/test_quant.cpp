@@ -113,7 +113,7 @@ void check_int8(Target tg, unsigned seed) {
         double i = std::isnan(v) ? 0.0 : rint_half_even(double(v));
         // through an integer (no -0: a small negative v gives +0's code), then int32 -> fp16 (past 65504: inf)
         const auto n = std::int64_t(std::clamp(i, -2147483648.0, 2147483647.0));
-        const _Float16 h = _Float16(float(n));
+        const half h = half(float(n));
         std::memcpy(bytes + (std::size_t(r) * pad + std::size_t(c)) * 2, &h, 2);
       }
   } else {

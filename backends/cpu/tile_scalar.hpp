@@ -110,8 +110,8 @@ inline void taxpy(ExecContext& ctx) {
   TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
   if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   if (d.dtype == DType::F32 && s.dtype == DType::F32) axpy<float, float>(d, s, ctx.scalar.as<float>());
-  else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<_Float16, _Float16>(d, s, ctx.scalar.as<_Float16>());
-  else if (d.dtype == DType::F32 && s.dtype == DType::F16) axpy<float, _Float16>(d, s, ctx.scalar.as<_Float16>());
+  else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<half, half>(d, s, ctx.scalar.as<half>());
+  else if (d.dtype == DType::F32 && s.dtype == DType::F16) axpy<float, half>(d, s, ctx.scalar.as<half>());
   // other combinations are rejected at compile time
 }
 
