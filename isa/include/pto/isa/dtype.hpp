@@ -7,6 +7,7 @@
 
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/low_precision.hpp>
+#include <pto/isa/soft_half.hpp>
 
 #if !defined(__F16C__)
 #error "pto-runtime needs F16C (build with -mf16c or -march=x86-64-v3): without it every half conversion is a library call"
@@ -14,7 +15,14 @@
 
 namespace pto {
 
-using half = _Float16;       // fp16 arithmetic rounds per operation (RNE), as fp16 hardware does
+// fp16 arithmetic rounds per operation (RNE), as fp16 hardware does. The compiler's _Float16 where it
+// has one on this target (it defines __FLT16_MAX__ then: g++, clang 15+); else (clang 14 on x86-64) our
+// soft_half, which computes the same results. PTO_SOFT_HALF forces soft_half (to test it with g++).
+#if defined(__FLT16_MAX__) && !defined(PTO_SOFT_HALF)
+using half = _Float16;
+#else
+using half = soft_half;
+#endif
 using float16_t = half;
 using float32_t = float;
 
