@@ -76,7 +76,11 @@ template <class D, class S>
 void axpy_row(D* d, const S* x, S k, int n) {
   if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) {
     // ivdep: dst and src are the same tile or disjoint, never shifted copies of each other (stable_source).
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#else
 #pragma GCC ivdep
+#endif
     for (int j = 0; j < n; ++j) d[j] = k * x[j] + d[j];
   } else {
     float fx[kChunk], fd[kChunk];
