@@ -450,7 +450,7 @@ BOOST_AUTO_TEST_CASE(nz_errors_name_the_rule) {
 namespace {
 template <class T, int R, int C, int VR>
 void check_nd2nz() {
-  constexpr int C0 = int(32 / sizeof(T)), P = (VR + 15) / 16 * 16;
+  static constexpr int C0 = int(32 / sizeof(T)), P = (VR + 15) / 16 * 16;  // static: clang 14 would make the kernel lambda capture it
   std::vector<T> in(R * std::size_t(C)), out(P * std::size_t(C), T::FromRaw(0x55));
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = T::FromRaw(std::uint8_t(i * 7 + 3));
   launch({.target = Target::A5, .check = SyncCheck::Throw}, [](const T* pi, T* po) {

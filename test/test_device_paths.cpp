@@ -58,11 +58,11 @@ BOOST_AUTO_TEST_CASE(a_continuous_mask_writes_only_its_lanes) {
   vu.binary<float>(Intrinsic::vadd, ub.at<float>(512), ub.at<float>(0), ub.at<float>(0), 1, {}, plus);
   for (int i = 0; i < 64; ++i) BOOST_TEST_REQUIRE(ub.at<float>(512)[i] == (i < 5 ? 2.0f * float(i) : -1.0f));
   // 16-bit lanes use both mask words: 100 lanes = 64 + 36.
-  for (int i = 0; i < 128; ++i) ub.at<_Float16>(1024)[i] = _Float16(1.0f);
+  for (int i = 0; i < 128; ++i) ub.at<half>(1024)[i] = half(1.0f);
   vu.set_cont_mask(100);
-  vu.unary<_Float16>(Intrinsic::vexp, ub.at<_Float16>(1024), ub.at<_Float16>(1024), 1, {},
-                     [](_Float16) { return _Float16(7.0f); });
-  for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(float(ub.at<_Float16>(1024)[i]) == (i < 100 ? 7.0f : 1.0f));
+  vu.unary<half>(Intrinsic::vexp, ub.at<half>(1024), ub.at<half>(1024), 1, {},
+                     [](half) { return half(7.0f); });
+  for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(float(ub.at<half>(1024)[i]) == (i < 100 ? 7.0f : 1.0f));
 }
 
 BOOST_AUTO_TEST_CASE(counter_mode_runs_ceil_n_over_lanes_repeats_with_a_partial_tail) {
@@ -125,11 +125,11 @@ BOOST_AUTO_TEST_CASE(copy_ubuf_to_ubuf_moves_bursts_and_skips_gaps) {
 
 BOOST_AUTO_TEST_CASE(widening_vaxpy_reads_four_half_blocks_per_repeat) {
   Ub ub;
-  for (int i = 0; i < 128; ++i) ub.at<_Float16>(0)[i] = _Float16(float(i));
+  for (int i = 0; i < 128; ++i) ub.at<half>(0)[i] = half(float(i));
   for (int i = 0; i < 128; ++i) ub.at<float>(1024)[i] = 1.0f;
   VectorUnit vu(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
-  vu.axpy<float, _Float16>(ub.at<float>(1024), ub.at<_Float16>(0), 2, {1, 1, 1, 8, 4, 8},
-                           [](float acc, _Float16 x) { return 2.0f * float(x) + acc; });
+  vu.axpy<float, half>(ub.at<float>(1024), ub.at<half>(0), 2, {1, 1, 1, 8, 4, 8},
+                           [](float acc, half x) { return 2.0f * float(x) + acc; });
   for (int i = 0; i < 128; ++i) BOOST_TEST_REQUIRE(ub.at<float>(1024)[i] == 2.0f * float(i) + 1.0f);
 }
 
@@ -914,7 +914,7 @@ BOOST_AUTO_TEST_CASE(a5_plt_walks_a_row_and_stores_are_predicated) {
 BOOST_AUTO_TEST_CASE(a5_mode_zeroing_and_the_load_distributions) {
   Ub ub;
   for (int i = 0; i < 64; ++i) ub.at<float>(0)[i] = float(i + 1);
-  for (int i = 0; i < 64; ++i) ub.at<_Float16>(512)[i] = _Float16(float(i) * 0.5f);
+  for (int i = 0; i < 64; ++i) ub.at<half>(512)[i] = half(float(i) * 0.5f);
   pto::a5::RegisterUnit u(ub.bytes, sizeof ub.bytes, "TEST", nullptr, true);
   std::uint32_t n = 3;
   const auto p = u.plt<float>(n);
@@ -924,7 +924,7 @@ BOOST_AUTO_TEST_CASE(a5_mode_zeroing_and_the_load_distributions) {
   for (float v : brc.v) BOOST_TEST_REQUIRE(v == 6.0f);
   const auto blk = u.vlds_blk(ub.at<float>(0), 8);  // the block of elements 8..15, in all 8 blocks
   for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(blk.v[std::size_t(k)] == float(9 + k % 8));
-  const auto wide = u.vlds_unpk_cvt(ub.at<_Float16>(512), 0);
+  const auto wide = u.vlds_unpk_cvt(ub.at<half>(512), 0);
   for (int k = 0; k < 64; ++k) BOOST_TEST_REQUIRE(wide.v[std::size_t(k)] == float(k) * 0.5f);
 }
 
@@ -1170,9 +1170,9 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
   // Each pair: the same runtime valid shape (the whole tile), once with a dynamic valid shape (the
   // type's ValidRow/ValidCol are -1, as in most kernels) and once static. The PTO algorithms test the
   // type (`Cols == ValidCol`), so the dynamic tile takes the per-row path. The planner (CPU reference
-  // runs) prices the same choice.
+  // runs) prices the same choice. (dyn only names its type: the kernels capture nothing.)
   auto tadds = [](auto dyn) {
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 256, 16, decltype(dyn)::value>;
       Tl d = whole<Tl>(), s = whole<Tl>();
       TASSIGN(s, 0);
@@ -1181,7 +1181,7 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
     };
   };
   auto colexpandadd = [](auto dyn) {
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 64, 64, decltype(dyn)::value>;
       Tl d = whole<Tl>(), f = whole<Tl>();
       Tile<TileType::Vec, float, 1, 64> v;
@@ -1192,7 +1192,7 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
     };
   };
   auto rowexpand = [](auto dyn) {
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 64, 8, decltype(dyn)::value>;
       using E = std::conditional_t<decltype(dyn)::value, Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor, -1, -1>,
                                    Tile<TileType::Vec, float, 64, 1, BLayout::ColMajor>>;
@@ -1204,7 +1204,7 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
     };
   };
   auto expands = [](auto dyn) {
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 32, 64, decltype(dyn)::value>;
       Tl d = whole<Tl>();
       TASSIGN(d, 0);
@@ -1212,7 +1212,7 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
     };
   };
   auto texp = [](auto dyn) {  // TUnaryOp: two tiles of one shape take the packed path at run time too
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 64, 64, decltype(dyn)::value>;
       Tl d = whole<Tl>(), s = whole<Tl>();
       TASSIGN(s, 0);
@@ -1221,7 +1221,7 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
     };
   };
   auto a5_rowexpandadd = [](auto dyn) {  // A5: a 1-D loop when dst's Cols is under one register
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 16, 32, decltype(dyn)::value>;
       Tl d = whole<Tl>(), f = whole<Tl>();
       Tile<TileType::Vec, float, 16, 8> e;
@@ -1232,7 +1232,7 @@ BOOST_AUTO_TEST_CASE(the_device_paths_choose_their_path_from_the_tile_type_not_t
     };
   };
   auto a5_tadds = [](auto dyn) {
-    return [dyn]() -> Kernel {
+    return []() -> Kernel {
       using Tl = TypedTile<float, 64, 64, decltype(dyn)::value>;
       Tl d = whole<Tl>(), s = whole<Tl>();
       TASSIGN(s, 0);

@@ -243,7 +243,8 @@ void elementwise(Target target, int n, std::vector<EOp> ops) {
   constexpr bool same = std::is_same_v<DT, ST>;
   for (int c = 0; c < n; ++c) {
     const EOp op = ops[std::size_t(pick(0, int(ops.size()) - 1))];
-    auto [R, C] = valid_of<DT>();
+    int R, C;  // not a structured binding: the lambdas below capture them (clang 14 cannot capture one)
+    std::tie(R, C) = valid_of<DT>();
     if constexpr (!kDyn<ST>) std::tie(R, C) = std::pair<int, int>{ST::ValidRow, ST::ValidCol};
     if constexpr (!kDyn<DT> && !kDyn<ST>)
       if (DT::ValidRow != ST::ValidRow || DT::ValidCol != ST::ValidCol) return;
@@ -343,7 +344,8 @@ void colexpand(Target target, int n, std::vector<BOp> ops) {
   constexpr bool view = std::is_same_v<FT, VT>;
   for (int c = 0; c < n; ++c) {
     const BOp op = ops[std::size_t(pick(0, int(ops.size()) - 1))];
-    auto [R, C] = valid_of<FT>();
+    int R, C;  // not a structured binding: the lambdas below capture them (clang 14 cannot capture one)
+    std::tie(R, C) = valid_of<FT>();
     if (C > VT::Cols) C = VT::Cols;
     if constexpr (!kDyn<FT>) std::tie(R, C) = std::pair<int, int>{FT::ValidRow, FT::ValidCol};
     const bool swap = coin();
@@ -415,7 +417,8 @@ void rowexpand(Target target, int n, std::vector<BOp> ops) {
   using Tmp = Tile<TileType::Vec, T, 1, 8192 / int(sizeof(T))>;
   for (int c = 0; c < n; ++c) {
     const BOp op = ops[std::size_t(pick(0, int(ops.size()) - 1))];
-    auto [R, C] = valid_of<FT>();
+    int R, C;  // not a structured binding: the lambdas below capture them (clang 14 cannot capture one)
+    std::tie(R, C) = valid_of<FT>();
     if constexpr (!kDyn<FT>) std::tie(R, C) = std::pair<int, int>{FT::ValidRow, FT::ValidCol};
     if (R > ET::Rows) R = ET::Rows;
     if constexpr (!kDyn<FT>)
@@ -579,7 +582,8 @@ void convert_cases(Target target, int n) {
   if (!find_cvt(target, dtype_v<S>, dtype_v<D>)) return;
   using Tmp = Tile<TileType::Vec, std::int32_t, 1, 4096>;
   for (int c = 0; c < n; ++c) {
-    auto [R, C] = valid_of<DT>();
+    int R, C;  // not a structured binding: the lambdas below capture them (clang 14 cannot capture one)
+    std::tie(R, C) = valid_of<DT>();
     if constexpr (!kDyn<ST>) std::tie(R, C) = std::pair<int, int>{ST::ValidRow, ST::ValidCol};
     if constexpr (!kDyn<DT> && !kDyn<ST>)
       if (DT::ValidRow != ST::ValidRow || DT::ValidCol != ST::ValidCol) return;
@@ -661,7 +665,8 @@ void select_cases(Target target, int n, bool scalar) {
   using MaskT = Tile<TileType::Vec, std::uint8_t, TT::Rows, MC, BLayout::RowMajor, -1, -1>;
   using Tmp = Tile<TileType::Vec, std::uint8_t, 1, 32>;
   for (int c = 0; c < n; ++c) {
-    auto [R, C] = valid_of<TT>();
+    int R, C;  // not a structured binding: the lambdas below capture them (clang 14 cannot capture one)
+    std::tie(R, C) = valid_of<TT>();
     const int alias = pick(0, 2);  // 1: dst is src0; 2: dst is src1 (TSEL)
     Placer p;
     const std::size_t a_off = p.take(kBytes<TT>), b_off = p.take(kBytes<TT>), m_off = p.take(kBytes<MaskT>), t_off = p.take(32);

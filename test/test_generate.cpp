@@ -134,7 +134,7 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
 // Modeled: A2A3's scalar loop costs a scalar element store per column (4 cycles each).
 BOOST_AUTO_TEST_CASE(the_scalar_loop_costs_per_column) {
   auto s_busy = [](auto cols) {
-    constexpr int C = decltype(cols)::value;
+    static constexpr int C = decltype(cols)::value;  // static: clang 14 would make the kernel lambda capture it
     return launch({.target = Target::A2A3, .model_only = true}, [] {
       Tile<TileType::Vec, std::int32_t, 1, C> d;
       TASSIGN(d, 0);
@@ -235,8 +235,8 @@ BOOST_AUTO_TEST_CASE(trandom_errors) {
 namespace {
 template <class S, int R, int C, HistByte B>
 void check_histogram(unsigned seed) {
-  constexpr bool u16 = sizeof(S) == 2;
-  constexpr int CP = u16 ? (C + 15) / 16 * 16 : (C + 31) / 32 * 32;  // src Cols (uint32: idx's Cols too)
+  static constexpr bool u16 = sizeof(S) == 2;  // static: clang 14 would make the kernel lambda capture it
+  static constexpr int CP = u16 ? (C + 15) / 16 * 16 : (C + 31) / 32 * 32;  // src Cols (uint32: idx's Cols too) (static: clang 14 would make the kernel lambda capture it)
   constexpr int levels = u16 ? (B == HistByte::BYTE_0 ? 1 : 0) : 3 - int(B);
   std::mt19937 g(seed);
   std::vector<S> src(R * std::size_t(C));

@@ -132,7 +132,7 @@ void check_gather_elem(Target tg, int vr, int vc, const std::vector<std::int32_t
 template <Coalesce M, ScatterAtomicOp A, ScatterOOB Oob, class T, int R, int C, int TN>
 void check_scatter(Target tg, const std::vector<std::int32_t>& idx) {
   constexpr bool elem = M == Coalesce::Elem;
-  constexpr int TR = elem ? 1 : TN, TC = elem ? TN : C;  // the table: TR x TC
+  static constexpr int TR = elem ? 1 : TN, TC = elem ? TN : C;  // the table: TR x TC (static: clang 14 would make the kernel lambda capture it)
   const std::vector<T> src = values<T>(std::size_t(R) * C, 3);
   std::vector<T> table = values<T>(std::size_t(TR) * TC, 17);
   std::vector<T> want = table;
@@ -204,7 +204,7 @@ template <class T> std::size_t tile_at(int rows, int r, int c) {
 template <Coalesce M, GatherOOB Oob, class T, int R, int VC = kNzCols<T>>
 void check_gather_nz(const std::vector<std::int32_t>& idx) {
   constexpr bool elem = M == Coalesce::Elem;
-  constexpr int Rows = (R + 15) / 16 * 16, Cols = kNzCols<T>, XR = elem ? R : 1, XC = elem ? VC : R;
+  static constexpr int Rows = (R + 15) / 16 * 16, Cols = kNzCols<T>, XR = elem ? R : 1, XC = elem ? VC : R;  // static: clang 14 would make the kernel lambda capture it
   const std::vector<T> table = values<T>(std::size_t(kNzSt0<T>) * kS0, 21), sentinel(std::size_t(Rows) * Cols, T(9));
   std::vector<T> out(sentinel.size());
   launch({.target = Target::A2A3}, [](T* o, const T* sn, const T* tb, const std::int32_t* ix) {
@@ -249,7 +249,7 @@ void check_gather_nz(const std::vector<std::int32_t>& idx) {
 template <Coalesce M, ScatterAtomicOp A, ScatterOOB Oob, class T, int R, int VC = kNzCols<T>>
 std::vector<T> check_scatter_nz(const std::vector<std::int32_t>& idx) {
   constexpr bool elem = M == Coalesce::Elem;
-  constexpr int Rows = (R + 15) / 16 * 16, Cols = kNzCols<T>, XR = elem ? R : 1, XC = elem ? VC : R, c0 = kC0<T>;
+  static constexpr int Rows = (R + 15) / 16 * 16, Cols = kNzCols<T>, XR = elem ? R : 1, XC = elem ? VC : R, c0 = kC0<T>;  // static: clang 14 would make the kernel lambda capture it
   const std::vector<T> src = values<T>(std::size_t(Rows) * Cols, 4);
   std::vector<T> table = values<T>(std::size_t(kNzSt0<T>) * kS0, 23), want = table;
   launch({.target = Target::A2A3}, [](T* tb, const T* sv, const std::int32_t* ix) {

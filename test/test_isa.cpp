@@ -47,6 +47,79 @@ BOOST_AUTO_TEST_CASE(half_is_fp16_with_per_operation_rounding) {
   BOOST_TEST(aclFloat16ToFloat(aclFloat16(0.5f)) == 0.5f);
 }
 
+// Independent fp16 rounding of a double: the nearer of the two neighbouring fp16 values, found by
+// bisection over the positive encodings (ordered as their values); a tie goes to the even encoding.
+static double f16_value(unsigned b) {  // b <= 0x7c00 (0x7c00 decodes as 2^16: the next binade's start)
+  const unsigned e = b >> 10, m = b & 0x3ffu;
+  return e == 0 ? std::ldexp(double(m), -24) : std::ldexp(double(1024 + m), int(e) - 25);
+}
+static std::uint16_t f16_reference(double x) {
+  if (std::isnan(x)) return 0x7e00;
+  const unsigned sign = std::signbit(x) ? 0x8000u : 0u;
+  x = std::fabs(x);
+  if (x >= 65520.0) return std::uint16_t(sign | 0x7c00u);  // max + half an ulp (a tie, odd max) and beyond: inf
+  unsigned lo = 0, hi = 0x7bff;  // the largest encoding whose value is at most x
+  while (lo < hi) {
+    const unsigned mid = (lo + hi + 1) / 2;
+    if (f16_value(mid) <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  const double below = x - f16_value(lo), above = f16_value(lo + 1) - x;
+  return std::uint16_t(sign | (above < below || (above == below && (lo & 1u)) ? lo + 1 : lo));
+}
+static bool same_f16(std::uint16_t got, std::uint16_t want) {  // any NaN matches a NaN
+  const bool nan_got = (got & 0x7fffu) > 0x7c00u, nan_want = (want & 0x7fffu) > 0x7c00u;
+  return nan_got || nan_want ? nan_got == nan_want : got == want;
+}
+
+// soft_half (half with clang 14) and half (whatever it is here) against the reference: every
+// conversion and + - * / rounds once to nearest even, as IEEE binary16 does. Each exact operation in
+// double, then rounded once (double's 53 bits make the quotient's double rounding harmless).
+template <class H>
+void check_fp16_rounding() {
+  static_assert(sizeof(H) == 2 && std::is_trivially_copyable_v<H>);
+  static_assert(std::is_same_v<decltype(H{} + 1), H> && std::is_same_v<decltype(H{} * 1.0f), float> &&
+                std::is_same_v<decltype(H{} - 1.0), double>);  // mixed operands: _Float16's usual conversions
+  auto bits = [](H h) { return std::bit_cast<std::uint16_t>(h); };
+  auto from = [](unsigned b) { return std::bit_cast<H>(std::uint16_t(b)); };
+  std::uint32_t state = 2024;
+  for (unsigned a = 0; a < 0x10000u; ++a) {
+    const H x = from(a);
+    const double dx = double(float(x));
+    for (int k = 0; k < 24; ++k) {
+      state = state * 1664525u + 1013904223u;
+      const H y = from(state >> 16);
+      const double dy = double(float(y));
+      BOOST_TEST_REQUIRE(same_f16(bits(x + y), f16_reference(dx + dy)), a << " + " << (state >> 16));
+      BOOST_TEST_REQUIRE(same_f16(bits(x - y), f16_reference(dx - dy)), a << " - " << (state >> 16));
+      BOOST_TEST_REQUIRE(same_f16(bits(x * y), f16_reference(dx * dy)), a << " * " << (state >> 16));
+      BOOST_TEST_REQUIRE(same_f16(bits(x / y), f16_reference(dx / dy)), a << " / " << (state >> 16));
+      BOOST_TEST_REQUIRE((x < y) == (dx < dy));
+      BOOST_TEST_REQUIRE((x == y) == (dx == dy));
+    }
+  }
+  // Conversions from double at and around every tie: a double is not first rounded to float (that
+  // could make a tie that is not there: 1 + 2^-11 + 2^-40 must round up).
+  BOOST_TEST(bits(H(1.0 + 0x1p-11 + 0x1p-40)) == 0x3c01);
+  for (unsigned a = 0; a < 0x7c00u; ++a) {
+    const double tie = (f16_value(a) + f16_value(a + 1)) / 2;
+    for (double d : {tie, std::nextafter(tie, 0.0), std::nextafter(tie, 1e6), tie * (1 + 0x1p-30), tie * (1 - 0x1p-30)})
+      for (double v : {d, -d}) {
+        BOOST_TEST_REQUIRE(bits(H(v)) == f16_reference(v), "double " << v);
+        BOOST_TEST_REQUIRE(bits(H(float(v))) == f16_reference(double(float(v))), "float " << v);
+      }
+  }
+  for (int i = -70000; i <= 70000; ++i) BOOST_TEST_REQUIRE(bits(H(i)) == f16_reference(double(i)), "int " << i);
+  BOOST_TEST(bits(H(std::int64_t(1) << 40)) == 0x7c00);
+  BOOST_TEST(bits(-H(0.0f)) == 0x8000);
+  BOOST_TEST(std::isnan(float(H(std::nan("")))));
+}
+
+BOOST_AUTO_TEST_CASE(soft_half_and_half_round_like_binary16) {
+  check_fp16_rounding<soft_half>();
+  check_fp16_rounding<half>();
+}
+
 BOOST_AUTO_TEST_CASE(dtype_tags_and_sizes) {
   BOOST_TEST(int(dtype_v<half>) == int(DType::F16));
   BOOST_TEST(int(dtype_v<bfloat16_t>) == int(DType::BF16));

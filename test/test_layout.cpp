@@ -400,7 +400,7 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
 // one copy of 128 bursts of 16 blocks; vs an unaligned dst row (the scalar loop, 4 cycles an element).
 BOOST_AUTO_TEST_CASE(a2a3_stream_follows_the_strides) {
   auto v_busy = [](auto dcols) {
-    constexpr int DC = decltype(dcols)::value;
+    static constexpr int DC = decltype(dcols)::value;  // static: clang 14 would make the kernel lambda capture it
     return launch({.target = Target::A2A3, .model_only = true}, [] {
       Tile<TileType::Vec, float, 128, 128> s;
       Tile<TileType::Vec, float, 128, DC, BLayout::RowMajor, 128, 128> d;

@@ -67,7 +67,7 @@ double rint_half_even(double v) { return std::nearbyint(v); }  // the default ro
 template <bool Asym, int R, int C>
 void check_int8(Target tg, unsigned seed) {
   using Q = std::conditional_t<Asym, std::uint8_t, std::int8_t>;
-  constexpr int CP = ceil_to(C, 8), CQ = ceil_to(C, 32), RP = ceil_to(R, 8);
+  static constexpr int CP = ceil_to(C, 8), CQ = ceil_to(C, 32), RP = ceil_to(R, 8);  // static: clang 14 would make the kernel lambda capture it
   const Int8Case k = make_int8(R, C, Asym, seed);
   std::vector<Q> out(R * std::size_t(C), Q(0x5a));
   std::vector<float> src_after(R * std::size_t(CP), 0.0f);
@@ -113,7 +113,7 @@ void check_int8(Target tg, unsigned seed) {
         double i = std::isnan(v) ? 0.0 : rint_half_even(double(v));
         // through an integer (no -0: a small negative v gives +0's code), then int32 -> fp16 (past 65504: inf)
         const auto n = std::int64_t(std::clamp(i, -2147483648.0, 2147483647.0));
-        const _Float16 h = _Float16(float(n));
+        const half h = half(float(n));
         std::memcpy(bytes + (std::size_t(r) * pad + std::size_t(c)) * 2, &h, 2);
       }
   } else {
@@ -182,7 +182,7 @@ BOOST_AUTO_TEST_CASE(tquant_int8_without_tmp_runs_on_a5) {
 namespace {
 template <class S, int R, int C>
 void check_dequant(Target tg, int vr, int vc, unsigned seed) {
-  constexpr int CP = ceil_to(C, 32 / int(sizeof(S))), RP = ceil_to(R, 8);
+  static constexpr int CP = ceil_to(C, 32 / int(sizeof(S))), RP = ceil_to(R, 8);  // static: clang 14 would make the kernel lambda capture it
   std::mt19937 g(seed);
   std::vector<S> src(R * std::size_t(C));
   for (auto& v : src) v = S(int(g() % 65536) - 32768);
@@ -409,7 +409,7 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
     return launch({.target = tg, .model_only = true}, [&] { body(); }).cores[0].pipes[PIPE_V].busy_cycles;
   };
   auto quant = [&](Target tg, auto rows) {
-    constexpr int R = decltype(rows)::value;
+    static constexpr int R = decltype(rows)::value;  // static: clang 14 would make the kernel lambda capture it
     return cycles(tg, [] {
       Tile<TileType::Vec, float, R, 128> s, t;
       Tile<TileType::Vec, std::int8_t, R, 128> d;
@@ -419,7 +419,7 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
     });
   };
   auto dequant = [&](Target tg, auto rows) {
-    constexpr int R = decltype(rows)::value;
+    static constexpr int R = decltype(rows)::value;  // static: clang 14 would make the kernel lambda capture it
     return cycles(tg, [] {
       Tile<TileType::Vec, std::int8_t, R, 128> s;
       Tile<TileType::Vec, float, R, 128> d;
@@ -470,8 +470,8 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
   // the rows cost about twice the cycles; the interleaved store trades a store per two groups for a
   // vshl and a vor
   auto dn = [&](auto rows, auto inter) {
-    constexpr int R = decltype(rows)::value;
-    constexpr bool I = decltype(inter)::value;
+    static constexpr int R = decltype(rows)::value;  // static: clang 14 would make the kernel lambda capture it
+    static constexpr bool I = decltype(inter)::value;  // static: clang 14 would make the kernel lambda capture it
     return cycles(Target::A5, [] {
       Tile<TileType::Vec, bfloat16_t, R, 128> s;
       Tile<TileType::Vec, std::int8_t, R, 128> d;
@@ -616,7 +616,7 @@ std::vector<S> mx_data(int R, int C, int VC, unsigned seed) {
 template <class S, QuantType Q, QuantScaleAlg A, int R, int C, bool Exp2D = false>
 void check_mx(int VC, unsigned seed) {
   constexpr bool fp4 = Q == QuantType::MXFP4_E2M1, nv = A == QuantScaleAlg::NV, b16 = !std::is_same_v<S, float>;
-  constexpr int G = C / 32, DB = fp4 ? C / 2 : C;
+  static constexpr int G = C / 32, DB = fp4 ? C / 2 : C;  // static: clang 14 would make the kernel lambda capture it
   const bool partial = b16 && !fp4 && !nv && VC < C && C % 512 == 0;  // the chip's OCP path for 512-multiple rows
   const int groups = (Exp2D || partial) ? (VC + 31) / 32 : G;
   const int cols = Exp2D ? (b16 ? groups * 32 : VC) : partial ? VC : C;

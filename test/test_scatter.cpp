@@ -320,7 +320,7 @@ BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
 BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
   auto cycles = [](Target tg, auto body) { return launch({.target = tg, .model_only = true}, [&] { body(); }).cores[0].pipes[PIPE_V].busy_cycles; };
   auto scatter = [&](Target tg, auto rows) {
-    constexpr int R = decltype(rows)::value;
+    static constexpr int R = decltype(rows)::value;  // static: clang 14 would make the kernel lambda capture it
     return cycles(tg, [] {
       Tile<TileType::Vec, float, R, 64> s, d;
       Tile<TileType::Vec, std::uint32_t, R, 64> x;

@@ -645,7 +645,7 @@ BOOST_AUTO_TEST_CASE(modeled_cycles_follow_the_chips_streams) {
   BOOST_TEST(one == 20u + 78u);
   BOOST_TEST(eight == 20u + 8u * 78u);
   auto gather_rows = [&](auto rows) {
-    constexpr int R = decltype(rows)::value;
+    static constexpr int R = decltype(rows)::value;  // static: clang 14 would make the kernel lambda capture it
     return cycles(Target::A2A3, [] {
       Tile<TileType::Vec, float, 32, 64> s;
       Tile<TileType::Vec, std::int32_t, R, 64> x, t;

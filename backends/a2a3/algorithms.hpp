@@ -402,14 +402,14 @@ void axpy_same(VectorUnit& vu, const ExecContext& ctx) {
 inline void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
   const TileView& d = ctx.ops[0].tile;
   const TileView& s = ctx.ops[1].tile;
-  const float k = float(ctx.scalar.as<_Float16>());
+  const float k = float(ctx.scalar.as<half>());
   const int R = d.valid_rows, C = d.valid_cols;
   auto f = [k](float acc, float x) { return k * x + acc; };  // x: the half, widened exactly
   const bool overflow = d.row_stride / 8 > 255 || s.row_stride / 16 > 255;
   if (overflow || C / 64 > R) {
     vu.set_mask_count();
     vu.set_vector_count(std::uint64_t(C));
-    for (int i = 0; i < R; ++i) vu.axpy<float, _Float16>(at<float>(d, i, 0), at<_Float16>(s, i, 0), 0, {1, 1, 1, 8, 4, 8}, f);
+    for (int i = 0; i < R; ++i) vu.axpy<float, half>(at<float>(d, i, 0), at<half>(s, i, 0), 0, {1, 1, 1, 8, 4, 8}, f);
     vu.set_mask_norm();
     vu.set_full_mask();
     return;
@@ -418,17 +418,17 @@ inline void axpy_widening(VectorUnit& vu, const ExecContext& ctx) {
     const unsigned rows = unsigned(std::min(255, R - r0));
     const unsigned drs = unsigned(d.row_stride) / 8, srs = unsigned(s.row_stride) / 16;
     float* dst = at<float>(d, r0, 0);
-    const _Float16* src = at<_Float16>(s, r0, 0);
+    const half* src = at<half>(s, r0, 0);
     if (d.row_stride < 64 || s.row_stride < 64) {
       vu.set_cont_mask(unsigned(C));
-      vu.axpy<float, _Float16>(dst, src, rows, {1, 1, 1, drs, srs, 8}, f);
+      vu.axpy<float, half>(dst, src, rows, {1, 1, 1, drs, srs, 8}, f);
       vu.set_full_mask();
     } else {
       int c = 0;
-      for (; c + 64 <= C; c += 64) vu.axpy<float, _Float16>(dst + c, src + c, rows, {1, 1, 1, drs, srs, 8}, f);
+      for (; c + 64 <= C; c += 64) vu.axpy<float, half>(dst + c, src + c, rows, {1, 1, 1, drs, srs, 8}, f);
       if (c < C) {
         vu.set_cont_mask(unsigned(C - c));
-        vu.axpy<float, _Float16>(dst + c, src + c, rows, {1, 1, 1, drs, srs, 8}, f);
+        vu.axpy<float, half>(dst + c, src + c, rows, {1, 1, 1, drs, srs, 8}, f);
         vu.set_full_mask();
       }
     }

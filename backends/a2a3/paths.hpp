@@ -41,7 +41,7 @@ void typed(VectorUnit& vu, const ExecContext& ctx) {
   if (!Lanes.has(t)) detail::fail(op_name(ctx.op), ": no A2A3 device path for dtype ", name_of(t));
   switch (t) {
     case DType::F32: return Algo::template run<float>(vu, ctx);
-    case DType::F16: return Algo::template run<_Float16>(vu, ctx);
+    case DType::F16: return Algo::template run<half>(vu, ctx);
     case DType::I32: return Algo::template run<std::int32_t>(vu, ctx);
     case DType::I16: return Algo::template run<std::int16_t>(vu, ctx);
     case DType::U32:  // unsigned lanes only where a family admits them (TSHLS / TSHRS)

@@ -62,7 +62,7 @@ public:
   // ---- intrinsics ---------------------------------------------------------------------------------
   // Lane functions work in the compute type C<T>: float for half (one rounding to half when the
   // result is stored, as fp16 hardware rounds each operation), T otherwise.
-  template <class T> using C = std::conditional_t<std::is_same_v<T, _Float16>, float, T>;
+  template <class T> using C = std::conditional_t<std::is_same_v<T, half>, float, T>;
 
   // v<op>(dst, a, b, repeat, dbs, abs, bbs, drs, ars, brs): dst = f(a, b) per active lane.
   template <class T, class F>
@@ -166,7 +166,7 @@ public:
 
   // vbitsort(dst, src, idx, repeat): per repeat r, the 32 values of T at src + 32 r with the 32 indices
   // at idx + 32 r, sorted into 32 records at dst + 32 r records (records.hpp). Mask-independent.
-  template <class T>  // float or _Float16
+  template <class T>  // float or half
   void vbitsort(T* dst, const T* src, const std::uint32_t* idx, unsigned repeat) {
     field("vbitsort", "repeat", repeat);
     if (trace_) trace_->add({.op = Intrinsic::vbitsort, .repeats = repeat});
@@ -580,12 +580,12 @@ private:
   // Lanes to the compute type and back: half through F16C eight lanes at a time.
   template <class T>
   static void widen(const T* in, C<T>* out, unsigned n) {
-    if constexpr (std::is_same_v<T, _Float16>) lanes::to_float(in, out, int(n));
+    if constexpr (std::is_same_v<T, half>) lanes::to_float(in, out, int(n));
     else std::copy(in, in + n, out);
   }
   template <class T>
   static void narrow(const C<T>* in, T* out, unsigned n) {
-    if constexpr (std::is_same_v<T, _Float16>) lanes::from_float(in, out, int(n));
+    if constexpr (std::is_same_v<T, half>) lanes::from_float(in, out, int(n));
     else std::copy(in, in + n, out);
   }
 

@@ -275,13 +275,13 @@ void axpy_same(RegisterUnit& u, const ExecContext& ctx) {
   }
 }
 inline void axpy_widening(RegisterUnit& u, const ExecContext& ctx) {
-  const float k = float(ctx.scalar.as<_Float16>());
+  const float k = float(ctx.scalar.as<half>());
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   for (int i = 0; i < d.valid_rows; ++i) {
     u.vloop();
     std::uint32_t left = std::uint32_t(d.valid_cols);
     for (std::size_t off = 0; left > 0; off += 64) {
-      const Reg<float> x = u.vlds_unpk_cvt(row<_Float16>(s, i), off);
+      const Reg<float> x = u.vlds_unpk_cvt(row<half>(s, i), off);
       Reg<float> acc = u.vlds(row<float>(d, i), off);
       const Mask p = u.plt<float>(left);
       u.axpy<float>(acc, x, p, [k](float a, float b) { return k * b + a; });
@@ -377,7 +377,7 @@ template <BinOp O, class T>
 void row_reduce(RegisterUnit& u, const ExecContext& ctx) {
   const TileView &d = ctx.ops[0].tile, &s = ctx.ops[1].tile;
   constexpr unsigned epr = Reg<T>::kLanes;
-  constexpr float kInf = std::numeric_limits<float>::infinity();  // (numeric_limits has no _Float16 here)
+  constexpr float kInf = std::numeric_limits<float>::infinity();  // (numeric_limits has no half here)
   T init = T(0);
   if constexpr (O != BinOp::Add) {
     if constexpr (std::is_integral_v<T>) init = O == BinOp::Max ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();

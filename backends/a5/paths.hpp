@@ -47,7 +47,7 @@ void typed(RegisterUnit& u, const ExecContext& ctx) {
   if (!Lanes.has(t)) detail::fail(op_name(ctx.op), ": no A5 device path for dtype ", name_of(t));
   switch (t) {
     case DType::F32: return Algo::template run<float>(u, ctx);
-    case DType::F16: return Algo::template run<_Float16>(u, ctx);
+    case DType::F16: return Algo::template run<half>(u, ctx);
     case DType::BF16: return Algo::template run<bfloat16_t>(u, ctx);
     case DType::I32: return Algo::template run<std::int32_t>(u, ctx);
     case DType::U32: return Algo::template run<std::uint32_t>(u, ctx);

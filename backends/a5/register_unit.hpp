@@ -119,7 +119,7 @@ public:
     return r;
   }
   // vlds UNPK_B16 then vcvt PART_EVEN: 64 consecutive halves widened exactly into f32 lanes.
-  Reg<float> vlds_unpk_cvt(const _Float16* base, std::size_t off) {
+  Reg<float> vlds_unpk_cvt(const half* base, std::size_t off) {
     count(Intrinsic::vlds);
     count(Intrinsic::vcvt);
     in_ub("vlds UNPK_B16", "reads", base + off, base + off + 64);
@@ -168,7 +168,7 @@ public:
 
   // Element-wise ops, MODE_ZEROING: f over active lanes, 0 elsewhere. f works in the compute type
   // (float for half and bf16, rounded once into the register lane).
-  template <class T> using C = std::conditional_t<std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>, float, T>;
+  template <class T> using C = std::conditional_t<std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>, float, T>;
   template <class T, class F>
   Reg<T> binary(Intrinsic id, const Reg<T>& a, const Reg<T>& b, const Mask& m, F f) {
     count(id);
@@ -386,7 +386,7 @@ public:
 
   // ---- outside the vector function: sorting and UB copies (records.hpp) ----------------------------
   // vbitsort(dst, src, idx, repeat): 32 values with their indices into 32 records per repeat.
-  template <class T>  // float or _Float16
+  template <class T>  // float or half
   void vbitsort(T* dst, const T* src, const std::uint32_t* idx, unsigned repeat) {
     if (repeat > 255)
       detail::fail(instruction_, ": vbitsort repeat ", repeat, " does not fit its 8-bit field (at most 255)");

@@ -38,7 +38,7 @@ inline R load(DType t, const std::byte* row, int c) {
     using T = decltype(zero);
     T v;
     std::memcpy(static_cast<void*>(&v), row + std::size_t(c) * sizeof(T), sizeof(T));
-    if constexpr (std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>) return float(v);
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return float(v);
     else return static_cast<R>(v);
   });
 }
@@ -85,7 +85,7 @@ inline void store(DType t, std::byte* row, int c, R x, RoundMode m, SaturationMo
   auto put = [&](auto v) { std::memcpy(row + std::size_t(c) * sizeof(v), &v, sizeof(v)); };
   switch (t) {
     case DType::F32: put(float(to_float_grid<R>(x, 23, -126, std::numeric_limits<float>::max(), m))); return;
-    case DType::F16: put(_Float16(float(to_float_grid<R>(x, 10, -14, R(65504), m)))); return;
+    case DType::F16: put(half(float(to_float_grid<R>(x, 10, -14, R(65504), m)))); return;
     case DType::BF16: put(bfloat16_t(float(to_float_grid<R>(x, 7, -126, std::ldexp(R(255), 120), m)))); return;
     case DType::I8: put(std::int8_t(to_int_bits(x, 8, true, m, sat, float_src))); return;
     case DType::U8: put(std::uint8_t(to_int_bits(x, 8, false, m, sat, float_src))); return;

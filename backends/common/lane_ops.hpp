@@ -26,20 +26,20 @@ namespace pto::lanes {
 
 enum class BinOp { Add, Sub, Mul, Div, Max, Min, ExpDif, And, Or, Xor, Shl, Shr, LRelu };
 
-template <class T> inline constexpr bool kWidened = std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>;
+template <class T> inline constexpr bool kWidened = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
 
 // ---- conversions between a 16-bit float row and float ------------------------------------------------
-inline void to_float(const _Float16* s, float* d, int n) {
+inline void to_float(const half* s, float* d, int n) {
   int j = 0;
   for (; j + 8 <= n; j += 8)
     _mm256_storeu_ps(d + j, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j))));
   for (; j < n; ++j) d[j] = float(s[j]);
 }
-inline void from_float(const float* s, _Float16* d, int n) {
+inline void from_float(const float* s, half* d, int n) {
   int j = 0;
   for (; j + 8 <= n; j += 8)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + j), _mm256_cvtps_ph(_mm256_loadu_ps(s + j), _MM_FROUND_TO_NEAREST_INT));
-  for (; j < n; ++j) d[j] = _Float16(s[j]);
+  for (; j < n; ++j) d[j] = half(s[j]);
 }
 inline void to_float(const bfloat16_t* s, float* d, int n) {
   for (int j = 0; j < n; ++j) d[j] = std::bit_cast<float>(std::uint32_t(s[j].bits) << 16);

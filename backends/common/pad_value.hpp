@@ -21,8 +21,8 @@ T pad_element(PadValue pad) {
     return v;
   } else if (pad == PadValue::Max || pad == PadValue::Min) {
     const bool max = pad == PadValue::Max;
-    if constexpr (std::is_same_v<T, _Float16> || std::is_same_v<T, float>)
-      return T(max ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());  // no numeric_limits<_Float16> in g++ 12
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, float>)
+      return T(max ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());  // no numeric_limits<half> in g++ 12
     else if constexpr (std::is_same_v<T, bfloat16_t>)
       return bfloat16_t::from_bits(max ? 0x7f80 : 0xff80);
     else

@@ -39,7 +39,7 @@ inline Record load(DType t, const std::byte* p, std::size_t k) {
   if (t == DType::F32) {
     std::memcpy(&r.value, q, 4);
   } else {
-    _Float16 h;
+    half h;
     std::memcpy(&h, q, 2);
     r.value = float(h);
   }
@@ -51,7 +51,7 @@ inline void store(DType t, std::byte* p, std::size_t k, const Record& r) {
   if (t == DType::F32) {
     std::memcpy(q, &r.value, 4);
   } else {
-    const _Float16 h = _Float16(r.value);  // exact: the value came from a half
+    const half h = half(r.value);  // exact: the value came from a half
     const std::uint16_t zero = 0;
     std::memcpy(q, &h, 2);
     std::memcpy(q + 2, &zero, 2);
@@ -68,7 +68,7 @@ inline void sort_block(DType t, std::byte* dst, const std::byte* src, const std:
     if (t == DType::F32) {
       std::memcpy(&v, src + std::size_t(k) * 4, 4);
     } else {
-      _Float16 h;
+      half h;
       std::memcpy(&h, src + std::size_t(k) * 2, 2);
       v = float(h);
     }

@@ -23,11 +23,11 @@ namespace pto::cpu::arg {
 template <class T>
 double key(T x, bool as_float_bits) {
   if constexpr (std::is_same_v<T, std::uint16_t>) {
-    if (as_float_bits) return double(float(std::bit_cast<_Float16>(x)));
+    if (as_float_bits) return double(float(std::bit_cast<half>(x)));
   } else if constexpr (std::is_same_v<T, std::uint32_t>) {
     if (as_float_bits) return double(std::bit_cast<float>(x));
   }
-  if constexpr (std::is_same_v<T, _Float16> || std::is_same_v<T, bfloat16_t>) return double(float(x));
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return double(float(x));
   else return double(x);
 }
 

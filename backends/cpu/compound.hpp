@@ -36,9 +36,9 @@ inline constexpr bool kComputed = K == Kind::Pow || K == Kind::Rem || K == Kind:
 
 // ---- remainders -----------------------------------------------------------------------------------------
 // float -> half toward zero, saturating (A5 vcvt ROUND_Z, RS_ENABLE).
-inline _Float16 half_toward_zero(float x) {
-  _Float16 h = _Float16(x);
-  if (std::isfinite(x) && std::fabs(float(h)) > std::fabs(x)) h = std::bit_cast<_Float16>(std::uint16_t(std::bit_cast<std::uint16_t>(h) - 1));
+inline half half_toward_zero(float x) {
+  half h = half(x);
+  if (std::isfinite(x) && std::fabs(float(h)) > std::fabs(x)) h = std::bit_cast<half>(std::uint16_t(std::bit_cast<std::uint16_t>(h) - 1));
   return h;
 }
 
@@ -252,7 +252,7 @@ inline void add_deq_relu(ExecContext& ctx) {
       f = f * deq;
       f = f * 0x1p17f;
       const float relu = f > 0.0f ? f : 0.0f;
-      *d.ptr<_Float16>(i, j) = _Float16(relu);
+      *d.ptr<half>(i, j) = half(relu);
       if (clobber) {
         std::memcpy(a.ptr<std::int32_t>(i, j), &f, 4);  // the float's bits in the int32 tile
         std::memcpy(b.ptr<std::int32_t>(i, j), &relu, 4);

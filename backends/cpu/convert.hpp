@@ -131,7 +131,7 @@ inline RowFn float_to_int_fn(DType sd, DType dd, RoundMode m, SaturationMode sat
   };
   visit_int(dd, [&](auto di) {
     if (sd == DType::F32) pick(float{}, di);
-    else if (sd == DType::F16) pick(_Float16{}, di);
+    else if (sd == DType::F16) pick(half{}, di);
     else pick(bfloat16_t{}, di);
   });
   return fn;
@@ -158,9 +158,9 @@ inline bool fast_rows(const TileView& d, const TileView& s, RoundMode m, Saturat
     for (int i = r0; i < r1; ++i) row_fn(at(d, i, c0), at(s, i, c0));
   };
   if (sd == DType::F32 && dd == DType::F16 && m == RoundMode::CAST_RINT) {
-    rows([&](std::byte* o, std::byte* x) { lanes::from_float(reinterpret_cast<const float*>(x), reinterpret_cast<_Float16*>(o), n); });
+    rows([&](std::byte* o, std::byte* x) { lanes::from_float(reinterpret_cast<const float*>(x), reinterpret_cast<half*>(o), n); });
   } else if (sd == DType::F16 && dd == DType::F32) {
-    rows([&](std::byte* o, std::byte* x) { lanes::to_float(reinterpret_cast<const _Float16*>(x), reinterpret_cast<float*>(o), n); });
+    rows([&](std::byte* o, std::byte* x) { lanes::to_float(reinterpret_cast<const half*>(x), reinterpret_cast<float*>(o), n); });
   } else if (sd == DType::F32 && dd == DType::BF16 && m == RoundMode::CAST_RINT) {
     rows([&](std::byte* o, std::byte* x) { lanes::from_float(reinterpret_cast<const float*>(x), reinterpret_cast<bfloat16_t*>(o), n); });
   } else if (sd == DType::BF16 && dd == DType::F32) {

@@ -41,7 +41,7 @@ inline void tci_kernel(ExecContext& ctx) {
     case DType::I32: return tci<std::int32_t>(d, ctx.scalar, desc, neg);
     case DType::U32: return tci<std::uint32_t>(d, ctx.scalar, desc, neg);
     case DType::F32: return tci<float>(d, ctx.scalar, desc, neg);
-    case DType::F16: return tci<_Float16>(d, ctx.scalar, desc, neg);
+    case DType::F16: return tci<half>(d, ctx.scalar, desc, neg);
     case DType::BF16: return tci<bfloat16_t>(d, ctx.scalar, desc, neg);
     default: break;
   }

@@ -50,7 +50,7 @@ void tpartarg(ExecContext& ctx) {
   auto at = [](const TileView& t, int i, int j) { return t.base + t.elem_offset(i, j) * std::ptrdiff_t(t.elem_bytes()); };
   visit_dtype(d.dtype, [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, _Float16>) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
       for (int i = 0; i < R; ++i)
         for (int j = 0; j < C; ++j) {
           bool one = !a_big;  // outside the smaller source: the covering one

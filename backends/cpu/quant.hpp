@@ -63,7 +63,7 @@ inline void tquant_int8(ExecContext& ctx) {
     for (int r = 0; r < R; ++r)
       for (int c = 0; c < C; ++c) {
         // |i| <= 2^31 rounds to fp16 by nearest-even; past 65504 it is infinity (vconv_deq overflows)
-        const _Float16 h = _Float16(float(q[std::size_t(r) * std::size_t(C) + std::size_t(c)]));
+        const half h = half(float(q[std::size_t(r) * std::size_t(C) + std::size_t(c)]));
         std::memcpy(s.base + (std::size_t(r) * pad + std::size_t(c)) * 2, &h, 2);
       }
   }
@@ -107,7 +107,7 @@ inline void tdequant(ExecContext& ctx) {
 namespace mx {
 inline std::uint32_t f32_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 inline float bf16_value(std::uint16_t b) { return std::bit_cast<float>(std::uint32_t(b) << 16); }
-inline float f16_value(std::uint16_t b) { return float(std::bit_cast<_Float16>(b)); }
+inline float f16_value(std::uint16_t b) { return float(std::bit_cast<half>(b)); }
 // A bf16 multiply's result: the exact product rounded once to bf16 (ties to even, subnormals kept).
 inline float bf16_round(double v) {
   if (std::isnan(v) || std::isinf(v)) return float(v);

@@ -76,7 +76,11 @@ template <class D, class S>
 void axpy_row(D* d, const S* x, S k, int n) {
   if constexpr (std::is_same_v<D, float> && std::is_same_v<S, float>) {
     // ivdep: dst and src are the same tile or disjoint, never shifted copies of each other (stable_source).
+#if defined(__clang__)
+#pragma clang loop vectorize(assume_safety)
+#else
 #pragma GCC ivdep
+#endif
     for (int j = 0; j < n; ++j) d[j] = k * x[j] + d[j];
   } else {
     float fx[kChunk], fd[kChunk];
@@ -110,8 +114,8 @@ inline void taxpy(ExecContext& ctx) {
   TileView s = stable_source(ctx.ops[1].tile, d, s_copy);
   if (dense(d) && dense(s)) d = as_one_row(d), s = as_one_row(s);
   if (d.dtype == DType::F32 && s.dtype == DType::F32) axpy<float, float>(d, s, ctx.scalar.as<float>());
-  else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<_Float16, _Float16>(d, s, ctx.scalar.as<_Float16>());
-  else if (d.dtype == DType::F32 && s.dtype == DType::F16) axpy<float, _Float16>(d, s, ctx.scalar.as<_Float16>());
+  else if (d.dtype == DType::F16 && s.dtype == DType::F16) axpy<half, half>(d, s, ctx.scalar.as<half>());
+  else if (d.dtype == DType::F32 && s.dtype == DType::F16) axpy<float, half>(d, s, ctx.scalar.as<half>());
   // other combinations are rejected at compile time
 }
 

@@ -191,7 +191,7 @@ void LaunchScheduler::execute(Slot& s, bool fresh, const std::function<std::uniq
     if (fresh) {
       s.task = make(s.block);
       if (s.on_fiber)
-        s.fiber = bctx::fiber(std::allocator_arg, PooledStack{stacks_.get(), &s}, [this, &s](bctx::fiber&& back) {
+        s.fiber = bctx::fiber(std::allocator_arg, PooledStack{stacks_.get(), &s}, [&s](bctx::fiber&& back) {
           s.back = std::move(back);
 #ifdef PTO_ASAN_FIBERS
           __sanitizer_finish_switch_fiber(nullptr, &s.host_bottom, &s.host_size);

@@ -7,6 +7,7 @@
 
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/low_precision.hpp>
+#include <pto/isa/soft_half.hpp>
 
 #if !defined(__F16C__)
 #error "pto-runtime needs F16C (build with -mf16c or -march=x86-64-v3): without it every half conversion is a library call"
@@ -14,8 +15,15 @@
 
 namespace pto {
 
-using half = _Float16;       // fp16 arithmetic rounds per operation (RNE), as fp16 hardware does
-using float16_t = _Float16;
+// fp16 arithmetic rounds per operation (RNE), as fp16 hardware does. The compiler's _Float16 where it
+// has one on this target (it defines __FLT16_MAX__ then: g++, clang 15+); else (clang 14 on x86-64) our
+// soft_half, which computes the same results. PTO_SOFT_HALF forces soft_half (to test it with g++).
+#if defined(__FLT16_MAX__) && !defined(PTO_SOFT_HALF)
+using half = _Float16;
+#else
+using half = soft_half;
+#endif
+using float16_t = half;
 using float32_t = float;
 
 // The arithmetic types first (up to U64), then the 8- and 4-bit storage types TCVT converts.
@@ -42,7 +50,7 @@ struct DTypeSet {
 };
 
 template <class T> struct dtype_of;  // primary left undefined: an unsupported element type does not compile
-template <> struct dtype_of<_Float16> { static constexpr DType value = DType::F16; };
+template <> struct dtype_of<half> { static constexpr DType value = DType::F16; };
 template <> struct dtype_of<bfloat16_t> { static constexpr DType value = DType::BF16; };
 template <> struct dtype_of<float> { static constexpr DType value = DType::F32; };
 template <> struct dtype_of<std::int8_t> { static constexpr DType value = DType::I8; };
@@ -127,7 +135,7 @@ constexpr numeric::Narrow narrow_of(DType t) {
 template <class F>
 decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
-    case DType::F16: return f(_Float16{});
+    case DType::F16: return f(half{});
     case DType::BF16: return f(bfloat16_t{});
     case DType::F32: return f(float{});
     case DType::I8: return f(std::int8_t{});
@@ -159,6 +167,6 @@ using float4_e2m1x2_t = pto::float4_e2m1x2_t;
 using float4_e1m2x2_t = pto::float4_e1m2x2_t;
 
 // Host-side half type of the CANN runtime (acl). Same bits as half.
-using aclFloat16 = _Float16;
+using aclFloat16 = half;
 inline float aclFloat16ToFloat(aclFloat16 v) { return static_cast<float>(v); }
 inline aclFloat16 aclFloatToFloat16(float v) { return static_cast<aclFloat16>(v); }

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-#include <source_location>
 
 #include <pto/isa/instr_desc.hpp>
 #include <pto/isa/kernel_abi.hpp>
 #include <pto/isa/pipes.hpp>
+#include <pto/runtime/source_location.hpp>
 
 namespace pto::detail {
 
@@ -40,7 +40,7 @@ struct InstrRecord {
   Operand ops[kMaxOperands];
   ScalarValue scalar{};
   std::uint64_t waits[kMaxWaits] = {};  // sequence numbers of instructions that must finish first
-  std::source_location where{};         // sync operations: the call site (line 0: unknown)
+  pto::source_location where{};        // sync operations: the call site (line 0: unknown)
 };
 
 // `to = from` for everything an instruction uses: only the first nops operands and nwaits waits (a
@@ -57,7 +57,7 @@ static_assert(std::is_standard_layout_v<InstrRecord> && std::is_trivially_copyab
 static_assert(offsetof(InstrRecord, scalar) == offsetof(InstrRecord, ops) + sizeof(InstrRecord::ops) &&
                   offsetof(InstrRecord, waits) == offsetof(InstrRecord, scalar) + sizeof(ScalarValue) &&
                   offsetof(InstrRecord, where) == offsetof(InstrRecord, waits) + sizeof(InstrRecord::waits) &&
-                  sizeof(InstrRecord) == offsetof(InstrRecord, where) + sizeof(std::source_location),
+                  sizeof(InstrRecord) == offsetof(InstrRecord, where) + sizeof(pto::source_location),
               "copy_used(): a field added after the header must be copied there");
 
 }  // namespace pto::detail

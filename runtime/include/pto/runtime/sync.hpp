@@ -4,7 +4,6 @@
 // PIPE_S stalls the kernel itself.
 #pragma once
 #include <coroutine>
-#include <source_location>
 #include <cstdint>
 #include <type_traits>
 
@@ -15,6 +14,7 @@
 #include <pto/isa/pipes.hpp>
 #include <pto/runtime/issue.hpp>
 #include <pto/runtime/operands.hpp>
+#include <pto/runtime/source_location.hpp>
 
 namespace pto::detail {
 
@@ -30,7 +30,7 @@ inline void check_flag_args(const char* fn, int src, int dst, int id) {
     fail(fn, "(", pipe_name(src), ", ", pipe_name(dst), ", ", id, "): operand event id ", id, " is out of range; use EVENT_ID0..EVENT_ID7");
 }
 
-inline Issue flag_issue(RecordKind kind, int src, int dst, int id, std::source_location where) {
+inline Issue flag_issue(RecordKind kind, int src, int dst, int id, pto::source_location where) {
   check_flag_args(kind == RecordKind::SetFlag ? "set_flag" : "wait_flag", src, dst, id);
   InstrRecord rec;
   rec.desc = find_desc(kind == RecordKind::SetFlag ? Op::SET_FLAG : Op::WAIT_FLAG);
@@ -47,13 +47,13 @@ inline Issue flag_issue(RecordKind kind, int src, int dst, int id, std::source_l
 
 // Global, like the CANN builtins they stand for. Arguments are int so that EVENT_ID0 + i works.
 // The call site is kept for the synchronisation checker's messages.
-inline pto::detail::Issue set_flag(int src, int dst, int id, std::source_location where = std::source_location::current()) {
+inline pto::detail::Issue set_flag(int src, int dst, int id, pto::source_location where = pto::source_location::current()) {
   return pto::detail::flag_issue(pto::detail::RecordKind::SetFlag, src, dst, id, where);
 }
-inline pto::detail::Issue wait_flag(int src, int dst, int id, std::source_location where = std::source_location::current()) {
+inline pto::detail::Issue wait_flag(int src, int dst, int id, pto::source_location where = pto::source_location::current()) {
   return pto::detail::flag_issue(pto::detail::RecordKind::WaitFlag, src, dst, id, where);
 }
-inline pto::detail::Issue pipe_barrier(int pipe, std::source_location where = std::source_location::current()) {
+inline pto::detail::Issue pipe_barrier(int pipe, pto::source_location where = pto::source_location::current()) {
   using namespace pto::detail;
   if (!(pipe >= 0 && pipe < pto::kNumPipeIds))
     fail("pipe_barrier: operand pipe ", pipe, " is not a pipe (PIPE_S, PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_ALL, PIPE_FIX)");
@@ -139,7 +139,7 @@ detail::Issue TSYNC() {
 // implicit core is the only core: SYNCALL drains it and pays the barrier's cost. Auto mode keeps it
 // (PTO's auto build compiles it to nothing; here auto mode orders one core's pipes, never two cores).
 namespace detail {
-inline Issue syncall_issue(SyncCoreType type, std::source_location where) {
+inline Issue syncall_issue(SyncCoreType type, pto::source_location where) {
   if (type == SyncCoreType::Mix)
     fail("SYNCALL<SyncCoreType::Mix>: a mixed barrier meets cube (AIC) and vector (AIV) cores, and the runtime "
          "emulates vector cores only; use SyncCoreType::AIVOnly (all cores of the launch)");
@@ -154,7 +154,7 @@ inline Issue syncall_issue(SyncCoreType type, std::source_location where) {
 }  // namespace detail
 
 template <SyncCoreType CoreType = SyncCoreType::AIVOnly>
-detail::Issue SYNCALL(std::source_location where = std::source_location::current()) {
+detail::Issue SYNCALL(pto::source_location where = pto::source_location::current()) {
   return detail::syncall_issue(CoreType, where);
 }
 
@@ -164,7 +164,7 @@ detail::Issue SYNCALL(std::source_location where = std::source_location::current
 template <SyncAllMode Mode, SyncCoreType CoreType = SyncCoreType::AIVOnly, class GlobalData,
           std::enable_if_t<is_global_tensor<std::remove_cvref_t<GlobalData>>::value, int> = 0>
 detail::Issue SYNCALL(GlobalData& gmWorkspace, std::int32_t usedCores = 0,
-                      std::source_location where = std::source_location::current()) {
+                      pto::source_location where = pto::source_location::current()) {
   using namespace detail;
   if constexpr (Mode == SyncAllMode::Soft) {
     static_assert(std::is_same_v<typename std::remove_cvref_t<GlobalData>::DType, std::int32_t>,
