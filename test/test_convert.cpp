@@ -21,7 +21,9 @@
 #include <string>
 #include <vector>
 
+#if defined(__F16C__)
 #include <immintrin.h>
+#endif
 
 #include <pto/pto-inst.hpp>
 
@@ -291,7 +293,14 @@ void random_at(DType t, std::uint8_t* row, int j, Rng& rng) {
 long double toward_zero(DType t, long double x) {
   if (t == DType::F16) {
     const float f = float(x);  // exact: the sources to half fit in float (test data keeps int32 within 2^24)
+#if defined(__F16C__)
     return float(std::bit_cast<half>(std::uint16_t(_mm_extract_epi16(_mm_cvtps_ph(_mm_set_ss(f), _MM_FROUND_TO_ZERO), 0))));
+#else  // no directed-rounding hardware conversion here (aarch64): nearest, then one step toward zero if it went away
+    half h = half(f);
+    if (std::isfinite(f) && std::fabs(float(h)) > std::fabs(f))
+      h = std::bit_cast<half>(std::uint16_t(std::bit_cast<std::uint16_t>(h) - 1));
+    return float(h);
+#endif
   }
   if (t == DType::BF16) {
     const std::uint32_t b = std::bit_cast<std::uint32_t>(float(x)) & 0xFFFF0000u;  // float(x) exact: bf16 comes from f32

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include <pto/isa/soft_half.hpp>  // tested directly, whatever half is here
 #include <pto/pto-inst.hpp>
 
 using namespace pto;

@@ -13,7 +13,9 @@
 #include <limits>
 #include <type_traits>
 
-#include <immintrin.h>
+#if defined(__F16C__) || defined(__SSE3__)
+#include <immintrin.h>  // F16C row conversions, SSE3 pair sums; other hosts (aarch64) use the scalar loops
+#endif
 
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/error.hpp>
@@ -31,14 +33,18 @@ template <class T> inline constexpr bool kWidened = std::is_same_v<T, half> || s
 // ---- conversions between a 16-bit float row and float ------------------------------------------------
 inline void to_float(const half* s, float* d, int n) {
   int j = 0;
+#if defined(__F16C__)
   for (; j + 8 <= n; j += 8)
     _mm256_storeu_ps(d + j, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + j))));
+#endif
   for (; j < n; ++j) d[j] = float(s[j]);
 }
 inline void from_float(const float* s, half* d, int n) {
   int j = 0;
+#if defined(__F16C__)
   for (; j + 8 <= n; j += 8)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + j), _mm256_cvtps_ph(_mm256_loadu_ps(s + j), _MM_FROUND_TO_NEAREST_INT));
+#endif
   for (; j < n; ++j) d[j] = half(s[j]);
 }
 inline void to_float(const bfloat16_t* s, float* d, int n) {
@@ -129,8 +135,10 @@ inline T combine(T a, T b) {
 template <BinOp O, class T>
 inline int tree_level(T* __restrict out, const T* __restrict in, int n) {
   int i = 0;
+#if defined(__SSE3__)
   if constexpr (O == BinOp::Add && std::is_same_v<T, float>)  // SSE3 haddps: four adjacent sums at a time, the same adds
     for (; i + 4 <= n / 2; i += 4) _mm_storeu_ps(out + i, _mm_hadd_ps(_mm_loadu_ps(in + 2 * i), _mm_loadu_ps(in + 2 * i + 4)));
+#endif
   for (; i < n / 2; ++i) out[i] = combine<O, T>(in[2 * i], in[2 * i + 1]);  // vectorises (no aliasing)
   if (n % 2) out[n / 2] = in[n - 1];
   return (n + 1) / 2;

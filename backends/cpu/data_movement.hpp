@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include <immintrin.h>
+#if defined(__SSE2__)
+#include <immintrin.h>  // streaming stores (x86-64); other hosts copy with memcpy
+#endif
 
 #include <pto/isa/kernel_abi.hpp>
 #include <pto/isa/prefetch.hpp>
@@ -27,6 +29,9 @@ enum class Dir { GmToStaging, StagingToGm };
 // (a third of a streaming kernel's memory traffic); shorter runs are plain memcpy.
 constexpr std::size_t kStreamingStoreMin = 4096;
 inline void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
+#if !defined(__SSE2__)
+  std::memcpy(dst, src, n);  // no streaming stores here (aarch64): a plain copy
+#else
   if (n < kStreamingStoreMin) {
     std::memcpy(dst, src, n);
     return;
@@ -43,6 +48,7 @@ inline void copy_to_gm(std::byte* dst, const std::byte* src, std::size_t n) {
       _mm_stream_si128(reinterpret_cast<__m128i*>(dst) + k, _mm_loadu_si128(reinterpret_cast<const __m128i*>(src) + k));
   std::memcpy(dst, src, n);
   _mm_sfence();  // the streamed bytes are visible to every later load, as after a memcpy
+#endif
 }
 // `other` is the first line on the host side (a dense staging buffer, or the tile itself) and
 // `other_step` the bytes between its lines.

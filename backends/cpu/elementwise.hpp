@@ -12,8 +12,6 @@
 #include <limits>
 #include <type_traits>
 
-#include <immintrin.h>
-
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/error.hpp>
 #include <pto/isa/op.hpp>

@@ -7,18 +7,25 @@
 
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/low_precision.hpp>
+// Whether C++ has _Float16 here: the compiler defines __FLT16_MAX__ where C has it, and C++ follows
+// on clang (15+ on x86-64) and on g++ for x86 (12) or everywhere (13); g++ 12 on aarch64 has none.
+#if defined(__FLT16_MAX__) && !defined(PTO_SOFT_HALF) && \
+    (defined(__clang__) || defined(__x86_64__) || defined(__i386__) || __GNUC__ >= 13)
+#define PTO_NATIVE_HALF 1
+#else
 #include <pto/isa/soft_half.hpp>
+#endif
 
-#if !defined(__F16C__)
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__F16C__)
 #error "pto-runtime needs F16C (build with -mf16c or -march=x86-64-v3): without it every half conversion is a library call"
 #endif
 
 namespace pto {
 
-// fp16 arithmetic rounds per operation (RNE), as fp16 hardware does. The compiler's _Float16 where it
-// has one on this target (it defines __FLT16_MAX__ then: g++, clang 15+); else (clang 14 on x86-64) our
-// soft_half, which computes the same results. PTO_SOFT_HALF forces soft_half (to test it with g++).
-#if defined(__FLT16_MAX__) && !defined(PTO_SOFT_HALF)
+// fp16 arithmetic rounds per operation (RNE), as fp16 hardware does. The compiler's _Float16 where C++
+// has one on this target (PTO_NATIVE_HALF); else (clang 14 on x86-64, g++ 12 on aarch64) our soft_half,
+// which computes the same results. PTO_SOFT_HALF forces soft_half (to test it with g++).
+#if defined(PTO_NATIVE_HALF)
 using half = _Float16;
 #else
 using half = soft_half;

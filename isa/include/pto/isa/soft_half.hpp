@@ -1,4 +1,5 @@
-// soft_half: IEEE binary16 for compilers without _Float16 on this target (clang before 15 on x86-64).
+// soft_half: IEEE binary16 for compilers without _Float16 in C++ on this target (clang before 15 on
+// x86-64, g++ 12 on aarch64).
 // dtype.hpp makes it pto::half only there; g++ and newer clang keep the native _Float16.
 //
 // It behaves as g++'s _Float16 does, so results do not depend on the compiler:
@@ -15,7 +16,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#if defined(__F16C__)
 #include <immintrin.h>
+#elif !defined(__aarch64__)
+#error "soft_half converts with F16C (x86-64: build with -mf16c) or aarch64's fcvt (__fp16)"
+#endif
 
 namespace pto {
 
@@ -27,14 +32,22 @@ struct soft_half {
   template <class A>
     requires std::is_arithmetic_v<A>
   soft_half(A a) : bits(round_from(a)) {}  // NOLINT: int, double, ... as _Float16 converts them
+#if defined(__F16C__)
   operator float() const { return _cvtsh_ss(bits); }
+#else  // aarch64: __fp16 is the storage type whose conversions are fcvt (exact widening, nearest-even narrowing)
+  operator float() const { return float(std::bit_cast<__fp16>(bits)); }
+#endif
 
   static constexpr soft_half from_bits(std::uint16_t b) {
     soft_half r;
     r.bits = b;
     return r;
   }
+#if defined(__F16C__)
   static std::uint16_t round_from(float f) { return std::uint16_t(_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT)); }
+#else
+  static std::uint16_t round_from(float f) { return std::bit_cast<std::uint16_t>(static_cast<__fp16>(f)); }
+#endif
   template <class A> static std::uint16_t round_from(A a) {
     if constexpr (std::is_integral_v<A>) return round_from(static_cast<float>(a));  // exact below 2^24; above, inf either way
     else return round_from(to_float_odd(a));
