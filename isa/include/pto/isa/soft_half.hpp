@@ -49,7 +49,7 @@ struct soft_half {
   static std::uint16_t round_from(float f) { return std::bit_cast<std::uint16_t>(static_cast<__fp16>(f)); }
 #endif
   template <class A> static std::uint16_t round_from(A a) {
-    if constexpr (std::is_integral_v<A>) return round_from(static_cast<float>(a));  // exact below 2^24; above, inf either way
+    if constexpr (std::is_integral_v<A>) return round_from(static_cast<float>(a));  // exact < 2^24; beyond: inf anyway
     else return round_from(to_float_odd(a));
   }
   // x narrowed to float rounding to odd (toward zero, the last bit set when inexact): float keeps
@@ -68,7 +68,7 @@ struct soft_half {
   friend soft_half operator-(soft_half a, soft_half b) { return float(a) - float(b); }
   friend soft_half operator*(soft_half a, soft_half b) { return float(a) * float(b); }
   friend soft_half operator/(soft_half a, soft_half b) { return float(a) / float(b); }
-  soft_half operator-() const { return -float(*this); }  // through float, as g++ negates: a signalling NaN comes out quiet
+  soft_half operator-() const { return -float(*this); }  // via float, as g++ does: a signalling NaN comes out quiet
   constexpr soft_half operator+() const { return *this; }
   template <class B> soft_half& operator+=(B b) { return *this = soft_half(*this + b); }
   template <class B> soft_half& operator-=(B b) { return *this = soft_half(*this - b); }

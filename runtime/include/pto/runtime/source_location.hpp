@@ -13,12 +13,12 @@ namespace pto {
 using source_location = std::source_location;
 #else
 struct source_location {
-  static constexpr source_location current(const char* file = __builtin_FILE(), const char* function = __builtin_FUNCTION(),
+  static constexpr source_location current(const char* file = __builtin_FILE(), const char* fn = __builtin_FUNCTION(),
                                            std::uint_least32_t line = __builtin_LINE(),
                                            std::uint_least32_t column = __builtin_COLUMN()) noexcept {
     source_location s;
     s.file_ = file;
-    s.function_ = function;
+    s.function_ = fn;
     s.line_ = line;
     s.column_ = column;
     return s;
