@@ -27,11 +27,10 @@ template <RunFn Run, bool (*Covers)(const ExecContext&), backend::Overrun (*Over
 inline constexpr backend::DevicePath path{Covers, execute<Run>, record<Run>, Over};
 
 // ---- element types ---------------------------------------------------------------------------------
-inline constexpr DTypeSet kFloats{DType::F32, DType::F16};
+using dtypes::kFloats;  // the ISA's sets (isa/instr_desc.hpp), defined once
+using dtypes::kUpTo32;
 inline constexpr DTypeSet kInts{DType::I32, DType::I16};
 inline constexpr DTypeSet kNumbers = kFloats | kInts;
-inline constexpr DTypeSet kUpTo32{DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16,
-                                  DType::U16, DType::I32, DType::U32};
 inline constexpr DTypeSet kEvery = kUpTo32 | DTypeSet{DType::I64, DType::U64};
 
 // Algo::run<T> for the operand's dtype (the covering predicate has admitted it).

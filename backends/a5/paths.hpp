@@ -32,10 +32,9 @@ inline constexpr backend::DevicePath path{Covers, execute<Run>, record<Run>, Ove
 // The lane types a family runs on (the instruction's own dtype check has already applied the A5 column
 // of the spec's tables): floats = f32 / f16; bf16; ints = (u)int16 / (u)int32; bytes = (u)int8; wide =
 // (u)int64 as register pairs.
-inline constexpr DTypeSet kFloats{DType::F32, DType::F16};
-inline constexpr DTypeSet kUpTo32{DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16,
-                                  DType::U16, DType::I32, DType::U32};
-inline constexpr DTypeSet kWide{DType::I64, DType::U64};
+using dtypes::kFloats;  // the ISA's sets (isa/instr_desc.hpp), defined once
+using dtypes::kUpTo32;
+using dtypes::kWide;
 inline constexpr DTypeSet kEvery = kUpTo32 | kWide;
 inline constexpr DTypeSet kFloatsInts{DType::F32, DType::F16, DType::I16, DType::U16, DType::I32, DType::U32};
 

@@ -10,7 +10,7 @@
 namespace pto::backend {
 namespace {
 using lanes::UnOp;
-constexpr DTypeSet kFloats = a2a3::kFloats;
+using dtypes::kFloats;
 constexpr DTypeSet kAbsA5 = kFloats | DTypeSet{DType::I8, DType::I16, DType::I32};
 constexpr DTypeSet kRelu = kFloats | DTypeSet{DType::I32};
 

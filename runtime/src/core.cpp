@@ -15,6 +15,7 @@
 
 #include "core_scheduler.hpp"
 #include "cost_model.hpp"
+#include "describe.hpp"
 #include "registry.hpp"
 #include "spans.hpp"
 
@@ -66,82 +67,44 @@ void load_spans(const InstrRecord& rec, bool write, const std::vector<std::byte>
 Core::Core(const CoreOptions& opt)
     : opt_(opt),
       cost_(opt.costs ? *opt.costs : default_cost_table(opt.target), opt.block_num, opt.target, !opt.cpu_reference),
-      run_id_(g_next_run_id.fetch_add(1)), buffers_(opt.target, opt.fill), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
+      run_id_(g_next_run_id.fetch_add(1)), buffers_(opt.target, opt.fill),
+      placement_(buffers_, opt.target, opt.mode, opt.synchronous), flags_(std::size_t(kNumPipeIds) * kNumPipeIds * kNumEventIds) {
   cost_.set_ub(buffers_.ub(), buffers_.ub_bytes());
   if (opt_.executor) opt_.executor->set_ub(buffers_.ub(), buffers_.ub_bytes());
   for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
-  if (opt_.check != SyncCheck::Off && !opt_.synchronous)
-    checker_ = std::make_unique<SyncChecker>(
-        opt_.block_idx, buffers_, [this](const InstrRecord& r) { return describe(r); },
-        [this](const InstrRecord& r) { return operands_text(r); }, opt_.check == SyncCheck::Throw, opt_.gm);
-  if (checker_)
-    unwritten_ = std::make_unique<UnwrittenReads>(
-        opt_.block_idx, buffers_, [this](const InstrRecord& r) { return describe(r); },
-        [this](SyncFinding f) { checker_->report(std::move(f)); });
 }
 
-GmLog Core::take_gm_log() { return checker_ ? checker_->take_gm_log() : GmLog{}; }
+InstrView Core::view(const InstrRecord& rec, std::uint64_t seq) const {
+  InstrView v;
+  v.core = opt_.block_idx;
+  v.seq = seq;
+  v.name = record_name(rec);
+  v.pipe = rec.pipe;
+  v.kind = InstrKind(rec.kind);
+  v.flag_src = rec.flag_src;
+  v.flag_dst = rec.flag_dst;
+  v.flag_id = rec.flag_id;
+  v.waits = {rec.waits, rec.nwaits};
+  v.record = &rec;
+  return v;
+}
+
+std::vector<std::array<int, 4>> Core::pending_tokens() const {
+  std::vector<std::array<int, 4>> pending;
+  for (int src = 0; src < kNumPipeIds; ++src)
+    for (int dst = 0; dst < kNumPipeIds; ++dst)
+      for (int id = 0; id < kNumEventIds; ++id)
+        if (!tokens(src, dst, id).empty()) pending.push_back({src, dst, id, int(tokens(src, dst, id).size())});
+  return pending;
+}
 
 Core::~Core() = default;
 
 std::byte* Core::auto_place(TileType loc, std::size_t bytes, const TileView& tile, const char* instruction,
                             const char* operand) {
-  auto& placer = placers_[std::size_t(loc)];
-  if (!placer) {
-    // On A2A3 the top 8 KiB of UB are the scratch some instructions clobber: auto mode keeps out of it.
-    std::size_t cap = buffers_.bytes(loc);
-    if (loc == TileType::Vec && opt_.target == Target::A2A3) cap = std::min<std::size_t>(cap, TMP_UB_OFFSET);
-    if (cap == 0)
-      fail(instruction, ": operand ", operand, ' ', tile, ": ", name_of(loc), " tiles have no buffer on ",
-           name_of(opt_.target));
-    std::ostringstream where;
-    where << "the " << cap / 1024 << " KiB of " << memory_name(memory_of(loc)) << " auto mode may use on "
-          << name_of(opt_.target);
-    placer = std::make_unique<AutoPlacer>(cap, where.str());
-    for (const Assigned& a : tassigned_)
-      if (a.loc == loc) placer->reserve(a.lo, a.hi - a.lo);
-  }
-  std::byte* const at = buffers_.base(loc) + placer->place(bytes, tile, instruction, operand);
-  if (unwritten_) unwritten_->placed(at, bytes);
+  std::byte* const at = placement_.auto_place(loc, bytes, tile, instruction, operand);
+  for (CoreTool* t : tools_) t->placed(at, bytes);
   return at;
-}
-// A placement's buffer, from its address (the hooks see only the address).
-void Core::auto_retain(const std::byte* addr) {
-  const BufferSet::Place at = buffers_.locate(addr);
-  for (std::size_t i = 0; i < placers_.size(); ++i)
-    if (placers_[i] && memory_of(TileType(i)) == at.memory) placers_[i]->retain(at.offset);
-}
-void Core::auto_release(const std::byte* addr) {
-  const BufferSet::Place at = buffers_.locate(addr);
-  for (std::size_t i = 0; i < placers_.size(); ++i)
-    if (placers_[i] && memory_of(TileType(i)) == at.memory) placers_[i]->release(at.offset);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The A2/A3 implicit scratch: UB [TMP_UB_OFFSET, TMP_UB_OFFSET + TMP_UB_SIZE).
-
-// The implicit core of direct calls has no kernel boundary, so it checks only the claiming
-// instruction's own operands (in broadcast.hpp), not tiles of earlier calls.
-void Core::note_tassign(TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
-  if (opt_.mode == Mode::Auto) {  // auto placements keep out of bytes the kernel placed itself
-    if (auto& placer = placers_[std::size_t(loc)]) placer->reserve(offset, bytes);
-    else if (tassigned_.size() < 4096) tassigned_.push_back({loc, offset, offset + bytes});
-  }
-  if (loc != TileType::Vec || opt_.synchronous || opt_.target != Target::A2A3 || offset + bytes <= TMP_UB_OFFSET || offset >= TMP_UB_OFFSET + TMP_UB_SIZE) return;
-  if (scratch_user_)
-    fail("TASSIGN: operand tile ", tile, " overlaps UB [184 KiB, 192 KiB), which ", scratch_user_,
-         " (3-argument form, ColMajor expand operand) uses as scratch on A2A3 in this kernel; place the tile below "
-         "184 KiB or give that instruction a tmp tile");
-  if (scratch_tile_.empty()) scratch_tile_ = tile;
-}
-
-void Core::claim_a2a3_scratch(const char* instruction) {
-  if (opt_.synchronous) return;
-  if (!scratch_tile_.empty())
-    fail(instruction, ": the 3-argument form with a ColMajor expand operand uses UB [184 KiB, 192 KiB) as scratch on "
-         "A2A3, but tile ", scratch_tile_, " was placed there in this kernel and would be overwritten; place that tile "
-         "below 184 KiB or pass a tmp tile (4-argument form)");
-  if (!scratch_user_) scratch_user_ = instruction;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -169,26 +132,26 @@ void Core::validate(const InstrRecord& rec) const {
 
 RecordEvent Core::issue(InstrRecord& rec) {
   if (rec.kind == RecordKind::Compute) check_gm(rec);  // sized GM arguments: bounds
-  if (unwritten_ && rec.kind == RecordKind::Compute) unwritten_->issued(rec, issued_ + 1);
   if ((opt_.max_instructions && issued_ >= opt_.max_instructions) || (opt_.max_cycles && s_time_ > opt_.max_cycles))
     runaway(rec);
   if (opt_.beat) opt_.beat->beat(issued_ + 1, rec.desc);
-  if (checker_ && (rec.kind == RecordKind::SetFlag || rec.kind == RecordKind::WaitFlag)) checker_->flag_issued(rec);
   if (issued_ + 1 - dropped_ > end_ring_.size()) make_room_for_end_time(rec);
   const std::uint64_t seq = ++issued_;
   end_slot(seq) = kNotDone;
   desc_ring_[seq & end_mask_] = rec.desc;
-  // The checker drops its clocks on its own, rarer schedule: a dropped clock joins every dropped one,
-  // which would order a wait on an old event after everything and hide a race.
-  if (checker_ && (seq & 0xfffff) == 0) checker_->drop_before(dropped_ + 1, pinned_);
-  if (rec.kind == RecordKind::Compute && !opt_.cpu_reference) {
-    std::string w = declare_device_writes(rec, opt_.target, buffers_.ub(), buffers_.ub_bytes());
-    if (!w.empty()) warn(seq, std::move(w));
+  if (rec.kind == RecordKind::Compute && !opt_.cpu_reference) {  // the device path's writes past the valid region
+    const std::string w = declare_device_writes(rec, opt_.target, buffers_.ub(), buffers_.ub_bytes());
+    if (!w.empty())
+      for (CoreTool* t : tools_) t->warning(seq, w);
   }
   if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
   const std::uint64_t issue_time = s_time_;
   s_time_ += cost_.table().scalar_issue_cycles;
-  ++scalar_stats_.instructions;
+  if (!observers_.empty()) {
+    InstrView v = view(rec, seq);
+    v.issue = issue_time;
+    notify([&](Observer& o) { o.on_issue(v); });
+  }
 
   if (rec.pipe == PIPE_S) {
     execute_scalar(rec, seq);
@@ -204,7 +167,6 @@ RecordEvent Core::issue(InstrRecord& rec) {
     s.seq = seq;
     s.issue_time = issue_time;
     s.issue_stall = last_scalar_stall_;
-    if (checker_) s.issue_vc = opt_.mode == Mode::Auto ? checker_->auto_issue_vc() : checker_->scalar_vc();
     s.kernel = kernel;
     if (opt_.executor) opt_.executor->submit(seq, rec, kernel);
   }
@@ -225,24 +187,19 @@ RecordEvent Core::issue(InstrRecord& rec) {
   return {run_id_, seq};
 }
 
-void Core::warn(std::uint64_t seq, std::string message) {
-  const auto it = warning_index_.find(message);
-  if (it != warning_index_.end()) {
-    ++warnings_[it->second].count;
-    return;
-  }
-  if (warnings_.size() == 64) return;
-  warning_index_.emplace(message, warnings_.size());
-  warnings_.push_back({seq, 1, std::move(message)});
-}
-
 void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
   const std::uint64_t issue_start = s_time_ - cost_.table().scalar_issue_cycles;
   const std::uint64_t before = s_time_;
   Stall stall = Stall::QueueEmpty;
   std::uint64_t token_from = 0;
   switch (rec.kind) {
-    case RecordKind::SetFlag: tokens(rec.flag_src, rec.flag_dst, rec.flag_id).push_back({s_time_, seq}); break;
+    case RecordKind::SetFlag:
+      tokens(rec.flag_src, rec.flag_dst, rec.flag_id).push_back({s_time_, seq});
+      if (!observers_.empty()) {
+        const ReleaseView r{opt_.block_idx, seq, rec.flag_src, rec.flag_dst, rec.flag_id, s_time_};
+        notify([&](Observer& o) { o.on_release(r); });
+      }
+      break;
     case RecordKind::WaitFlag: {
       auto& q = tokens(rec.flag_src, rec.flag_dst, rec.flag_id);
       const Token tok = q.front();
@@ -287,29 +244,24 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
   }
   end_slot(seq) = s_time_;
   last_end_ = std::max(last_end_, s_time_);
-  if (checker_) checker_->scalar(rec, seq, token_from, s_time_);
-  if (opt_.timeline) record(rec, seq, issue_start, std::min(issue_start, s_time_), s_time_, token_from, stall, s_time_ - before);
-}
-
-void Core::note_idle(PipeStats& st, std::uint64_t cycles, const Why& why) {
-  if (cycles == 0) return;
-  st.idle[std::size_t(why.cause)] += cycles;
-  if (why.cause == Stall::Flag) {
-    auto it = std::find_if(st.flags.begin(), st.flags.end(),
-                           [&](const FlagIdle& f) { return f.src == why.src && f.dst == why.dst && f.id == why.id; });
-    if (it == st.flags.end()) st.flags.push_back({why.src, why.dst, why.id, cycles});
-    else it->cycles += cycles;
-  }
-  if (why.cause == Stall::Event && cycles > st.event_cycles) {
-    st.event_cycles = cycles;
-    st.event_from = why.from;
-    st.event_from_name = why.from_name;
+  if (!observers_.empty()) {
+    InstrView v = view(rec, seq);
+    v.issue = v.start = issue_start;
+    v.end = s_time_;
+    v.token_from = token_from;
+    v.stall = stall;
+    v.stall_cycles = s_time_ - before;
+    notify([&](Observer& o) { o.on_start(v); });
+    notify([&](Observer& o) { o.on_retire(v); });
   }
 }
 
 void Core::advance_scalar(std::uint64_t to, const Why& why) {
   if (to <= s_time_) return;
-  note_idle(scalar_stats_, to - s_time_, why);
+  if (!observers_.empty()) {
+    const WaitView w{opt_.block_idx, s_time_, to, why};
+    notify([&](Observer& o) { o.on_wait(w); });
+  }
   last_scalar_stall_ = {s_time_, to, why};
   s_time_ = to;
 }
@@ -463,6 +415,8 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
   }
   // Stall attribution of the pipe's idle [free_at, t): not issued yet (the part the scalar pipe spent
   // stalled takes that stall's cause), then the wait that released it.
+  InstrView v;
+  if (!observers_.empty()) v = view(s.rec, s.seq);
   s.stall_cycles = t - std::min(t, p.free_at);
   if (s.stall_cycles) {
     const std::uint64_t f = p.free_at, a = std::min(t, std::max(f, s.issue_time));
@@ -470,22 +424,30 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     const std::uint64_t lo = std::max(f, st.from), hi = std::min(a, st.to);
     const std::uint64_t stalled = hi > lo ? hi - lo : 0;
     const Why held = binding_wait(s, t, token_time);
-    note_idle(p.stats, stalled, st.why);
-    note_idle(p.stats, a - f - stalled, {Stall::QueueEmpty});
-    note_idle(p.stats, t - a, held);
     const std::uint64_t parts[] = {stalled, a - f - stalled, t - a};
-    const Stall causes[] = {st.why.cause, Stall::QueueEmpty, held.cause};
-    s.stall = causes[std::max_element(parts, parts + 3) - parts];
+    const Why causes[] = {st.why, {Stall::QueueEmpty}, held};
+    s.stall = causes[std::max_element(parts, parts + 3) - parts].cause;
+    std::copy_n(parts, 3, v.idle_cycles);
+    std::copy_n(causes, 3, v.idle);
   }
   s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
-  if (s.rec.pipe != PIPE_V) {  // V's UB copies are part of its vector work
-    p.stats.bytes += cost_.moved_bytes();
-    p.stats.gm_bytes += cost_.moved_gm_bytes();
-  }
   if (s.end >= kModelTimeLimit)
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
-  if (checker_) checker_->start(s.rec, s.seq, s.issue_vc, s.token_from, t);
+  if (!observers_.empty()) {
+    if (s.rec.pipe != PIPE_V) {  // V's UB copies are part of its vector work
+      v.bytes = cost_.moved_bytes();
+      v.gm_bytes = cost_.moved_gm_bytes();
+    }
+    v.issue = s.issue_time;
+    v.start = t;
+    v.end = s.end;
+    v.token_from = s.token_from;
+    v.stall = s.stall;
+    v.stall_cycles = s.stall_cycles;
+    v.stream = s.intrinsics;
+    notify([&](Observer& o) { o.on_start(v); });
+  }
   // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
 }
@@ -505,16 +467,29 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     run_finish(s);
     if (s.staging) staging_pool_.push_back(std::move(s.staging));
   }
-  if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
+  if (s.rec.kind == RecordKind::SetFlag) {
+    tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
+    if (!observers_.empty()) {
+      const ReleaseView r{opt_.block_idx, s.seq, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id, t};
+      notify([&](Observer& o) { o.on_release(r); });
+    }
+  }
   end_slot(s.seq) = t;
-  if (checker_ && opt_.mode == Mode::Auto) checker_->retired(s.rec.pipe, s.seq);
-  if (opt_.timeline) record(s.rec, s.seq, s.issue_time, s.start, t, s.token_from, s.stall, s.stall_cycles, s.intrinsics);
+  if (!observers_.empty()) {
+    InstrView v = view(s.rec, s.seq);
+    v.issue = s.issue_time;
+    v.start = s.start;
+    v.end = t;
+    v.token_from = s.token_from;
+    v.stall = s.stall;
+    v.stall_cycles = s.stall_cycles;
+    v.stream = s.intrinsics;
+    notify([&](Observer& o) { o.on_retire(v); });
+  }
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;
   last_end_ = std::max(last_end_, t);
-  p.stats.busy_cycles += s.end - s.start;
-  ++p.stats.instructions;
   // Only what a message needs: copying the operands too would cost every instruction for a rare error.
   p.last_retired.desc = s.rec.desc;
   p.last_retired.kind = s.rec.kind;
@@ -712,18 +687,19 @@ void Core::finish() {
   while (!can_issue(barrier))
     if (!step()) deadlock(nullptr);
   if (opt_.executor) opt_.executor->wait_all();
-  if (checker_) {
-    std::vector<std::array<int, 4>> pending;
-    for (int src = 0; src < kNumPipeIds; ++src)
-      for (int dst = 0; dst < kNumPipeIds; ++dst)
-        for (int id = 0; id < kNumEventIds; ++id)
-          if (!tokens(src, dst, id).empty()) pending.push_back({src, dst, id, int(tokens(src, dst, id).size())});
-    checker_->kernel_end(pending);
+  if (!observers_.empty()) {
+    CoreEndView e;
+    e.core = opt_.block_idx;
+    e.cycles = std::max(last_end_, s_time_);
+    e.instructions = issued_;
+    e.scalar_end = s_time_;
+    e.scalar_busy = issued_ * cost_.table().scalar_issue_cycles + scalar_work_;
+    notify([&](Observer& o) { o.on_end(e); });
   }
 }
 
 void Core::note_unrecorded_event(const InstrRecord& rec, const char* event) {
-  if (checker_) checker_->event_not_recorded(describe(rec), event);
+  for (CoreTool* t : tools_) t->event_not_recorded(rec, event);
 }
 
 }  // namespace pto::detail

@@ -6,34 +6,34 @@
 //  - an instruction reads its inputs at its start and its writes become visible at its end, so an
 //    unsynchronised consumer sees stale bytes exactly when the hardware would.
 // Ties are broken by (time, ends before starts, pipe number): the same run every time.
+// The core only moves time (and runs or hands over each instruction's work). Everything that reports
+// on it - stall attribution, the checker, the timeline, warnings, a user's pto::Observer - watches its
+// events (observer.hpp: issue, start, retire, wait, release, end) over read-only views; the built-in
+// ones are made by core_tools.hpp, which this file does not include (the engine_layering test checks it).
 #pragma once
 #include <array>
 #include <coroutine>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <limits>
 #include <memory>
-#include <cstring>
-#include <functional>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <pto/isa/kernel_abi.hpp>
 #include <pto/runtime/event.hpp>
-#include <pto/runtime/launch.hpp>
+#include <pto/runtime/cost_table.hpp>
+#include <pto/runtime/kernel.hpp>
+#include <pto/runtime/observer.hpp>
 #include <pto/runtime/record.hpp>
-#include <pto/runtime/report.hpp>
 
-#include "cost_model.hpp"
-#include "key_cache.hpp"
-#include "seq_table.hpp"
-#include "auto_placer.hpp"
 #include "buffer_set.hpp"
-#include "sync_checker.hpp"
-#include "unwritten_reads.hpp"
+#include "core_tool.hpp"
+#include "cost_model.hpp"
+#include "gm_allocations.hpp"
+#include "pipe_queue.hpp"
+#include "placement.hpp"
+#include "seq_table.hpp"
 #include "watchdog.hpp"
 
 namespace pto::detail {
@@ -70,9 +70,8 @@ struct CoreOptions {
   bool synchronous = false;  // implicit core of direct calls: run each instruction as it is issued
   FunctionalExecutor* executor = nullptr;  // null: execute inside the model
   bool model_only = false;                 // time the instructions, compute nothing
-  bool timeline = false;                   // keep a TimelineEntry per retired instruction
+  bool timeline = false;                   // observers want the cost model's stream texts (InstrView::stream)
   const CostTable* costs = nullptr;        // null: default_cost_table(target)
-  SyncCheck check = SyncCheck::Off;        // resolved: Off, Default (= Report), Report or Throw
   bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
   const GmAllocations* gm = nullptr;       // the launch's sized GM arguments (bounds, names); null: none
   bool gm_sized_only = false;              // ... and there is no raw GM pointer: other GM is the kernel's own
@@ -102,13 +101,9 @@ public:
   const BufferSet& buffers() const { return buffers_; }
   // Whether a tile lies in one of the core's buffers (not in storage of its own: a direct call's tile).
   bool in_buffer(const TileView& t) const { return buffers_.locate(t.base).memory != Memory::None; }
+  // Auto mode's placement of a tile never TASSIGNed (its bytes start unwritten for the tools).
   std::byte* auto_place(TileType loc, std::size_t bytes, const TileView& tile, const char* instruction, const char* operand);
-  void auto_retain(const std::byte* addr);   // TileHooks: a copy of an auto-placed tile
-  void auto_release(const std::byte* addr);  // ... one of them died
-
-  // A TASSIGN of `bytes` at `offset` of loc's buffer: auto mode keeps out of it; A2/A3 scratch rules.
-  void note_tassign(TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
-  void claim_a2a3_scratch(const char* instruction);
+  Placement& placement() { return placement_; }  // TASSIGN, the hooks of auto-placed tiles, A2/A3 scratch
 
   void validate(const InstrRecord& rec) const;  // waits name instructions of this core
   bool can_issue(const InstrRecord& rec) const;  // precondition: validate(rec)
@@ -125,15 +120,24 @@ public:
   void finish();
   // A failure is unwinding the kernel: stop the executor before the kernel's memory goes away.
   void abandon() noexcept;
-  CoreReport report();  // moves the timeline out: call once, at the end
-  GmLog take_gm_log();
+  // Observers of this core's events, in the order they are called. Not owned.
+  void attach(Observer* o) { observers_.push_back(o); }
+  void attach(CoreTool* t) {
+    observers_.push_back(t);
+    tools_.push_back(t);
+  }
+  // Read-only views for the tools.
+  const CostModel& cost() const { return cost_; }
+  std::uint64_t dropped() const { return dropped_; }  // end times of seqs <= dropped() were compacted
+  const SeqTable<std::uint64_t>& pinned() const { return pinned_; }
+  std::vector<std::array<int, 4>> pending_tokens() const;  // (src, dst, id, count) of unconsumed set_flags
   // A GlobalTensor goes away (its hook): GM the kernel owns that an in-flight instruction still uses is
   // waited for now, on the scalar pipe, before the memory can die with the kernel's frame.
   void gm_released(const GmView& v);
   // The kernel reached [p, p + n) of a tile through its data() (TileHooks::host_access).
   void host_access(const std::byte* p, std::size_t n) {
-    if (unwritten_) unwritten_->host_access(p, n);
-  }  // the checker's record of this core's GM accesses (empty when not checking)
+    for (CoreTool* t : tools_) t->host_access(p, n);
+  }
   // A pto::KernelGm of this core's kernel: GM it owns, inside the bounds every GM operand must keep to.
   // Released: waited for like gm_released (its in-flight users end first), then forgotten.
   void kernel_gm_acquire(const GmAllocation& a) { kernel_gm_.push_back(a); }
@@ -144,78 +148,9 @@ public:
   void note_unrecorded_event(const InstrRecord& rec, const char* event);
 
 private:
+  using Why = IdleCause;  // why a pipe was idle over an interval (stall attribution)
   void wait_for_gm_users(const ByteRange& fp);
   [[noreturn]] void runaway(const InstrRecord& rec) const;  // a watchdog cap is reached  // the scalar pipe waits for queued users of these GM bytes
-  // Why a pipe was idle over an interval (stall attribution).
-  struct Why {
-    Stall cause = Stall::QueueEmpty;
-    int src = 0, dst = 0, id = 0;  // Flag
-    std::uint64_t from = 0;        // Event: the instruction waited for
-    const char* from_name = nullptr;  // ... and its name, while the core still knows it
-  };
-  struct ScalarStall {  // the scalar pipe's latest stall: [from, to) and why
-    std::uint64_t from = 0, to = 0;
-    Why why;
-  };
-  struct Slot {
-    InstrRecord rec;
-    std::uint64_t seq = 0;
-    std::uint64_t issue_time = 0, start = 0, end = 0;
-    bool running = false;
-    bool snapshotted = false;  // inputs saved (snapshot, or the kernel's own start/staging ran)
-    const BackendKernel* kernel = nullptr;
-    std::unique_ptr<Staging> staging;  // what `start` captured (from the core's pool)
-    std::vector<std::byte> snapshot;  // start-time bytes of the reads, taken when someone overwrote them
-    std::uint64_t token_from = 0;     // wait_flag: the set_flag whose token it consumed
-    ScalarStall issue_stall;          // the scalar pipe's latest stall when it issued this
-    VectorClock issue_vc{};           // sync checker: the scalar pipe's clock when it issued this
-    std::uint64_t stall_cycles = 0;   // its pipe's idle time just before it started ...
-    Stall stall = Stall::QueueEmpty;  // ... and the main cause
-    std::uint32_t intrinsics = CostModel::kNoText;  // the cost model's text of its stream (timeline)
-  };
-  // A pipe's in-order queue. It never holds more than queue_depth unfinished instructions, so its
-  // slots are allocated once and reused (a std::deque would allocate per push: a Slot is ~0.5 KiB).
-  class SlotRing {
-  public:
-    void reserve(std::size_t n) { slots_.resize(n); }
-    bool empty() const { return count_ == 0; }
-    std::size_t size() const { return count_; }
-    Slot& front() { return slots_[head_]; }
-    const Slot& front() const { return slots_[head_]; }
-    const Slot& operator[](std::size_t i) const { return slots_[(head_ + i) % slots_.size()]; }
-    Slot& push() {  // precondition: size() < capacity (Core::can_issue)
-      Slot& s = slots_[(head_ + count_++) % slots_.size()];
-      s.running = s.snapshotted = false;
-      s.token_from = 0;
-      s.staging.reset();
-      s.snapshot.clear();
-      return s;
-    }
-    void pop_front() {
-      head_ = (head_ + 1) % slots_.size();
-      --count_;
-    }
-    void clear() { head_ = count_ = 0; }
-
-  private:
-    std::vector<Slot> slots_;
-    std::size_t head_ = 0, count_ = 0;
-  };
-  // Concurrent policy: an instruction the model has retired but the executor may not have run yet;
-  // auto-mode dependencies must still see it.
-  struct Unconfirmed {
-    std::uint64_t seq;
-    InstrRecord rec;
-  };
-  struct PipeState {
-    SlotRing queue;  // front is running or next to run
-    std::deque<Unconfirmed> unconfirmed;
-    std::uint64_t free_at = 0;
-    PipeStats stats;
-    InstrRecord last_retired{};  // for deadlock messages; desc == nullptr and kind Compute: nothing yet
-    bool retired_any = false;
-  };
-
   bool step();                      // process the next event; false if nothing can happen
   std::uint64_t end_time(std::uint64_t seq) const { return seq <= dropped_ ? dropped_end_time(seq) : end_ring_[seq & end_mask_]; }
   std::uint64_t dropped_end_time(std::uint64_t seq) const;  // a compacted seq: pinned, or the bound
@@ -235,9 +170,7 @@ private:
   void start(PipeState& p, Slot& s, std::uint64_t t);
   void end(PipeState& p, Slot& s, std::uint64_t t);
   void execute_scalar(InstrRecord& rec, std::uint64_t seq);
-  void warn(std::uint64_t seq, std::string message);  // a device warning for the report
-  // Stall attribution: `cycles` of idle on a pipe; the scalar pipe's clock moving forward to `to`.
-  static void note_idle(PipeStats& st, std::uint64_t cycles, const Why& why);
+  // The scalar pipe's clock moving forward to `to` (observers see the wait).
   void advance_scalar(std::uint64_t to, const Why& why);
   Why binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const;
   void add_auto_dependencies(InstrRecord& rec);
@@ -252,35 +185,25 @@ private:
   // a SyncError naming the stuck pipes and the kind (a wait nothing can satisfy, or a cycle of waits).
   [[noreturn]] void deadlock(const InstrRecord* blocked);
   int pipe_holding(std::uint64_t seq) const;  // the queue an unfinished instruction sits in, or -1
-  std::string describe(const InstrRecord& rec) const;
-  std::string operands_text(const InstrRecord& rec) const;
-  struct Token {
-    std::uint64_t time;  // modeled cycle the set_flag completed
-    std::uint64_t seq;   // the set_flag instruction (the concurrent policy waits for it really to run)
-  };
-  std::deque<Token>& tokens(int src, int dst, int id) { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
-  const std::deque<Token>& tokens(int src, int dst, int id) const { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
+  InstrView view(const InstrRecord& rec, std::uint64_t seq) const;  // what observers see of a record
+  template <class F>
+  void notify(F&& f) {
+    for (Observer* o : observers_) f(*o);
+  }
+  TokenQueue& tokens(int src, int dst, int id) { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
+  const TokenQueue& tokens(int src, int dst, int id) const { return flags_[(src * kNumPipeIds + dst) * kNumEventIds + id]; }
   static constexpr std::uint64_t kNotDone = std::numeric_limits<std::uint64_t>::max();
 
   CoreOptions opt_;
   CostModel cost_;
-  std::unique_ptr<SyncChecker> checker_;  // null unless checking
-  std::unique_ptr<UnwrittenReads> unwritten_;  // with the checker
-  std::vector<DeviceWarning> warnings_;    // distinct messages, first 64
-  std::unordered_map<std::string, std::size_t> warning_index_;
+  std::vector<Observer*> observers_;  // built-in tools and the launch's observers
+  std::vector<CoreTool*> tools_;      // the built-in ones again, for what only they are told
   std::uint64_t run_id_;
   BufferSet buffers_;
-  // Auto mode: tiles the kernel never TASSIGNed, per buffer; and the TASSIGNed ranges of a buffer
-  // before its first placement (a placer is made when first needed).
-  std::array<std::unique_ptr<AutoPlacer>, std::size_t(TileType::Ctrl)> placers_;
-  struct Assigned {
-    TileType loc;
-    std::uint64_t lo, hi;
-  };
-  std::vector<Assigned> tassigned_;
+  Placement placement_;
   std::vector<std::unique_ptr<Staging>> staging_pool_;  // reused: a DMA instruction stages 16 KiB and more
   std::array<PipeState, kNumPipeIds> pipes_;
-  std::vector<std::deque<Token>> flags_;  // pending set_flags per (src, dst, id)
+  std::vector<TokenQueue> flags_;  // pending set_flags per (src, dst, id)
   // End times of the seqs in (dropped_, issued_], kNotDone until retired: a power-of-two ring that doubles
   // when the window outgrows it (end_time() runs several times per model step; a deque's indexing
   // cost ~10 instructions of it).
@@ -299,27 +222,7 @@ private:
   std::uint64_t scalar_work_ = 0;  // cycles of the scalar pipe's compute instructions (TCI)
   std::uint64_t last_end_ = 0;
   std::uint64_t issued_ = 0;
-  PipeStats scalar_stats_;
   ScalarStall last_scalar_stall_;
-  std::vector<TimelineEntry> timeline_;
-  std::vector<std::uint32_t> stream_strings_;  // the cost model's stream texts -> strings_ (timeline)
-  std::vector<std::string> strings_;                         // the timeline's texts, interned ...
-  // ... by a binary key of what they show (looked up by string_view: no allocation per instruction)
-  KeyCache<std::uint32_t, 16> interned_;  // a loop alternates a few buffers per instruction
-  std::unordered_map<std::uint64_t, std::uint32_t> name_ids_;  // names by (instruction, kind, flag)
-  char key_[640];  // the key being built
-  std::size_t key_len_ = 0;
-  template <class T>
-  void put(const T& v) {
-    std::memcpy(key_ + key_len_, &v, sizeof v);
-    key_len_ += sizeof v;
-  }
-  std::vector<std::uint64_t> edges_;
-  template <class Make>
-  std::uint32_t intern(Make&& make);
-  void record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start, std::uint64_t end,
-              std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles,
-              std::uint32_t intrinsics = CostModel::kNoText);
   // A coroutine kernel suspended on `parked_rec_`; the driver issues it and resumes `parked_k_`.
   InstrRecord* parked_rec_ = nullptr;
   RecordEvent* parked_out_ = nullptr;
@@ -329,8 +232,6 @@ private:
   std::uint64_t syncall_release_ = 0;  // SYNCALL: the modeled cycle every core goes on at
   std::exception_ptr deferred_;  // an error raised in a destructor hook, rethrown at the kernel's end
   std::vector<GmAllocation> kernel_gm_;  // the kernel's live pto::KernelGm buffers (arg -1)
-  std::string scratch_tile_;               // first tile TASSIGNed over the A2/A3 scratch, if any
-  const char* scratch_user_ = nullptr;     // first instruction that used the scratch, if any
 };
 
 // Makes `core` the calling thread's current core and returns the previous one (a fiber switching hosts).

@@ -104,10 +104,10 @@ namespace {
 Core* placing_core(std::uint64_t owner) { return t_current && t_current->run_id() == owner ? t_current : nullptr; }
 const bool hooks_installed = [] {
   tile_hooks.retain = [](std::byte* a, std::uint64_t owner) {
-    if (Core* c = placing_core(owner)) c->auto_retain(a);
+    if (Core* c = placing_core(owner)) c->placement().retain(a);
   };
   tile_hooks.release = [](std::byte* a, std::uint64_t owner) {
-    if (Core* c = placing_core(owner)) c->auto_release(a);
+    if (Core* c = placing_core(owner)) c->placement().release(a);
   };
   tile_hooks.mad_mode = [](int mode) { current_core().mad_mode = mode; };
   tile_hooks.host_access = [](const std::byte* a, std::size_t n) {
@@ -129,9 +129,9 @@ void kernel_gm_release(const void* data, std::uint64_t owner) {
   if (Core* c = placing_core(owner)) c->kernel_gm_release(reinterpret_cast<std::uintptr_t>(data));
 }
 void note_tassign(Core& c, TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile) {
-  c.note_tassign(loc, offset, bytes, tile);
+  c.placement().note_tassign(loc, offset, bytes, tile);
 }
-void claim_a2a3_scratch(Core& c, const char* instruction) { c.claim_a2a3_scratch(instruction); }
+void claim_a2a3_scratch(Core& c, const char* instruction) { c.placement().claim_a2a3_scratch(instruction); }
 
 }  // namespace pto::detail
 

@@ -22,6 +22,7 @@
 #include "concurrent_policy.hpp"
 #include "core.hpp"
 #include "core_scheduler.hpp"
+#include "core_tools.hpp"
 #include "cost_model.hpp"
 #include "env.hpp"
 
@@ -93,7 +94,6 @@ public:
     o.model_only = cfg.model_only;
     o.timeline = cfg.timeline;
     o.costs = cfg.costs;
-    o.check = cfg.check;  // resolved by launch_impl
     o.cpu_reference = cfg.cpu_reference;
     o.gm = gm.empty() ? nullptr : &gm;
     o.gm_sized_only = sized_only;
@@ -104,6 +104,8 @@ public:
     o.fill = std::uint8_t(cfg.fill);  // resolved by launch_impl
     o.beat = &beat;
     core_ = std::make_unique<Core>(o);
+    tools_ = std::make_unique<CoreTools>(*core_, cfg.check, cfg.timeline);  // check: resolved by launch_impl
+    for (Observer* obs : cfg.observers) core_->attach(obs);
   }
   ~BlockTask() override {
     if (h_) {  // never finished (the launch itself failed): the host executors stop before the frame goes
@@ -151,8 +153,8 @@ public:
       core_->abandon();  // the executor's work ends before the core's UB goes away
       throw;
     }
-    report_ = core_->report();
-    gm_log_ = core_->take_gm_log();
+    report_ = tools_->report();
+    gm_log_ = tools_->take_gm_log();
     return true;
   }
 
@@ -164,6 +166,7 @@ private:
   CoreBeat& beat_;
   std::unique_ptr<FunctionalExecutor> executor_;  // before the core: destroyed after it
   std::unique_ptr<Core> core_;
+  std::unique_ptr<CoreTools> tools_;  // observe core_ (destroyed first)
   std::shared_ptr<void> args_;  // declared before the frame's owner: the frame may refer to the arguments
   Kernel::Handle h_{};
   bool started_ = false;
@@ -236,7 +239,11 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   if (cfg.costs) check_cost_table(*cfg.costs, cfg.target);
   if (cfg.host_threads < 0 || cfg.host_threads > kMaxHostThreads)
     fail("pto::launch: host_threads = ", cfg.host_threads, " must be in [0, ", kMaxHostThreads, "] (0 = all hardware threads)");
+  for (std::size_t i = 0; i < cfg.observers.size(); ++i)
+    if (!cfg.observers[i]) fail("pto::launch: observers[", i, "] is null");
   const auto t0 = std::chrono::steady_clock::now();
+  const LaunchView view{cfg.blocks, cfg.target, cfg.mode, cfg.policy, cfg.model_only};
+  for (Observer* o : cfg.observers) o->on_launch(view);
   const int host_threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
   // host_threads is what the launch runs at once: threads that drive the cores' kernels and models (one
   // per core, at most host_threads), and under the concurrent policy the rest (at least one) run the
@@ -292,6 +299,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   for (const auto& c : r.cores) r.cycles = std::max(r.cycles, c.cycles);
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (cfg.check == SyncCheck::Default) notice_findings(r);
+  for (Observer* o : cfg.observers) o->on_launch_end(r);
   return r;
 }
 

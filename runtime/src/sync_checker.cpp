@@ -43,13 +43,6 @@ std::string flag_text(const char* fn, int src, int dst, int id) {
 }
 }  // namespace
 
-std::string call_site(const InstrRecord& rec) {
-  if (rec.where.line() == 0) return {};
-  std::string file = rec.where.file_name();
-  if (auto slash = file.find_last_of('/'); slash != std::string::npos) file.erase(0, slash + 1);
-  return " at " + file + ':' + std::to_string(rec.where.line());
-}
-
 SyncChecker::SyncChecker(int block, const BufferSet& buffers,
                          std::function<std::string(const InstrRecord&)> describe,
                          std::function<std::string(const InstrRecord&)> operands, bool throw_first,

@@ -23,6 +23,7 @@
 #include <pto/runtime/sync_check.hpp>
 
 #include "buffer_set.hpp"
+#include "describe.hpp"
 #include "gm_allocations.hpp"
 #include "seq_table.hpp"
 
@@ -30,8 +31,6 @@ namespace pto::detail {
 
 using VectorClock = std::array<std::uint32_t, kNumPipeIds>;  // per pipe: instructions known to have ended
 
-// " at file.cpp:42" for a record that knows its call site (the sync operations), else "".
-std::string call_site(const InstrRecord& rec);  // per pipe: instructions known to have ended
 
 // The GM bytes one core read and wrote over a launch, as merged intervals, each with the first
 // instruction that touched it, per epoch (the SYNCALLs the core had passed): what the cross-core check

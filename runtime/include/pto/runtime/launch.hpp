@@ -15,6 +15,7 @@
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/gm_arg.hpp>
 #include <pto/runtime/kernel.hpp>
+#include <pto/runtime/observer.hpp>
 #include <pto/runtime/report.hpp>
 #include <pto/runtime/sync_check.hpp>
 
@@ -53,6 +54,9 @@ struct LaunchConfig {
   // checker reports; 0xFF makes every float type NaN, so the results show it too. -1 takes PTO_FILL
   // (zero, nan = 0xFF, or a byte such as 0xCD) or 0.
   int fill = -1;
+  // Observers of the engine (observer.hpp): each sees every core's events. Not owned; they must outlive
+  // the launch. The built-in tools (checker, timeline, stall attribution) use the same interface.
+  std::vector<Observer*> observers = {};
 };
 
 namespace detail {

@@ -10,27 +10,12 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/pipes.hpp>
+#include <pto/runtime/observer.hpp>
 #include <pto/runtime/sync_check.hpp>
 
 namespace pto {
 
-enum class Policy : std::uint8_t {
-  Deterministic,  // one host thread runs each core's pipes in modeled-time order: same result every run
-  Concurrent      // each pipe is an executor on a host thread pool: real overlap, same result when synchronised
-};
 
-// Why a pipe sat idle (stall attribution). The end of a kernel is an implicit pipe_barrier(PIPE_ALL).
-enum class Stall : std::uint8_t {
-  QueueEmpty,  // nothing issued to it yet (the scalar pipe was busy issuing, or the kernel had ended)
-  Flag,        // a wait_flag waited for its set_flag (see PipeStats::flags)
-  Event,       // waited for an event (WaitEvents, or an auto-mode dependency) from instruction N
-  Barrier,     // the scalar pipe waited at pipe_barrier(PIPE_ALL) / a pipe waited for that barrier's issue
-  QueueFull,   // the scalar pipe waited for a free slot in a full issue queue
-  Drain,       // the kernel had ended: the scalar pipe waited for the pipes to finish (its implicit barrier)
-  Cores        // the scalar pipe waited at SYNCALL for the other cores of the launch (and the barrier's cost)
-};
-inline constexpr int kNumStalls = 7;
-const char* stall_name(Stall s);
 
 struct FlagIdle {
   int src = 0, dst = 0, id = 0;  // the flag (src pipe, dst pipe, EVENT_ID)

@@ -1,4 +1,4 @@
-// Core: what a person reads - instruction descriptions, deadlock messages, the timeline, the report.
+// Core: the deadlock diagnosis (who waits for whom when no pipe can move).
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -6,46 +6,15 @@
 #include <sstream>
 
 #include <pto/isa/error.hpp>
+#include <pto/runtime/sync_check.hpp>
 
 #include "core.hpp"
-#include "cost_model.hpp"
+#include "describe.hpp"
 
 namespace pto::detail {
 
 // ---------------------------------------------------------------------------------------------------
 // Reports and messages.
-
-std::string Core::describe(const InstrRecord& rec) const {
-  std::ostringstream os;
-  switch (rec.kind) {
-    case RecordKind::SetFlag:
-    case RecordKind::WaitFlag:
-      os << (rec.kind == RecordKind::SetFlag ? "set_flag(" : "wait_flag(") << pipe_name(rec.flag_src) << ", "
-         << pipe_name(rec.flag_dst) << ", EVENT_ID" << rec.flag_id << ')';
-      break;
-    case RecordKind::BarrierAll: os << "pipe_barrier(PIPE_ALL)"; break;
-    case RecordKind::SyncAll: os << (rec.variant == kSyncAllLocal ? "SYNCALL<AICOnly>" : "SYNCALL"); break;
-    case RecordKind::Nop: os << (rec.desc ? rec.desc->name : "wait"); break;
-    case RecordKind::Compute: os << rec.desc->name; break;
-  }
-  return os.str();
-}
-
-std::string Core::operands_text(const InstrRecord& rec) const {
-  std::ostringstream ops;
-  for (int i = 0; i < rec.nops; ++i) {
-    const Operand& o = rec.ops[i];
-    if (i) ops << "; ";
-    ops << (rec.desc ? rec.desc->operands[i].name : "op") << ' ';
-    if (o.kind == Operand::Kind::Tile) {
-      const BufferSet::Place at = buffers_.locate(o.tile.base);
-      if (at.memory == Memory::None) ops << o.tile << " @own storage";  // not in a buffer of this core
-      else ops << o.tile << " @" << memory_name(at.memory) << "+0x" << std::hex << at.offset << std::dec;
-    }
-    else if (o.kind == Operand::Kind::Gm) ops << o.gm;
-  }
-  return ops.str();
-}
 
 void Core::abandon() noexcept {
   if (opt_.executor) opt_.executor->abandon();
@@ -192,101 +161,6 @@ void Core::deadlock(const InstrRecord* blocked) {
   if (!findings.empty()) os << " - " << kind_name(findings.front().kind) << ": " << findings.front().message;
   for (SyncFinding& f : findings) f.message = "deadlock on core " + std::to_string(opt_.block_idx) + ", " + kind_name(f.kind) + ": " + f.message;
   throw SyncError(os.str(), std::move(findings));
-}
-
-// The texts repeat (a kernel issues the same few instruction forms over and over): format each once,
-// keyed by the fields the text shows.
-template <class Make>
-std::uint32_t Core::intern(Make&& make) {
-  const std::string_view key(key_, key_len_);
-  if (const std::uint32_t* id = interned_.find(key)) return *id;
-  const auto id = std::uint32_t(strings_.size());
-  strings_.push_back(make());
-  interned_.insert(key, id);
-  return id;
-}
-
-void Core::record(const InstrRecord& rec, std::uint64_t seq, std::uint64_t issue, std::uint64_t start,
-                  std::uint64_t end, std::uint64_t token_from, Stall stall, std::uint64_t stall_cycles,
-                  std::uint32_t intrinsics) {
-  TimelineEntry e;
-  e.pipe = std::uint8_t(rec.pipe);
-  if (intrinsics != CostModel::kNoText) {
-    if (stream_strings_.size() <= intrinsics) stream_strings_.resize(intrinsics + 1, CostModel::kNoText);
-    if (stream_strings_[intrinsics] == CostModel::kNoText) {
-      stream_strings_[intrinsics] = std::uint32_t(strings_.size());
-      strings_.push_back(cost_.stream_text(intrinsics));
-    }
-    e.intrinsics_id = stream_strings_[intrinsics];
-  }
-  e.seq = seq;
-  e.issue = issue;
-  e.start = start;
-  e.end = end;
-  e.stall = stall;
-  e.stall_cycles = stall_cycles;
-  const std::uint64_t name_key = (std::uint64_t(rec.desc ? desc_index(rec.desc->op) + 1 : 0) << 32) |
-                                 (std::uint64_t(rec.kind) << 24) | (std::uint64_t(rec.flag_src) << 16) |
-                                 (std::uint64_t(rec.flag_dst) << 8) | std::uint64_t(rec.flag_id) |
-                                 (rec.kind == RecordKind::SyncAll ? std::uint64_t(rec.variant) << 56 : 0);
-  auto [it, fresh] = name_ids_.try_emplace(name_key, std::uint32_t(strings_.size()));
-  if (fresh) strings_.push_back(describe(rec));
-  e.name_id = it->second;
-  // At most 8 + kMaxOperands x (1 + 5 x 16 + 2) bytes: within key_.
-  static_assert(sizeof(void*) + kMaxOperands * (1 + 10 * sizeof(std::int64_t) + 2 * sizeof(int)) <= sizeof key_);
-  key_len_ = 0;
-  put(rec.desc);
-  for (int i = 0; i < rec.nops; ++i) {
-    const Operand& o = rec.ops[i];
-    put(o.kind);
-    if (o.kind == Operand::Kind::Tile) {
-      const TileView& t = o.tile;
-      for (int v : {int(t.loc), int(t.dtype), t.rows, t.cols, t.valid_rows, t.valid_cols, int(t.row_major)}) put(v);
-      put(t.offset);
-      put(in_buffer(t));
-    } else if (o.kind == Operand::Kind::Gm) {
-      put(o.gm.dtype);
-      put(o.gm.layout);
-      for (int k = 0; k < 5; ++k) {
-        put(o.gm.shape[k]);
-        put(o.gm.stride[k]);
-      }
-    }
-  }
-  e.operands_id = intern([&] { return operands_text(rec); });
-  e.after_begin = std::uint32_t(edges_.size());
-  edges_.insert(edges_.end(), rec.waits, rec.waits + rec.nwaits);
-  if (token_from) edges_.push_back(token_from);
-  e.after_count = std::uint32_t(edges_.size() - e.after_begin);
-  timeline_.push_back(e);
-}
-
-CoreReport Core::report() {
-  CoreReport r;
-  r.block = opt_.block_idx;
-  r.cycles = std::max(last_end_, s_time_);
-  r.instructions = issued_;
-  for (int p = 0; p < kNumPipeIds; ++p) {
-    r.pipes[p] = pipes_[p].stats;
-    note_idle(r.pipes[p], r.cycles - std::min(r.cycles, pipes_[p].free_at), {Stall::QueueEmpty});  // after its last
-  }
-  r.pipes[PIPE_S] = scalar_stats_;
-  r.pipes[PIPE_S].busy_cycles = issued_ * cost_.table().scalar_issue_cycles + scalar_work_;
-  note_idle(r.pipes[PIPE_S], r.cycles - s_time_, {Stall::Drain});  // the kernel's end waits for the pipes
-  for (PipeStats& st : r.pipes)
-    std::sort(st.flags.begin(), st.flags.end(), [](const FlagIdle& a, const FlagIdle& b) { return a.cycles > b.cycles; });
-  if (checker_) {
-    r.sync = checker_->take();
-    r.sync_suppressed = checker_->suppressed();
-    for (auto& [seq, text] : checker_->take_notes()) warn(seq, std::move(text));
-  }
-  r.warnings = std::move(warnings_);
-  warning_index_.clear();
-  r.timeline = std::move(timeline_);
-  r.strings = std::move(strings_);
-  stream_strings_.clear();
-  r.edges = std::move(edges_);
-  return r;
 }
 
 }  // namespace pto::detail
