@@ -63,7 +63,13 @@ struct Recorder : Observer {
     cores.assign(std::size_t(l.blocks), {});
   }
   void on_issue(const InstrView& v) override { add(v.core, {'i', v.seq, v.issue, 0, v.name, v.pipe}); }
-  void on_start(const InstrView& v) override { add(v.core, {'s', v.seq, v.issue, v.start, v.name, v.pipe}); }
+  std::map<int, std::uint64_t> idle_split;  // core 0: per pipe, the idle its instructions' starts explain
+  void on_start(const InstrView& v) override {
+    add(v.core, {'s', v.seq, v.issue, v.start, v.name, v.pipe});
+    if (v.core == 0 && v.idle)
+      for (std::uint64_t c : v.idle->cycles) idle_split[v.pipe] += c;
+    if (v.idle) BOOST_TEST(v.idle->cycles[0] + v.idle->cycles[1] + v.idle->cycles[2] == v.stall_cycles);
+  }
   void on_retire(const InstrView& v) override { add(v.core, {'r', v.seq, v.start, v.end, v.name, v.pipe}); }
   void on_wait(const WaitView& w) override { add(w.core, {'w', 0, w.from, w.to, stall_name(w.why.cause), PIPE_S}); }
   void on_release(const ReleaseView& r) override { add(r.core, {'f', r.seq, r.time, std::uint64_t(r.flag_id), "", r.flag_dst}); }
@@ -171,6 +177,18 @@ BOOST_AUTO_TEST_CASE(one_core_sees_every_instruction_with_the_reports_times) {
     if (e.what == 'w') waited += e.b - e.a;
   const PipeStats& s = c.pipes[PIPE_S];
   BOOST_TEST(waited == s.idle_cycles() - s.idle[std::size_t(Stall::Drain)]);
+  // Each queued pipe's idle in the report is what its instructions' starts explain plus the time after
+  // its last instruction.
+  std::map<int, std::uint64_t> last_end;
+  for (const Seen& e : ev)
+    if (e.what == 'r') last_end[e.pipe] = e.b;
+  int pipes_checked = 0;
+  for (const auto& [pipe, end] : last_end) {
+    if (pipe == PIPE_S) continue;
+    BOOST_TEST(c.pipes[std::size_t(pipe)].idle_cycles() == rec.idle_split[pipe] + (c.cycles - end), pipe_name(pipe));
+    ++pipes_checked;
+  }
+  BOOST_TEST(pipes_checked == 3);  // MTE2, V, MTE3
 }
 
 BOOST_AUTO_TEST_CASE(both_policies_deliver_the_same_events) {

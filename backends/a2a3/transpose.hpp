@@ -10,7 +10,7 @@
 #pragma once
 #include <cstdint>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 #include "vector_unit.hpp"
 

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include <pto/isa/error.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include <pto/backends/registry.hpp>
 #include <pto/isa/intrinsics.hpp>
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include <pto/isa/error.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 namespace pto::gather_index {
 

@@ -12,7 +12,7 @@
 
 #include <pto/isa/error.hpp>
 #include <pto/isa/intrinsics.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 #include "path_choice.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 #include "device_common.hpp"
 

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "../common/convert.hpp"
 #include "elementwise.hpp"
 

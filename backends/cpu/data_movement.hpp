@@ -8,7 +8,7 @@
 #include <immintrin.h>  // streaming stores (x86-64); other hosts copy with memcpy
 #endif
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include <pto/isa/prefetch.hpp>
 #include "../common/pad_value.hpp"
 #include "stable_source.hpp"

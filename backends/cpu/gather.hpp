@@ -13,7 +13,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/error.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 #include "../common/gather_index.hpp"
 

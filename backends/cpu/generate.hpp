@@ -10,7 +10,7 @@
 
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/dtype.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 namespace pto::cpu::generate {
 

@@ -11,7 +11,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/error.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 
 namespace pto::cpu::gm_indexed {
 

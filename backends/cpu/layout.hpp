@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <pto/isa/error.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "../common/pad_value.hpp"
 
 namespace pto::cpu::layout {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "elementwise.hpp"
 
 namespace pto::cpu::partial {

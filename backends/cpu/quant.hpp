@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <pto/isa/bfloat16.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include <pto/isa/low_precision.hpp>
 
 

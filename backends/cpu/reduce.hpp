@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "elementwise.hpp"
 
 namespace pto::cpu::reduce {

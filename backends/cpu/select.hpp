@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "elementwise.hpp"
 
 namespace pto::cpu::select {

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "elementwise.hpp"
 
 namespace pto::cpu::scalar {

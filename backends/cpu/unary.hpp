@@ -4,7 +4,7 @@
 #pragma once
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include "elementwise.hpp"
 
 namespace pto::cpu::unary {

@@ -415,8 +415,7 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
   }
   // Stall attribution of the pipe's idle [free_at, t): not issued yet (the part the scalar pipe spent
   // stalled takes that stall's cause), then the wait that released it.
-  InstrView v;
-  if (!observers_.empty()) v = view(s.rec, s.seq);
+  IdleSplit split;
   s.stall_cycles = t - std::min(t, p.free_at);
   if (s.stall_cycles) {
     const std::uint64_t f = p.free_at, a = std::min(t, std::max(f, s.issue_time));
@@ -427,14 +426,16 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     const std::uint64_t parts[] = {stalled, a - f - stalled, t - a};
     const Why causes[] = {st.why, {Stall::QueueEmpty}, held};
     s.stall = causes[std::max_element(parts, parts + 3) - parts].cause;
-    std::copy_n(parts, 3, v.idle_cycles);
-    std::copy_n(causes, 3, v.idle);
+    std::copy_n(parts, 3, split.cycles);
+    std::copy_n(causes, 3, split.why);
   }
   s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
   if (s.end >= kModelTimeLimit)
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
   if (!observers_.empty()) {
+    InstrView v = view(s.rec, s.seq);
+    if (s.stall_cycles) v.idle = &split;
     if (s.rec.pipe != PIPE_V) {  // V's UB copies are part of its vector work
       v.bytes = cost_.moved_bytes();
       v.gm_bytes = cost_.moved_gm_bytes();

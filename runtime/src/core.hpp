@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/registry.hpp>
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/kernel.hpp>

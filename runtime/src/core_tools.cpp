@@ -30,7 +30,8 @@ void StatsTool::note_idle(PipeStats& st, std::uint64_t cycles, const IdleCause& 
 void StatsTool::on_start(const InstrView& v) {
   if (v.pipe == PIPE_S) return;  // the scalar pipe's waits come as on_wait
   PipeStats& st = pipes_[v.pipe];
-  for (int k = 0; k < 3; ++k) note_idle(st, v.idle_cycles[k], v.idle[k]);
+  if (v.idle)
+    for (int k = 0; k < 3; ++k) note_idle(st, v.idle->cycles[k], v.idle->why[k]);
   st.bytes += v.bytes;
   st.gm_bytes += v.gm_bytes;
 }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/registry.hpp>
 #include <pto/runtime/observer.hpp>
 #include <pto/runtime/record.hpp>
 

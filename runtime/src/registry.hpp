@@ -5,7 +5,7 @@
 
 #include <pto/backends/registry.hpp>
 #include <pto/isa/enums.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/registry.hpp>
 #include <pto/runtime/record.hpp>
 
 namespace pto::detail {

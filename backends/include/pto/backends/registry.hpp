@@ -12,7 +12,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/intrinsics.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/backends/kernel_abi.hpp>
 #include <pto/isa/op.hpp>
 
 namespace pto::backend {

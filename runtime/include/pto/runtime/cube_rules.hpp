@@ -11,7 +11,7 @@
 
 #include <pto/isa/global_tensor.hpp>
 #include <pto/isa/instr_desc.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/operand.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/issue.hpp>
 #include <pto/runtime/operands.hpp>

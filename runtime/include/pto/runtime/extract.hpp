@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include <pto/isa/instr_desc.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/operand.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/cube_rules.hpp>
 #include <pto/runtime/event.hpp>

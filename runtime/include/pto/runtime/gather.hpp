@@ -20,7 +20,7 @@
 
 #include <pto/isa/enums.hpp>
 #include <pto/isa/instr_desc.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/operand.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/issue.hpp>

@@ -65,6 +65,13 @@ struct IdleCause {
   const char* event_name = nullptr;             // ... and its name, when the core still knew it
 };
 
+// A pipe's idle just before an instruction started, in three parts: the scalar pipe's stall while the
+// instruction was not yet issued, nothing queued, and the wait that released it.
+struct IdleSplit {
+  std::uint64_t cycles[3] = {};
+  IdleCause why[3] = {};
+};
+
 // One instruction of one core. Fields are filled as the model learns them: `issue` from on_issue,
 // `start`, `token_from` and the idle fields from on_start, `end` at on_retire.
 struct InstrView {
@@ -77,12 +84,11 @@ struct InstrView {
   std::uint64_t issue = 0, start = 0, end = 0;  // modeled cycles
   std::span<const std::uint64_t> waits;         // instructions whose end it waited for (events, auto mode)
   std::uint64_t token_from = 0;                 // wait_flag: the set_flag whose token it consumed
-  // Its pipe's idle just before it started: in total, its main cause, and in up to three parts (the
-  // scalar pipe's stall while it was not yet issued, nothing queued, the wait that released it).
+  // Its pipe's idle just before it started: in total, its main cause, and (on_start of a queued
+  // instruction that waited) split by cause; null otherwise.
   std::uint64_t stall_cycles = 0;
   Stall stall = Stall::QueueEmpty;
-  std::uint64_t idle_cycles[3] = {};
-  IdleCause idle[3] = {};
+  const IdleSplit* idle = nullptr;
   std::uint64_t bytes = 0, gm_bytes = 0;        // a transfer's bytes, and of them to or from GM (on_start)
   std::uint32_t stream = ~0u;                   // the cost model's text of its intrinsic stream (internal)
   const detail::InstrRecord* record = nullptr;  // its operands and call site (the runtime's own layout)

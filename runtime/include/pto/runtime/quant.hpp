@@ -24,7 +24,7 @@
 #include <pto/isa/dtype.hpp>
 #include <pto/isa/enums.hpp>
 #include <pto/isa/instr_desc.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/operand.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/broadcast.hpp>
 #include <pto/runtime/event.hpp>

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include <pto/isa/instr_desc.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/operand.hpp>
 #include <pto/isa/pipes.hpp>
 #include <pto/runtime/source_location.hpp>
 

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include <pto/isa/instr_desc.hpp>
-#include <pto/isa/kernel_abi.hpp>
+#include <pto/isa/operand.hpp>
 #include <pto/isa/tile.hpp>
 #include <pto/runtime/event.hpp>
 #include <pto/runtime/issue.hpp>
