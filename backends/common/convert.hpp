@@ -108,8 +108,6 @@ inline void store(DType t, std::byte* row, int c, R x, RoundMode m, SaturationMo
   row[c / 2] = std::byte((unsigned(row[c / 2]) & ~(0xFu << shift)) | (unsigned(code) << shift));
 }
 
-// One TCVT element: element sc of a source row into element dc of a destination row. f32 -> f32 rounds
-// to an integral value, as the chips' vconv_f322f32* do.
 template <class From, class To>
 inline void host_convert(const std::byte* srow, int sc, std::byte* drow, int dc) {
   From v;
@@ -118,6 +116,8 @@ inline void host_convert(const std::byte* srow, int sc, std::byte* drow, int dc)
   std::memcpy(drow + std::size_t(dc) * sizeof(To), static_cast<const void*>(&r), sizeof(To));
 }
 
+// One TCVT element: element sc of a source row into element dc of a destination row. f32 -> f32 rounds
+// to an integral value, as the chips' vconv_f322f32* do.
 template <class R>
 inline void element(DType sd, const std::byte* srow, int sc, DType dd, std::byte* drow, int dc, RoundMode m, SaturationMode sat) {
   // Widening to f32 is exact, and f32 -> f16 / bf16 rounded to nearest even is the host's own IEEE

@@ -74,6 +74,12 @@ Core::Core(const CoreOptions& opt)
   for (int p : kQueuedPipes) pipes_[p].queue.reserve(std::size_t(opt_.queue_depth));
 }
 
+static_assert(int(InstrKind::Compute) == int(RecordKind::Compute) && int(InstrKind::SetFlag) == int(RecordKind::SetFlag) &&
+                  int(InstrKind::WaitFlag) == int(RecordKind::WaitFlag) &&
+                  int(InstrKind::BarrierAll) == int(RecordKind::BarrierAll) && int(InstrKind::Nop) == int(RecordKind::Nop) &&
+                  int(InstrKind::SyncAll) == int(RecordKind::SyncAll),
+              "InstrKind (observer.hpp) mirrors RecordKind (record.hpp)");
+
 InstrView Core::view(const InstrRecord& rec, std::uint64_t seq) const {
   InstrView v;
   v.core = opt_.block_idx;
@@ -447,9 +453,11 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     v.stall = s.stall;
     v.stall_cycles = s.stall_cycles;
     v.stream = s.intrinsics;
+    // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
+    if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
     notify([&](Observer& o) { o.on_start(v); });
+    return;
   }
-  // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
 }
 
@@ -468,25 +476,8 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     run_finish(s);
     if (s.staging) staging_pool_.push_back(std::move(s.staging));
   }
-  if (s.rec.kind == RecordKind::SetFlag) {
-    tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
-    if (!observers_.empty()) {
-      const ReleaseView r{opt_.block_idx, s.seq, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id, t};
-      notify([&](Observer& o) { o.on_release(r); });
-    }
-  }
+  if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
   end_slot(s.seq) = t;
-  if (!observers_.empty()) {
-    InstrView v = view(s.rec, s.seq);
-    v.issue = s.issue_time;
-    v.start = s.start;
-    v.end = t;
-    v.token_from = s.token_from;
-    v.stall = s.stall;
-    v.stall_cycles = s.stall_cycles;
-    v.stream = s.intrinsics;
-    notify([&](Observer& o) { o.on_retire(v); });
-  }
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
   p.free_at = t;
@@ -499,6 +490,22 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   p.last_retired.flag_id = s.rec.flag_id;
   p.retired_any = true;
   p.queue.pop_front();
+  // The model's state is whole before anyone hears of it: an observer that throws fails the core, and
+  // this instruction has retired either way. The slot keeps its contents until the next push.
+  if (observers_.empty()) return;
+  if (s.rec.kind == RecordKind::SetFlag) {
+    const ReleaseView r{opt_.block_idx, s.seq, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id, t};
+    notify([&](Observer& o) { o.on_release(r); });
+  }
+  InstrView v = view(s.rec, s.seq);
+  v.issue = s.issue_time;
+  v.start = s.start;
+  v.end = t;
+  v.token_from = s.token_from;
+  v.stall = s.stall;
+  v.stall_cycles = s.stall_cycles;
+  v.stream = s.intrinsics;
+  notify([&](Observer& o) { o.on_retire(v); });
 }
 
 // Copy-on-write: before `writer` makes its results visible, every instruction still running on another

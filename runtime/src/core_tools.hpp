@@ -66,7 +66,7 @@ private:
   bool auto_mode_;
   // The scalar pipe's clock stamped on each queued instruction at its issue, per pipe, until it starts
   // (pipes start in issue order).
-  std::array<std::deque<VectorClock>, kNumPipeIds> issue_vc_;
+  std::array<Fifo<VectorClock>, kNumPipeIds> issue_vc_;
 };
 
 // One launch core's tools, attached to it at construction.

@@ -11,6 +11,7 @@
 #include <pto/runtime/record.hpp>
 
 #include "cost_model.hpp"
+#include "fifo.hpp"
 
 namespace pto::detail {
 
@@ -47,6 +48,8 @@ public:
     Slot& s = slots_[(head_ + count_++) % slots_.size()];
     s.running = s.snapshotted = false;
     s.token_from = 0;
+    s.stall_cycles = 0;
+    s.stall = Stall::QueueEmpty;
     s.staging.reset();
     s.snapshot.clear();
     return s;
@@ -79,28 +82,7 @@ struct Token {
   std::uint64_t time;  // modeled cycle the set_flag completed
   std::uint64_t seq;   // the set_flag instruction (the concurrent policy waits for it really to run)
 };
-// The pending tokens of one flag channel, oldest first. A vector and a read index, not a std::deque:
-// the core has 512 channels and a libstdc++ deque allocates ~600 bytes when constructed, which was
-// 1024 mallocs per core of a launch; a vector allocates on its first token.
-class TokenQueue {
-public:
-  bool empty() const { return head_ == v_.size(); }
-  std::size_t size() const { return v_.size() - head_; }
-  const Token& front() const { return v_[head_]; }
-  void push_back(const Token& t) { v_.push_back(t); }
-  void pop_front() {  // a channel kept non-empty (pre-armed double buffering) still frees its consumed tokens
-    if (++head_ == v_.size()) {
-      v_.clear();
-      head_ = 0;
-    } else if (head_ >= 64 && head_ * 2 >= v_.size()) {
-      v_.erase(v_.begin(), v_.begin() + std::ptrdiff_t(head_));
-      head_ = 0;
-    }
-  }
-
-private:
-  std::vector<Token> v_;
-  std::size_t head_ = 0;
-};
+// The pending tokens of one flag channel, oldest first.
+using TokenQueue = Fifo<Token>;
 
 }  // namespace pto::detail

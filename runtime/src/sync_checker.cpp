@@ -130,7 +130,7 @@ void SyncChecker::commit(const InstrRecord& rec, std::uint64_t seq, VectorClock 
     // consumed that token yet; when one has, but nothing orders it before this set, only timing kept
     // them apart (pto-isa's own GEMM, flash attention and top-k reuse ids so): a note, not a finding.
     // Sets of one flag run on one pipe, in issue order: the front is this set's.
-    const bool waited_in_program = c.waited_before.empty() || c.waited_before.front();
+    const bool waited_in_program = c.waited_before.empty() || c.waited_before.front() != 0;
     if (!c.waited_before.empty()) c.waited_before.pop_front();
     if (c.sets > 0 && waited_in_program && c.waits >= c.sets && vc[std::size_t(rec.flag_dst)] < c.last_wait_idx) {
       if (c.timed++ == 0) c.timed_first = seq, c.timed_site = call_site(rec);

@@ -24,6 +24,7 @@
 
 #include "buffer_set.hpp"
 #include "describe.hpp"
+#include "fifo.hpp"
 #include "gm_allocations.hpp"
 #include "seq_table.hpp"
 
@@ -115,11 +116,11 @@ private:
     std::uint64_t last_set_seq = 0;
     std::string last_set_site;
     std::uint32_t last_wait_idx = 0;  // index on the destination pipe of the latest wait
-    std::deque<std::uint64_t> pending;  // seqs of sets whose token no wait has consumed yet
+    Fifo<std::uint64_t> pending;  // seqs of sets whose token no wait has consumed yet
     std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;  // (set seq, consuming wait seq)
     std::uint64_t last_set_time = 0, last_wait_time = 0, last_wait_seq = 0;  // modeled cycles
     std::uint32_t issued_sets = 0, issued_waits = 0;  // program order
-    std::deque<bool> waited_before;  // per issued, not yet started set: every earlier set's wait was issued first
+    Fifo<std::uint8_t> waited_before;  // per issued, not yet started set: every earlier set's wait was issued first
     std::uint64_t timed = 0, timed_margin = ~std::uint64_t(0), timed_first = 0;  // sets kept apart by timing alone
     std::string timed_site;
   };

@@ -13,8 +13,16 @@
 // order, then on_start / on_retire as the core's pipes run, on_wait when the scalar pipe (the kernel)
 // waits, on_release when a set_flag's token arrives, on_end at the kernel's end. Calls for different
 // cores may come at once from different host threads: keep per-core state (on_launch says how many
-// cores) or lock. on_launch and on_launch_end run once, on the launching thread. The observer must
-// outlive the launch; an exception it throws fails the core that called it.
+// cores) or lock. on_launch runs once, on the launching thread, before any core starts; on_launch_end
+// once after every core ended, when the launch succeeds (a failed launch throws instead, and a failed
+// core sends no on_end). The observer must outlive the launch; an exception it throws fails the core
+// that called it.
+//
+// A view, and what it points to (waits, idle, record), is valid only during the call: copy what you
+// keep. Within a core, a set_flag's on_release comes just before its on_retire; a scalar-pipe wait
+// (on_wait) that a full queue causes comes before the on_issue of the instruction it delayed. The
+// runtime's own waits show too: a WaitEvents on the scalar pipe named WAIT_EVENT, issued when GM the
+// kernel owns goes away while instructions still use it.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -90,8 +98,9 @@ struct InstrView {
   Stall stall = Stall::QueueEmpty;
   const IdleSplit* idle = nullptr;
   std::uint64_t bytes = 0, gm_bytes = 0;        // a transfer's bytes, and of them to or from GM (on_start)
-  std::uint32_t stream = ~0u;                   // the cost model's text of its intrinsic stream (internal)
-  const detail::InstrRecord* record = nullptr;  // its operands and call site (the runtime's own layout)
+  // For the runtime's own tools; the layout of what they point to may change between versions.
+  std::uint32_t stream = ~0u;                   // the cost model's text of its intrinsic stream
+  const detail::InstrRecord* record = nullptr;  // its operands and call site
 };
 
 // The scalar pipe (the kernel) waited over [from, to).

@@ -36,7 +36,7 @@ struct InstrRecord {
   int flag_id = 0;
   std::uint8_t nops = 0;
   std::uint8_t nwaits = 0;
-  std::uint8_t variant = 0;  // backend-specific form bits (kVariant* in isa/kernel_abi.hpp)
+  std::uint8_t variant = 0;  // backend-specific form bits (kVariant* in isa/operand.hpp)
   Operand ops[kMaxOperands];
   ScalarValue scalar{};
   std::uint64_t waits[kMaxWaits] = {};  // sequence numbers of instructions that must finish first
