@@ -95,6 +95,18 @@ InstrView Core::view(const InstrRecord& rec, std::uint64_t seq) const {
   return v;
 }
 
+InstrView Core::slot_view(const Slot& s) const {
+  InstrView v = view(s.rec, s.seq);
+  v.issue = s.issue_time;
+  v.start = s.start;
+  v.end = s.end;
+  v.token_from = s.token_from;
+  v.stall = s.stall;
+  v.stall_cycles = s.stall_cycles;
+  v.stream = s.intrinsics;
+  return v;
+}
+
 std::vector<std::array<int, 4>> Core::pending_tokens() const {
   std::vector<std::array<int, 4>> pending;
   for (int src = 0; src < kNumPipeIds; ++src)
@@ -440,19 +452,12 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
   if (!observers_.empty()) {
-    InstrView v = view(s.rec, s.seq);
+    InstrView v = slot_view(s);
     if (s.stall_cycles) v.idle = &split;
     if (s.rec.pipe != PIPE_V) {  // V's UB copies are part of its vector work
       v.bytes = cost_.moved_bytes();
       v.gm_bytes = cost_.moved_gm_bytes();
     }
-    v.issue = s.issue_time;
-    v.start = t;
-    v.end = s.end;
-    v.token_from = s.token_from;
-    v.stall = s.stall;
-    v.stall_cycles = s.stall_cycles;
-    v.stream = s.intrinsics;
     // A kernel with both `start` and `direct` stages only if someone overwrites its inputs meanwhile.
     if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
     notify([&](Observer& o) { o.on_start(v); });
@@ -497,14 +502,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     const ReleaseView r{opt_.block_idx, s.seq, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id, t};
     notify([&](Observer& o) { o.on_release(r); });
   }
-  InstrView v = view(s.rec, s.seq);
-  v.issue = s.issue_time;
-  v.start = s.start;
-  v.end = t;
-  v.token_from = s.token_from;
-  v.stall = s.stall;
-  v.stall_cycles = s.stall_cycles;
-  v.stream = s.intrinsics;
+  const InstrView v = slot_view(s);  // s.end == t
   notify([&](Observer& o) { o.on_retire(v); });
 }
 

@@ -186,6 +186,7 @@ private:
   [[noreturn]] void deadlock(const InstrRecord* blocked);
   int pipe_holding(std::uint64_t seq) const;  // the queue an unfinished instruction sits in, or -1
   InstrView view(const InstrRecord& rec, std::uint64_t seq) const;  // what observers see of a record
+  InstrView slot_view(const Slot& s) const;  // ... of a queued one, started
   template <class F>
   void notify(F&& f) {
     for (Observer* o : observers_) f(*o);
