@@ -321,7 +321,10 @@ std::uint64_t CostModel::cycles(const InstrRecord& rec, std::uint32_t* text) {
   if (rec.kind != RecordKind::Compute) return 0;
   switch (rec.desc->cost) {
     case CostClass::None: return 0;
-    case CostClass::Transfer: return transfer_cycles(rec);
+    case CostClass::Transfer:
+    case CostClass::GmIndexed:
+    case CostClass::Prefetch:
+    case CostClass::PadZeros: return transfer_cycles(rec);
     case CostClass::Cube: return mad_cycles(rec);
     case CostClass::Stream: {
       VectorKey key{};  // zero-initialised: no padding, so the bytes are the key
@@ -406,7 +409,7 @@ std::uint64_t CostModel::mad_cycles(const InstrRecord& rec) const {
 }
 
 std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
-  if (rec.desc->op == Op::TFILLPAD_MAT)  // MTE2 writing zero lines into L1: the GM -> L1 rate, no GM setup
+  if (rec.desc->cost == CostClass::PadZeros)  // MTE2 writing zero lines into L1: the GM -> L1 rate, no GM setup
     return dma_cycles(table_.transfer(Memory::GM, Memory::L1), rec.scalar.bits, false, rec.desc->name, 1);
   // dst is operand 0, src operand 1; the bytes are the valid bytes of the tile side (a load's dst, a
   // store's src; a move between buffers: its dst).
@@ -419,8 +422,8 @@ std::uint64_t CostModel::transfer_cycles(const InstrRecord& rec) const {
          table_.name, "' does not have (its bytes_per_cycle is 0)");
   // The DMA calls: the NPU's TLOAD / TSTORE issue one per (d0, d1, d2) of an ND / DN tensor (its d3 x d4
   // are one call's bursts) and one per d0 of an NZ one, so each of those pays the path's setup.
-  if (rec.desc->op == Op::MGATHER || rec.desc->op == Op::MSCATTER) return gm_indexed_cycles(rec);
-  if (rec.desc->op == Op::TPREFETCH) {  // its own walk: every call moves a chunk of the tensor
+  if (rec.desc->cost == CostClass::GmIndexed) return gm_indexed_cycles(rec);
+  if (rec.desc->cost == CostClass::Prefetch) {  // its own walk: every call moves a chunk of the tensor
     const PrefetchWalk w = prefetch_walk(rec.ops[1].gm, rec.ops[0].tile, target_);
     return dma_cycles(path, std::uint64_t(w.bytes()), true, rec.desc->name, std::uint64_t(std::max<std::int64_t>(1, w.calls())));
   }

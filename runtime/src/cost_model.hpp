@@ -48,7 +48,7 @@ public:
   std::uint64_t moved_gm_bytes() const { return moved_gm_bytes_; }
 
 private:
-  std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer instruction
+  std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer, GmIndexed, Prefetch or PadZeros instruction
   std::uint64_t mad_cycles(const InstrRecord& rec) const;       // a CostClass::Cube instruction
   std::uint64_t gm_indexed_cycles(const InstrRecord& rec) const;  // MGATHER / MSCATTER: their walk per target
   // gm: shares the aggregate cap. `instruction` names it in an error.

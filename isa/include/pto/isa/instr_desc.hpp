@@ -35,7 +35,17 @@ struct DTypeRule {
 // destination) memories (CostTable::transfer); Stream by the intrinsic stream its target's device
 // algorithm records (on whatever pipe it runs); None costs nothing beyond issue (sync, bookkeeping).
 // Cube: the M pipe's mad, priced by its (m, k, n) in fractals (CostTable::mad_setup_cycles, mad_cycles_per_block).
-enum class CostClass : std::uint8_t { None, Transfer, Stream, Cube };
+// How the pipeline model prices an instruction (runtime/src/cost_model.cpp). The DMA forms with a walk
+// of their own are classes of their own, so the model reads the descriptor, not the Op.
+enum class CostClass : std::uint8_t {
+  None,
+  Transfer,   // one DMA: its path's setup per call, its bytes at the path's rate
+  Stream,     // the vector pipe: the target algorithm's intrinsic stream
+  Cube,       // the mad
+  GmIndexed,  // MGATHER / MSCATTER: GM through an index tile (scalar loop on A2A3, SIMT on A5)
+  Prefetch,   // TPREFETCH: its own chunked walk of the tensor
+  PadZeros    // TFILLPAD of an NZ Mat tile: MTE2 writing zero lines into L1 at the GM -> L1 rate
+};
 
 // The class an instruction has unless its descriptor says otherwise: the DMA pipes move bytes, the
 // vector pipe runs intrinsic streams.
@@ -298,11 +308,11 @@ inline constexpr InstrDesc kInstrTable[] = {
           {{DType::F32}, {DType::F32}}),
     // MGATHER / MSCATTER: GM through a UB index tile, priced as DMA (cost_model.cpp gm_indexed_cycles);
     // MSCATTER's table is read too (its atomic forms, and the slots no index names keep their bytes)
-    instr(Op::MGATHER, "MGATHER", {{PTO_D_W, PTO_D_R("table"), PTO_D_R("idx")}}, 3, false, dtypes::kMGather, CostClass::Transfer),
+    instr(Op::MGATHER, "MGATHER", {{PTO_D_W, PTO_D_R("table"), PTO_D_R("idx")}}, 3, false, dtypes::kMGather, CostClass::GmIndexed),
     instr(Op::MSCATTER, "MSCATTER", {{{"table", Role::ReadWrite}, PTO_D_R("src"), PTO_D_R("idx")}}, 3, false, dtypes::kMGather,
-          CostClass::Transfer),
+          CostClass::GmIndexed),
     // TPREFETCH: an MTE2 DMA into a scratch tile (its contents are the chip's last chunk)
-    instr(Op::TPREFETCH, "TPREFETCH", {{PTO_D_W, PTO_D_R("src")}}, 2),
+    instr(Op::TPREFETCH, "TPREFETCH", {{PTO_D_W, PTO_D_R("src")}}, 2, false, {}, CostClass::Prefetch),
     // TPRINT: host-side printing after a pipe_barrier(PIPE_ALL); no record of it reaches a pipe (it has no
     // kernel): its descriptor names the GlobalTensor it reads in the GM bounds check
     instr(Op::TPRINT, "TPRINT", {{PTO_D_R("src")}}, 1),
@@ -317,7 +327,7 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::TFILLPAD, "TFILLPAD", PTO_UN, false, dtypes::kLayout),
     instr(Op::TFILLPAD_INPLACE, "TFILLPAD_INPLACE", {{{"dst", Role::ReadWrite}, PTO_D_R("src")}}, 2, false, dtypes::kLayout),
     instr(Op::TFILLPAD_EXPAND, "TFILLPAD_EXPAND", PTO_UN, false, dtypes::kLayout),
-    instr(Op::TFILLPAD_MAT, "TFILLPAD", PTO_UN, false, dtypes::kLayout),  // an NZ Mat tile: zeroes on MTE2
+    instr(Op::TFILLPAD_MAT, "TFILLPAD", PTO_UN, false, dtypes::kLayout, CostClass::PadZeros),  // an NZ Mat tile: zeroes on MTE2
     // TEXTRACT / TINSERT between Vec tiles: the big tile's operand is the window
     instr(Op::TEXTRACT_V2V, "TEXTRACT", PTO_UN, false, dtypes::kWindow),
     instr(Op::TINSERT_V2V, "TINSERT", {{{"dst", Role::Write}, PTO_D_R("src")}}, 2, false, dtypes::kWindow),
