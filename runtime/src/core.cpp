@@ -82,7 +82,7 @@ static_assert(int(InstrKind::Compute) == int(RecordKind::Compute) && int(InstrKi
 
 InstrView Core::view(const InstrRecord& rec, std::uint64_t seq) const {
   InstrView v;
-  v.core = opt_.block_idx;
+  v.core = opt_.core;
   v.seq = seq;
   v.name = record_name(rec);
   v.pipe = rec.pipe;
@@ -142,6 +142,23 @@ bool Core::can_issue(const InstrRecord& rec) const {
   }
 }
 
+// A cluster's cores have the engines of their kind only (CoreKind): the AIC the cube's pipes and buffers,
+// an AIV the vector unit and UB. An instruction of the other kind is the other compilation's (the
+// source's __DAV_CUBE__ / __DAV_VEC__ sides): on the chip it would not be in this core's binary at all.
+void Core::check_engine(const InstrRecord& rec) const {
+  const bool cube = opt_.kind == CoreKind::Cube;
+  const bool pipe_ok = cube ? rec.pipe != PIPE_V && rec.pipe != PIPE_MTE3 : rec.pipe != PIPE_MTE1 && rec.pipe != PIPE_M && rec.pipe != PIPE_FIX;
+  std::string buffer;
+  for (int i = 0; i < rec.nops && buffer.empty(); ++i)
+    if (rec.ops[i].kind == Operand::Kind::Tile && (rec.ops[i].tile.loc == TileType::Vec) == cube)
+      buffer = std::string("buffer for ") + name_of(rec.ops[i].tile.loc) + " tiles (operand " + std::to_string(i) + ")";
+  if (pipe_ok && buffer.empty()) return;
+  fail(rec.desc->name, ": ", label(), " is a ", cube ? "cube core (AIC)" : "vector core (AIV)", ", which has no ",
+       !buffer.empty() ? buffer : pipe_name(rec.pipe), "; ", rec.desc->name, " on ", !buffer.empty() ? "that buffer" : pipe_name(rec.pipe),
+       " runs on the ", cube ? "vector cores: put it on the __DAV_VEC__ side of the kernel (or the AIV kernel of "
+       "pto::launch_mix)" : "cube core: put it on the __DAV_CUBE__ side of the kernel (or the AIC kernel of pto::launch_mix)");
+}
+
 void Core::validate(const InstrRecord& rec) const {
   for (int i = 0; i < rec.nwaits; ++i)
     if (rec.waits[i] == 0 || rec.waits[i] > issued_)
@@ -150,6 +167,7 @@ void Core::validate(const InstrRecord& rec) const {
 
 RecordEvent Core::issue(InstrRecord& rec) {
   if (rec.kind == RecordKind::Compute) check_gm(rec);  // sized GM arguments: bounds
+  if (opt_.kind != CoreKind::Any && (rec.kind == RecordKind::Compute || rec.kind == RecordKind::CrossSet)) check_engine(rec);
   if ((opt_.max_instructions && issued_ >= opt_.max_instructions) || (opt_.max_cycles && s_time_ > opt_.max_cycles))
     runaway(rec);
   if (opt_.beat) opt_.beat->beat(issued_ + 1, rec.desc);
@@ -214,7 +232,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
     case RecordKind::SetFlag:
       tokens(rec.flag_src, rec.flag_dst, rec.flag_id).push_back({s_time_, seq});
       if (!observers_.empty()) {
-        const ReleaseView r{opt_.block_idx, seq, rec.flag_src, rec.flag_dst, rec.flag_id, s_time_};
+        const ReleaseView r{opt_.core, seq, rec.flag_src, rec.flag_dst, rec.flag_id, s_time_};
         notify([&](Observer& o) { o.on_release(r); });
       }
       break;
@@ -228,17 +246,25 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       if (opt_.executor) opt_.executor->wait_done(tok.seq);  // the real set_flag must have run too
       break;
     }
+    case RecordKind::CrossSet:  // on the scalar pipe: it goes out now
+      cross_set_retired(rec, seq, s_time_);
+      break;
     case RecordKind::BarrierAll:
       stall = Stall::Barrier;
       advance_scalar(last_end_, {Stall::Barrier});
       if (opt_.executor) opt_.executor->wait_all();
       break;
-    case RecordKind::SyncAll:  // syncall_arrive drained the executor and knows the release
+    case RecordKind::SyncAll:  // cross_begin drained the executor and knows the release
       stall = Stall::Barrier;
       advance_scalar(last_end_, {Stall::Barrier});
-      if (syncall_release_ > s_time_) stall = Stall::Cores;
-      advance_scalar(syncall_release_, {Stall::Cores});
-      syncall_ = SyncAllState::None;
+      if (cross_release_ > s_time_) stall = Stall::Cores;
+      advance_scalar(cross_release_, {Stall::Cores});
+      cross_ = CrossState::None;
+      break;
+    case RecordKind::CrossWait:  // cross_begin took the signal: it reached this core at cross_release_
+      stall = Stall::Cores;
+      advance_scalar(cross_release_, {Stall::Cores, 0, 0, rec.flag_id});
+      cross_ = CrossState::None;
       break;
     default:
       stall = Stall::Event;
@@ -277,7 +303,7 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
 void Core::advance_scalar(std::uint64_t to, const Why& why) {
   if (to <= s_time_) return;
   if (!observers_.empty()) {
-    const WaitView w{opt_.block_idx, s_time_, to, why};
+    const WaitView w{opt_.core, s_time_, to, why};
     notify([&](Observer& o) { o.on_wait(w); });
   }
   last_scalar_stall_ = {s_time_, to, why};
@@ -295,15 +321,16 @@ Core::Why Core::binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token
 
 RecordEvent Core::issue_blocking(InstrRecord& rec) {
   pump_until_can_issue(rec);
-  if (rec.kind == RecordKind::SyncAll && syncall_ != SyncAllState::Released) {
+  if (waits_for_cores(rec) && cross_ != CrossState::Released) {
     // A plain kernel waits in place: on its fiber, or on a host thread of its own. A coroutine kernel
-    // waits only by suspending (Core::drive), so a SYNCALL it did not co_await cannot wait.
-    if (opt_.scheduler && !opt_.scheduler->can_wait_in_place(opt_.block_idx))
-      fail("SYNCALL: in a coroutine kernel it must be co_awaited (`co_await SYNCALL();`): a coroutine core waits "
-           "for the other cores only where it suspends");
-    if (!syncall_arrive(rec, true)) {
-      opt_.scheduler->wait(opt_.block_idx);
-      syncall_released();
+    // waits only by suspending (Core::drive), so a wait it did not co_await cannot wait.
+    if (opt_.scheduler && !opt_.scheduler->can_wait_in_place(opt_.core))
+      fail(rec.desc->name, ": in a coroutine kernel it must be co_awaited (`co_await ", rec.desc->name,
+           "(...);`, and TPOP / TALLOC / TPUSH the same): a coroutine core waits for the other cores only where it "
+           "suspends");
+    if (!cross_begin(rec, true)) {
+      opt_.scheduler->wait(opt_.core);
+      cross_resumed();
     }
   }
   return issue(rec);
@@ -311,36 +338,76 @@ RecordEvent Core::issue_blocking(InstrRecord& rec) {
 
 void Core::runaway(const InstrRecord& rec) const {
   const bool instructions = opt_.max_instructions && issued_ >= opt_.max_instructions;
-  fail("watchdog: core ", opt_.block_idx, " ", instructions ? "issued " : "reached modeled cycle ",
+  fail("watchdog: ", label(), " ", instructions ? "issued " : "reached modeled cycle ",
        instructions ? issued_ : s_time_, instructions ? " instructions" : "", ", the launch's cap (",
        instructions ? "LaunchConfig::max_instructions, PTO_MAX_INSTRUCTIONS" : "LaunchConfig::max_cycles, PTO_MAX_CYCLES",
        "; 0 turns it off): a kernel that never ends? It was issuing ", describe(rec), " (instruction #", issued_ + 1,
        ")");
 }
 
-bool Core::syncall_arrive(const InstrRecord& rec, bool in_place) {
+void Core::resolve_syncall(InstrRecord& rec) const {
+  if (rec.kind != RecordKind::SyncAll) return;
+  if (rec.variant == kSyncAllMix && opt_.kind == CoreKind::Any)
+    fail("SYNCALL<SyncCoreType::Mix>: a mixed barrier meets the cube (AIC) and vector (AIV) cores of clusters; this "
+         "launch has no clusters (launch the kernel with pto::launch_mix, or use SyncCoreType::AIVOnly: every core "
+         "of the launch)");
+  if (opt_.kind == CoreKind::Cube && rec.variant == kSyncAllVector) rec.variant = kSyncAllLocalCube;
+  if (opt_.kind == CoreKind::Cube && rec.variant == kSyncAllLocal) rec.variant = kSyncAllCube;
+}
+
+bool Core::cross_begin(InstrRecord& rec, bool in_place) {
+  if (rec.kind == RecordKind::CrossWait) {
+    if (!opt_.scheduler)
+      fail(rec.desc->name, "(", rec.flag_id, ") outside pto::launch: a cross-core flag is set by another core, and a "
+           "direct call has one core; launch the kernel (pto::launch_mix for a cluster)");
+    pump_quiescent();  // the sets this core owes go out first: the other side may be waiting for them
+    const int second = rec.variant & kCrossWaitPair ? rec.flag_id + 16 : -1;
+    if (!opt_.scheduler->flag_wait(opt_.core, rec.flag_id, second, in_place, describe(rec) + call_site(rec))) {
+      cross_ = CrossState::Waiting;
+      if (opt_.beat) opt_.beat->state.store(CoreBeat::Waiting, std::memory_order_relaxed);
+      return false;
+    }
+    cross_release_ = opt_.scheduler->released_at(opt_.core);
+    cross_ = CrossState::Released;
+    return true;
+  }
+  resolve_syncall(rec);
   // The real pipes too: GM a TSTORE wrote before the barrier is there before any core goes on.
   if (opt_.executor) opt_.executor->wait_all();
   const std::uint64_t arrival = std::max(s_time_ + cost_.table().scalar_issue_cycles, last_end_);
-  const bool local = rec.variant == kSyncAllLocal || !opt_.scheduler;
-  const std::uint64_t cost = rec.variant == kSyncAllLocal ? 0 : cost_.table().syncall_cycles;
+  const bool local = !syncall_meets(rec.variant) || !opt_.scheduler;
+  const std::uint64_t cost = syncall_meets(rec.variant) ? cost_.table().syncall_cycles : 0;
+  const BarrierGroup group = rec.variant == kSyncAllMix    ? BarrierGroup::All
+                             : rec.variant == kSyncAllCube ? BarrierGroup::Cube
+                                                           : BarrierGroup::Vector;
   if (local) {
-    syncall_release_ = arrival + cost;
-  } else if (!opt_.scheduler->arrive(opt_.block_idx, arrival, cost, in_place)) {
-    syncall_ = SyncAllState::Waiting;
-    if (opt_.beat) opt_.beat->state.store(CoreBeat::AtSyncAll, std::memory_order_relaxed);
+    cross_release_ = arrival + cost;
+  } else if (!opt_.scheduler->arrive(opt_.core, group, arrival, cost, in_place)) {
+    cross_ = CrossState::Waiting;
+    if (opt_.beat) opt_.beat->state.store(CoreBeat::Waiting, std::memory_order_relaxed);
     return false;
   } else {
-    syncall_release_ = opt_.scheduler->released_at(opt_.block_idx);
+    cross_release_ = opt_.scheduler->released_at(opt_.core);
   }
-  syncall_ = SyncAllState::Released;
+  cross_ = CrossState::Released;
   return true;
 }
 
-void Core::syncall_released() {
+void Core::cross_resumed() {
   if (opt_.beat) opt_.beat->state.store(CoreBeat::Running, std::memory_order_relaxed);
-  syncall_release_ = opt_.scheduler->released_at(opt_.block_idx);  // throws the deadlock error
-  syncall_ = SyncAllState::Released;
+  cross_release_ = opt_.scheduler->released_at(opt_.core);  // throws the deadlock error
+  cross_ = CrossState::Released;
+}
+
+// The set goes out when its pipe retires it (after everything queued before it there), and reaches the
+// other cores cross_delivery_cycles later. Under the concurrent policy the host executor first runs
+// what the model retired, so the other core reads what this one wrote.
+void Core::cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t) {
+  if (!opt_.scheduler)
+    fail(describe(rec), " outside pto::launch: a cross-core flag goes to other cores, and a direct call has one "
+         "core; launch the kernel (pto::launch_mix for a cluster)");
+  if (opt_.executor) opt_.executor->wait_done(seq);
+  opt_.scheduler->flag_set(opt_.core, rec.flag_src, rec.flag_id, t + cost_.table().cross_delivery_cycles);
 }
 
 void Core::park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) {
@@ -351,21 +418,21 @@ void Core::park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) {
 
 bool Core::drive(Kernel::Handle top) {
   std::coroutine_handle<> next = top;
-  bool resumed = syncall_ == SyncAllState::Waiting;  // called again after a SYNCALL wait
+  bool resumed = cross_ == CrossState::Waiting;  // called again after a wait for other cores
   for (;;) {
     if (!resumed) {
       next.resume();
       if (top.done()) break;
       if (!parked_rec_)
-        fail("core ", opt_.block_idx, ": the kernel suspended on an awaitable that is not a PTO instruction; "
+        fail(label(), ": the kernel suspended on an awaitable that is not a PTO instruction; "
              "a pto::Kernel may co_await only PTO instructions, sync operations and other pto::Kernels");
-      if (parked_rec_->kind == RecordKind::SyncAll) {
+      if (waits_for_cores(*parked_rec_)) {
         pump_until_can_issue(*parked_rec_);
-        if (!syncall_arrive(*parked_rec_, false)) return false;  // parked_* stay: the scheduler runs other cores
+        if (!cross_begin(*parked_rec_, false)) return false;  // parked_* stay: the scheduler runs other cores
       }
     } else {
       resumed = false;
-      syncall_released();
+      cross_resumed();
     }
     InstrRecord* rec = std::exchange(parked_rec_, nullptr);
     RecordEvent* out = std::exchange(parked_out_, nullptr);
@@ -447,7 +514,8 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     std::copy_n(parts, 3, split.cycles);
     std::copy_n(causes, 3, split.why);
   }
-  s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
+  s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr) +
+          (s.rec.kind == RecordKind::CrossSet ? cost_.table().cross_set_cycles : 0);
   if (s.end >= kModelTimeLimit)
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
@@ -482,6 +550,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     if (s.staging) staging_pool_.push_back(std::move(s.staging));
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
+  if (s.rec.kind == RecordKind::CrossSet) cross_set_retired(s.rec, s.seq, t);
   end_slot(s.seq) = t;
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});
@@ -499,7 +568,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
   // this instruction has retired either way. The slot keeps its contents until the next push.
   if (observers_.empty()) return;
   if (s.rec.kind == RecordKind::SetFlag) {
-    const ReleaseView r{opt_.block_idx, s.seq, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id, t};
+    const ReleaseView r{opt_.core, s.seq, s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id, t};
     notify([&](Observer& o) { o.on_release(r); });
   }
   const InstrView v = slot_view(s);  // s.end == t
@@ -695,7 +764,7 @@ void Core::finish() {
   if (opt_.executor) opt_.executor->wait_all();
   if (!observers_.empty()) {
     CoreEndView e;
-    e.core = opt_.block_idx;
+    e.core = opt_.core;
     e.cycles = std::max(last_end_, s_time_);
     e.instructions = issued_;
     e.scalar_end = s_time_;

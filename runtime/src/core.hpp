@@ -28,6 +28,7 @@
 #include <pto/runtime/record.hpp>
 
 #include "buffer_set.hpp"
+#include "core_layout.hpp"
 #include "core_tool.hpp"
 #include "cost_model.hpp"
 #include "gm_allocations.hpp"
@@ -62,8 +63,12 @@ public:
 };
 
 struct CoreOptions {
-  int block_idx = 0;
+  int block_idx = 0;  // get_block_idx(): the core's block (its cluster, in a cluster launch)
   int block_num = 1;
+  int core = 0;       // the core's index in the launch (the scheduler's), and its engines (core_layout.hpp)
+  CoreKind kind = CoreKind::Any;
+  int subblock = 0;   // get_subblockid(): 0 / 1 for a cluster's AIV0 / AIV1
+  bool clusters = false;  // the launch is a cluster launch (names: "cluster 1 AIV0")
   Target target = Target::A2A3;
   Mode mode = Mode::Manual;
   int queue_depth = 32;
@@ -75,7 +80,7 @@ struct CoreOptions {
   bool cpu_reference = false;              // CPU reference kernels even where a device code path exists
   const GmAllocations* gm = nullptr;       // the launch's sized GM arguments (bounds, names); null: none
   bool gm_sized_only = false;              // ... and there is no raw GM pointer: other GM is the kernel's own
-  LaunchScheduler* scheduler = nullptr;    // the launch's cores (SYNCALL); null: this core is the only one
+  LaunchScheduler* scheduler = nullptr;    // the launch's cores (SYNCALL, cross-core flags); null: the only one
   std::ostream* print = nullptr;           // TPRINT's stream; null: std::cout
   std::uint64_t max_instructions = 0;      // the watchdog's caps (0: none)
   std::uint64_t max_cycles = 0;
@@ -91,6 +96,8 @@ public:
   ~Core();
 
   const CoreOptions& options() const { return opt_; }
+  // "core 3", "cluster 1 AIV0": how messages name this core.
+  std::string label() const { return CoreLayout{opt_.block_num, opt_.clusters}.label(opt_.core); }
   // The model executes instructions' work itself (deterministic policy, not model-only).
   bool functional() const { return !opt_.executor && !opt_.model_only; }
   std::uint64_t run_id() const { return run_id_; }
@@ -112,8 +119,9 @@ public:
 
   // Coroutine kernels.
   void park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k);
-  // Resumes `top` until it finishes (true), issuing what it parks, or until it parks on a SYNCALL that
-  // must wait for other cores (false): call drive again once the launch's scheduler has released it.
+  // Resumes `top` until it finishes (true), issuing what it parks, or until it parks on a SYNCALL or a
+  // cross-core flag wait that must wait for other cores (false): call drive again once the launch's
+  // scheduler has released it.
   bool drive(Kernel::Handle top);
 
   // End of kernel: wait for every pipe to drain (an implicit pipe_barrier(PIPE_ALL)).
@@ -177,10 +185,18 @@ private:
   void snapshot_readers_of(const Slot& writer);
   void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
   void run_finish(Slot& s);
-  // SYNCALL (precondition: can_issue, the model's pipes drained): drains the host executor, arrives at the
-  // launch's barrier; true once the release time is known (syncall_release_), false: the core must wait.
-  bool syncall_arrive(const InstrRecord& rec, bool in_place);
-  void syncall_released();  // after the wait: the release time, or the scheduler's deadlock error
+  // A record that waits for other cores: SYNCALL (precondition: can_issue, the model's pipes drained:
+  // drains the host executor, arrives at its group's barrier) or a cross-core flag wait (first retires
+  // whatever this core can, so the sets it owes others go out). True once the release time is known
+  // (cross_release_), false: the core must wait.
+  bool cross_begin(InstrRecord& rec, bool in_place);
+  void cross_resumed();  // after the wait: the release time, or the scheduler's deadlock error
+  static bool waits_for_cores(const InstrRecord& rec) {
+    return rec.kind == RecordKind::SyncAll || rec.kind == RecordKind::CrossWait;
+  }
+  void resolve_syncall(InstrRecord& rec) const;  // the SyncCoreType to the group this core meets (kSyncAll*)
+  void check_engine(const InstrRecord& rec) const;  // a cluster core has the instruction's pipe and buffers
+  void cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t);  // a CrossSet's signal goes out
   // The scalar pipe cannot issue `blocked` (null: the end of the kernel) and no pipe can move: throws
   // a SyncError naming the stuck pipes and the kind (a wait nothing can satisfy, or a cycle of waits).
   [[noreturn]] void deadlock(const InstrRecord* blocked);
@@ -229,8 +245,9 @@ private:
   RecordEvent* parked_out_ = nullptr;
   std::coroutine_handle<> parked_k_;
   bool finished_ = false;
-  enum class SyncAllState : std::uint8_t { None, Waiting, Released } syncall_ = SyncAllState::None;
-  std::uint64_t syncall_release_ = 0;  // SYNCALL: the modeled cycle every core goes on at
+  // A wait for other cores (SYNCALL, a cross-core flag): the modeled cycle it ends at, once released.
+  enum class CrossState : std::uint8_t { None, Waiting, Released } cross_ = CrossState::None;
+  std::uint64_t cross_release_ = 0;
   std::exception_ptr deferred_;  // an error raised in a destructor hook, rethrown at the kernel's end
   std::vector<GmAllocation> kernel_gm_;  // the kernel's live pto::KernelGm buffers (arg -1)
 };

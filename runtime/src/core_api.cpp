@@ -74,9 +74,12 @@ std::uint64_t core_run_id(const Core& c) { return c.run_id(); }
 std::uint64_t core_issued(const Core& c) { return c.issued(); }
 int core_block_idx(const Core& c) { return c.options().block_idx; }
 int core_block_num(const Core& c) { return c.options().block_num; }
+int core_subblock(const Core& c) { return c.options().subblock; }
+CoreKind core_kind(const Core& c) { return c.options().kind; }
 
 bool try_issue(Core& c, InstrRecord& rec, RecordEvent& out) {
-  if (rec.kind == RecordKind::SyncAll) return false;  // the driver drains the core and meets the others (Core::drive)
+  // The driver drains the core and meets the others, or waits for the flag (Core::drive).
+  if (rec.kind == RecordKind::SyncAll || rec.kind == RecordKind::CrossWait) return false;
   c.validate(rec);
   if (!c.can_issue(rec)) return false;
   out = c.issue(rec);

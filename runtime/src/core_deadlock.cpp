@@ -32,7 +32,7 @@ void Core::deadlock(const InstrRecord* blocked) {
   const std::string scalar_waits_at =
       blocked ? describe(*blocked) : std::string("the end of the kernel (an implicit pipe_barrier(PIPE_ALL))");
   std::ostringstream os;
-  os << "deadlock on core " << opt_.block_idx << ": the scalar pipe waits at " << scalar_waits_at
+  os << "deadlock on " << label() << ": the scalar pipe waits at " << scalar_waits_at
      << " and no pipe can make progress";
   for (int p : kQueuedPipes) {
     const PipeState& ps = pipes_[p];
@@ -66,7 +66,7 @@ void Core::deadlock(const InstrRecord* blocked) {
   auto never = [&](int pipe, const InstrRecord& w, std::uint64_t seq) {
     SyncFinding f;
     f.kind = SyncFinding::Kind::WaitNeverSatisfied;
-    f.core = opt_.block_idx;
+    f.core = opt_.core;
     f.second = {seq, pipe, describe(w), ""};
     f.flag_src = w.flag_src;
     f.flag_dst = w.flag_dst;
@@ -134,7 +134,7 @@ void Core::deadlock(const InstrRecord* blocked) {
   if (dfs(PIPE_S) && cycle.size() >= 2) {
     SyncFinding f;
     f.kind = SyncFinding::Kind::CyclicWait;
-    f.core = opt_.block_idx;
+    f.core = opt_.core;
     std::ostringstream m;
     for (std::size_t k = 0; k < cycle.size(); ++k) {
       const int u = cycle[k], v = cycle[(k + 1) % cycle.size()];
@@ -159,7 +159,7 @@ void Core::deadlock(const InstrRecord* blocked) {
     findings.insert(findings.begin(), std::move(f));
   }
   if (!findings.empty()) os << " - " << kind_name(findings.front().kind) << ": " << findings.front().message;
-  for (SyncFinding& f : findings) f.message = "deadlock on core " + std::to_string(opt_.block_idx) + ", " + kind_name(f.kind) + ": " + f.message;
+  for (SyncFinding& f : findings) f.message = "deadlock on " + label() + ", " + kind_name(f.kind) + ": " + f.message;
   throw SyncError(os.str(), std::move(findings));
 }
 

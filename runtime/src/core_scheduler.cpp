@@ -24,12 +24,17 @@ namespace pto::detail {
 namespace bctx = boost::context;
 
 struct LaunchScheduler::Slot {
-  int block = 0;
+  int core = 0;
   int home = -1;  // the worker (host thread) that started it and resumes it
   enum class State : std::uint8_t { NotStarted, Running, Waiting, Released, Ended } state = State::NotStarted;
-  // How it waits at a barrier: by returning from run (a coroutine kernel), on its fiber, or blocking its
-  // thread. The first two are resumed by their worker once released.
+  // How it waits: by returning from run (a coroutine kernel), on its fiber, or blocking its thread. The
+  // first two are resumed by their worker once released.
   enum class Wait : std::uint8_t { Yield, Fiber, Block } wait = Wait::Yield;
+  // What it waits for: a barrier of its group, or its flag `flag`.
+  enum class On : std::uint8_t { Barrier, Flag } on = On::Barrier;
+  BarrierGroup group = BarrierGroup::Vector;
+  int flag = 0, flag2 = -1;       // the flag(s) it waits for (A5's AIC waits for id and id + 16 at once)
+  std::string what;               // the flag wait, as the core names it (a deadlock message)
   std::unique_ptr<CoreTask> task;
   bool on_fiber = false;
   bctx::fiber fiber;              // the core's context while it is switched out
@@ -37,10 +42,12 @@ struct LaunchScheduler::Slot {
   bctx::stack_context stack{};    // the fiber's stack
   std::exception_ptr error;       // what run() threw
   bool failed = false, secondary = false;
-  std::uint64_t release = 0;      // the modeled cycle its current barrier released it at
-  std::string abort;              // non-empty: the barrier will never complete (the deadlock error)
+  std::uint64_t release = 0;      // the modeled cycle its current wait ended at
+  std::string abort;              // non-empty: the wait will never end (the deadlock error)
   bool abort_secondary = false;   // ... because another core failed
   int barriers = 0;               // SYNCALLs passed
+  // Its flag counters: the times of the signals not yet waited for, by id (made on the first signal).
+  std::unique_ptr<std::array<std::deque<std::uint64_t>, kCrossFlagIds>> flags;
 #ifdef PTO_ASAN_FIBERS
   void* fake = nullptr;           // the fiber's fake stack while it is switched out
   const void* host_bottom = nullptr;  // its worker's stack
@@ -100,10 +107,14 @@ struct PooledStack {
   void deallocate(bctx::stack_context& s) noexcept { pool->put(s); }
 };
 
-// "cores 0-2, 5" / "core 3"
-std::string core_list(std::vector<int> v) {
+// "cores 0-2, 5" / "core 3"; in a cluster launch "cluster 0 AIV0, cluster 2 AIC"
+std::string core_list(std::vector<int> v, const CoreLayout& layout) {
   std::sort(v.begin(), v.end());
   std::ostringstream os;
+  if (layout.clusters) {
+    for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << layout.label(v[i]);
+    return os.str();
+  }
   os << (v.size() == 1 ? "core " : "cores ");
   for (std::size_t i = 0; i < v.size();) {
     std::size_t j = i;
@@ -114,6 +125,11 @@ std::string core_list(std::vector<int> v) {
   }
   return os.str();
 }
+
+const char* group_name(BarrierGroup g, bool clusters) {
+  if (!clusters) return "";
+  return g == BarrierGroup::Vector ? "<AIVOnly>" : g == BarrierGroup::Cube ? "<AICOnly>" : "<Mix>";
+}
 }  // namespace
 
 bctx::stack_context PooledStack::allocate() {
@@ -121,14 +137,21 @@ bctx::stack_context PooledStack::allocate() {
   return slot->stack;
 }
 
-LaunchScheduler::LaunchScheduler(int blocks, int threads, bool coroutines, tbb::task_arena* arena)
-    : blocks_(blocks), threads_(threads), coroutines_(coroutines), fibers_(!coroutines && blocks > threads), arena_(arena),
-      stacks_(std::make_unique<StackPool>()) {
-  for (int b = 0; b < blocks; ++b) {
+LaunchScheduler::LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena)
+    : layout_(layout), cores_(layout.cores()), threads_(threads), coroutines_(coroutines),
+      fibers_(!coroutines && layout.cores() > threads), arena_(arena), stacks_(std::make_unique<StackPool>()) {
+  for (int c = 0; c < cores_; ++c) {
     slots_.push_back(std::make_unique<Slot>());
-    slots_.back()->block = b;
+    slots_.back()->core = c;
   }
   for (int w = 0; w < threads; ++w) workers_.push_back(std::make_unique<Worker>());
+  if (layout.clusters) {
+    barriers_[int(BarrierGroup::Vector)].members = 2 * layout.blocks;
+    barriers_[int(BarrierGroup::Cube)].members = layout.blocks;
+  } else {
+    barriers_[int(BarrierGroup::Vector)].members = cores_;
+  }
+  barriers_[int(BarrierGroup::All)].members = cores_;
 }
 
 LaunchScheduler::~LaunchScheduler() = default;
@@ -147,8 +170,8 @@ void LaunchScheduler::run(const std::function<std::unique_ptr<CoreTask>(int)>& m
   for (auto& t : pool) t.join();
 }
 
-std::exception_ptr LaunchScheduler::error(int block) const { return slots_[std::size_t(block)]->error; }
-bool LaunchScheduler::secondary(int block) const { return slots_[std::size_t(block)]->secondary; }
+std::exception_ptr LaunchScheduler::error(int core) const { return slots_[std::size_t(core)]->error; }
+bool LaunchScheduler::secondary(int core) const { return slots_[std::size_t(core)]->secondary; }
 
 // A host thread: resume its released cores first, else start the next core, else wait for one of its
 // suspended cores to be released; done when it has none left and every core has started.
@@ -166,7 +189,7 @@ void LaunchScheduler::worker(int w, const std::function<std::unique_ptr<CoreTask
           s->state = Slot::State::Running;
           break;
         }
-        if (next_ < blocks_) {
+        if (next_ < cores_) {
           s = slots_[std::size_t(next_++)].get();
           s->home = w;
           s->state = Slot::State::Running;
@@ -189,7 +212,7 @@ void LaunchScheduler::execute(Slot& s, bool fresh, const std::function<std::uniq
   bool done = false;
   try {
     if (fresh) {
-      s.task = make(s.block);
+      s.task = make(s.core);
       if (s.on_fiber)
         s.fiber = bctx::fiber(std::allocator_arg, PooledStack{stacks_.get(), &s}, [&s](bctx::fiber&& back) {
           s.back = std::move(back);
@@ -243,77 +266,211 @@ void LaunchScheduler::finished(Slot& s, std::exception_ptr e) {
   check_deadlock();
 }
 
-bool LaunchScheduler::arrive(int block, std::uint64_t arrival, std::uint64_t cost, bool in_place) {
+void LaunchScheduler::suspend(Slot& s, bool in_place) {
+  s.state = Slot::State::Waiting;
+  s.wait = !in_place ? Slot::Wait::Yield : s.on_fiber ? Slot::Wait::Fiber : Slot::Wait::Block;
+  --running_;
+  check_deadlock();
+}
+
+void LaunchScheduler::release(Slot& w, std::uint64_t at) {
+  w.state = Slot::State::Released;
+  w.release = at;
+  ++running_;
+  Worker& home = *workers_[std::size_t(w.home)];
+  if (w.wait != Slot::Wait::Block) home.ready.push_back(&w);
+  home.cv.notify_all();
+}
+
+bool LaunchScheduler::arrive(int core, BarrierGroup group, std::uint64_t arrival, std::uint64_t cost, bool in_place) {
   std::lock_guard lock(m_);
-  Slot& s = *slots_[std::size_t(block)];
-  ++arrived_;
-  latest_arrival_ = std::max(latest_arrival_, arrival);
-  if (arrived_ == blocks_) {  // the last one: every core goes on at the same modeled cycle
-    const std::uint64_t at = latest_arrival_ + cost;
-    arrived_ = 0;
-    latest_arrival_ = 0;
-    ++barriers_;
+  Slot& s = *slots_[std::size_t(core)];
+  Barrier& b = barriers_[std::size_t(group)];
+  ++b.arrived;
+  b.latest = std::max(b.latest, arrival);
+  if (b.arrived == b.members) {  // the last one: every member goes on at the same modeled cycle
+    const std::uint64_t at = b.latest + cost;
+    b.arrived = 0;
+    b.latest = 0;
+    ++b.released;
     s.release = at;
     s.abort.clear();
     ++s.barriers;
-    release_waiters(at, {}, false);
+    for (auto& w : slots_)
+      if (w->state == Slot::State::Waiting && w->on == Slot::On::Barrier && w->group == group) {
+        ++w->barriers;
+        w->abort.clear();
+        release(*w, at);
+      }
     return true;
   }
-  s.state = Slot::State::Waiting;
-  s.wait = !in_place ? Slot::Wait::Yield : s.on_fiber ? Slot::Wait::Fiber : Slot::Wait::Block;
-  waiting_.push_back(block);
-  --running_;
-  check_deadlock();
+  s.on = Slot::On::Barrier;
+  s.group = group;
+  suspend(s, in_place);
   return false;
 }
 
-void LaunchScheduler::release_waiters(std::uint64_t at, const std::string& error, bool secondary) {
-  for (int b : waiting_) {
-    Slot& w = *slots_[std::size_t(b)];
-    w.state = Slot::State::Released;
-    w.release = at;
-    w.abort = error;
-    w.abort_secondary = secondary;
-    if (error.empty()) ++w.barriers;
-    ++running_;
-    Worker& home = *workers_[std::size_t(w.home)];
-    if (w.wait != Slot::Wait::Block) home.ready.push_back(&w);
-    home.cv.notify_all();
+// Takes one signal of each flag the slot waits for, if all are there: their latest time.
+bool LaunchScheduler::take(Slot& s, int id, int id2, std::uint64_t& at) {
+  if (!s.flags) return false;
+  auto& q1 = (*s.flags)[std::size_t(id)];
+  if (q1.empty() || (id2 >= 0 && (*s.flags)[std::size_t(id2)].empty())) return false;
+  at = q1.front();
+  q1.pop_front();
+  if (id2 >= 0) {
+    auto& q2 = (*s.flags)[std::size_t(id2)];
+    at = std::max(at, q2.front());
+    q2.pop_front();
   }
-  waiting_.clear();
+  return true;
 }
 
-// Every core has started and none can run: the waiting ones wait for cores that have ended.
+void LaunchScheduler::deliver(int core, int id, std::uint64_t at, int setter) {
+  Slot& t = *slots_[std::size_t(core)];
+  if (!t.flags) t.flags = std::make_unique<std::array<std::deque<std::uint64_t>, kCrossFlagIds>>();
+  auto& q = (*t.flags)[std::size_t(id)];
+  if (q.size() >= std::size_t(kFftsCounterMax))
+    fail("cross-core flag ", id, " of ", layout_.label(core), " would count past ", kFftsCounterMax, " (set by ",
+         layout_.label(setter), "): the chip's flag counters have 4 bits, so a core may be ", kFftsCounterMax,
+         " sets ahead of the waits at most; wait for the flag (wait_flag_dev / TPOP / TALLOC) before setting it again");
+  q.push_back(at);
+  std::uint64_t when = 0;
+  if (t.state == Slot::State::Waiting && t.on == Slot::On::Flag && (t.flag == id || t.flag2 == id) &&
+      take(t, t.flag, t.flag2, when)) {
+    t.abort.clear();
+    release(t, when);
+  }
+}
+
+void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
+  std::lock_guard lock(m_);
+  const CoreLayout& L = layout_;
+  const CoreKind kind = L.kind(core);
+  if (mode == kCrossIntra) {  // A5: one core of the cluster; the AIC tells its AIVs apart by id + 16
+    if (!L.clusters)
+      fail("set_intra_block: a flag between the cube and vector cores of a cluster; this launch has no clusters "
+           "(launch the kernel with pto::launch_mix)");
+    const int b = L.block(core);
+    if (kind == CoreKind::Cube) deliver(L.aiv(b, id >= 16), id % 16, at, core);
+    else deliver(L.aic(b), id + 16 * L.subblock(core), at, core);
+    return;
+  }
+  // The cores that must all set before the signal goes out, and the cores it reaches.
+  std::vector<int> members, targets;
+  if (mode == kCrossCluster) {
+    if (!L.clusters)
+      fail("ffts_cross_core_sync: mode 2 syncs a cube core (AIC) with its two vector cores (AIV); this launch has "
+           "no clusters (launch the kernel with pto::launch_mix), use mode 0 for all cores of the launch");
+    const int b = L.block(core);
+    if (kind == CoreKind::Cube) {
+      members = {core};
+      targets = {L.aiv(b, 0), L.aiv(b, 1)};
+    } else {
+      members = {L.aiv(b, 0), L.aiv(b, 1)};
+      targets = {L.aic(b)};
+    }
+  } else if (mode == kCrossAllCores) {
+    for (int c = 0; c < cores_; ++c)
+      if (L.kind(c) == kind) members.push_back(c);
+    targets = members;
+  } else {  // kCrossSubcores: the cores of its kind in its cluster (the AIV pair)
+    if (L.clusters && kind == CoreKind::Vector) members = {L.aiv(L.block(core), 0), L.aiv(L.block(core), 1)};
+    else members = {core};
+    targets = members;
+  }
+  if (members.size() == 1) {
+    for (int t : targets) deliver(t, id, at, core);
+    return;
+  }
+  auto& pending = gathering_[{mode, members.front(), id}];
+  if (pending.empty()) pending.resize(members.size());
+  pending[std::size_t(std::find(members.begin(), members.end(), core) - members.begin())].push_back(at);
+  for (const auto& q : pending)
+    if (q.empty()) return;
+  std::uint64_t latest = 0;
+  for (auto& q : pending) {
+    latest = std::max(latest, q.front());
+    q.pop_front();
+  }
+  for (int t : targets) deliver(t, id, latest, core);
+}
+
+bool LaunchScheduler::flag_wait(int core, int id, int id2, bool in_place, std::string what) {
+  std::lock_guard lock(m_);
+  Slot& s = *slots_[std::size_t(core)];
+  std::uint64_t at = 0;
+  if (take(s, id, id2, at)) {
+    s.release = at;
+    s.abort.clear();
+    return true;
+  }
+  s.on = Slot::On::Flag;
+  s.flag = id;
+  s.flag2 = id2;
+  s.what = std::move(what);
+  suspend(s, in_place);
+  return false;
+}
+
+// Every core has started and none can run: the waiting ones wait for cores that have ended or wait too.
 void LaunchScheduler::check_deadlock() {
-  if (waiting_.empty() || running_ > 0 || next_ < blocks_) return;
+  if (running_ > 0 || next_ < cores_) return;
+  std::vector<Slot*> waiting;
+  for (auto& s : slots_)
+    if (s->state == Slot::State::Waiting) waiting.push_back(s.get());
+  if (waiting.empty()) return;
   bool any_failed = false;
   for (const auto& s : slots_) any_failed |= s->state == Slot::State::Ended && s->failed && !s->secondary;
-  release_waiters(0, deadlock_message(), any_failed);
-  arrived_ = 0;
-  latest_arrival_ = 0;
+  const std::string error = deadlock_message();
+  for (Slot* w : waiting) {
+    w->abort = error;
+    w->abort_secondary = any_failed;
+    release(*w, 0);
+  }
+  for (Barrier& b : barriers_) b.arrived = 0, b.latest = 0;
 }
 
 std::string LaunchScheduler::deadlock_message() const {
-  std::vector<int> ended, failed;
-  for (const auto& s : slots_)
-    if (s->state == Slot::State::Ended) (s->failed ? failed : ended).push_back(s->block);
+  std::vector<int> ended, failed, at_barrier;
+  std::vector<const Slot*> at_flag;
+  BarrierGroup group = BarrierGroup::Vector;
+  for (const auto& s : slots_) {
+    if (s->state == Slot::State::Ended) (s->failed ? failed : ended).push_back(s->core);
+    if (s->state != Slot::State::Waiting) continue;
+    if (s->on == Slot::On::Barrier) at_barrier.push_back(s->core), group = s->group;
+    else at_flag.push_back(s.get());
+  }
   std::ostringstream os;
-  os << "SYNCALL: deadlock: " << core_list(waiting_) << (waiting_.size() == 1 ? " waits" : " wait") << " at SYNCALL #"
-     << barriers_ + 1 << " for all " << blocks_ << " cores of the launch, but ";
-  if (!ended.empty())
-    os << core_list(ended) << (ended.size() == 1 ? " ended" : " ended") << " without reaching it (after " << barriers_
-       << " SYNCALL(s))";
-  if (!ended.empty() && !failed.empty()) os << " and ";
-  if (!failed.empty()) os << core_list(failed) << " stopped with an error before reaching it";
-  os << "; every core of a launch must reach each SYNCALL (call it the same number of times on every core)";
+  if (at_flag.empty()) {  // only a barrier: who never reached it
+    const Barrier& b = barriers_[std::size_t(group)];
+    os << "SYNCALL: deadlock: " << core_list(at_barrier, layout_) << (at_barrier.size() == 1 ? " waits" : " wait")
+       << " at SYNCALL" << group_name(group, layout_.clusters) << " #" << b.released + 1 << " for all " << b.members
+       << " cores of " << (layout_.clusters && group != BarrierGroup::All ? "its kind in the launch" : "the launch")
+       << ", but ";
+    if (!ended.empty())
+      os << core_list(ended, layout_) << " ended without reaching it (after " << b.released << " SYNCALL(s))";
+    if (!ended.empty() && !failed.empty()) os << " and ";
+    if (!failed.empty()) os << core_list(failed, layout_) << " stopped with an error before reaching it";
+    os << "; every core of a launch must reach each SYNCALL (call it the same number of times on every core)";
+    return os.str();
+  }
+  os << "deadlock across cores: no core can go on.";
+  for (const Slot* s : at_flag) os << " " << layout_.label(s->core) << " waits at " << s->what << ".";
+  if (!at_barrier.empty())
+    os << " " << core_list(at_barrier, layout_) << (at_barrier.size() == 1 ? " waits" : " wait") << " at SYNCALL"
+       << group_name(group, layout_.clusters) << ".";
+  if (!ended.empty()) os << " " << core_list(ended, layout_) << " ended.";
+  if (!failed.empty()) os << " " << core_list(failed, layout_) << " stopped with an error.";
+  os << " A flag is set only by another core's ffts_cross_core_sync / set_intra_block (TPUSH, TFREE): every wait "
+        "needs a set that is still to come";
   return os.str();
 }
 
 // A coroutine core never blocks its thread: the thread may hold other suspended cores it must resume.
-bool LaunchScheduler::can_wait_in_place(int block) const { return slots_[std::size_t(block)]->on_fiber || !coroutines_; }
+bool LaunchScheduler::can_wait_in_place(int core) const { return slots_[std::size_t(core)]->on_fiber || !coroutines_; }
 
-void LaunchScheduler::wait(int block) {
-  Slot& s = *slots_[std::size_t(block)];
+void LaunchScheduler::wait(int core) {
+  Slot& s = *slots_[std::size_t(core)];
   if (s.on_fiber) {  // back to the worker's loop, which resumes this fiber once the barrier released it
     Core* mine = exchange_current_core(nullptr);
 #ifdef PTO_ASAN_FIBERS
@@ -331,9 +488,9 @@ void LaunchScheduler::wait(int block) {
   s.state = Slot::State::Running;
 }
 
-std::uint64_t LaunchScheduler::released_at(int block) {
+std::uint64_t LaunchScheduler::released_at(int core) {
   std::lock_guard lock(m_);
-  const Slot& s = *slots_[std::size_t(block)];
+  const Slot& s = *slots_[std::size_t(core)];
   if (!s.abort.empty()) fail(s.abort);
   return s.release;
 }

@@ -70,10 +70,10 @@ void StatsTool::contribute(CoreReport& r) {
 CheckTool::CheckTool(const Core& core, SyncCheck check, const GmAllocations* gm)
     : core_(core),
       checker_(
-          core.options().block_idx, core.buffers(), [](const InstrRecord& r) { return describe(r); },
+          core.options().core, core.buffers(), [](const InstrRecord& r) { return describe(r); },
           [&core](const InstrRecord& r) { return operands_text(r, core.buffers()); }, check == SyncCheck::Throw, gm),
       unwritten_(
-          core.options().block_idx, core.buffers(), [](const InstrRecord& r) { return describe(r); },
+          core.options().core, core.buffers(), [](const InstrRecord& r) { return describe(r); },
           [this](SyncFinding f) { checker_.report(std::move(f)); }),
       auto_mode_(core.options().mode == Mode::Auto) {}
 
@@ -114,7 +114,7 @@ CoreTools::CoreTools(Core& core, SyncCheck check, bool timeline) {
     core.attach(t.get());
     tools_.push_back(std::move(t));
   };
-  add(std::make_unique<StatsTool>(core.options().block_idx));
+  add(std::make_unique<StatsTool>(core.options().core));
   if (check != SyncCheck::Off) {
     auto c = std::make_unique<CheckTool>(core, check, core.options().gm);
     check_ = c.get();

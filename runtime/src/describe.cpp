@@ -13,7 +13,20 @@ std::string describe(const InstrRecord& rec) {
          << pipe_name(rec.flag_dst) << ", EVENT_ID" << rec.flag_id << ')';
       break;
     case RecordKind::BarrierAll: os << "pipe_barrier(PIPE_ALL)"; break;
-    case RecordKind::SyncAll: os << (rec.variant == kSyncAllLocal ? "SYNCALL<AICOnly>" : "SYNCALL"); break;
+    case RecordKind::SyncAll: {
+      static const char* const forms[] = {"SYNCALL", "SYNCALL<AICOnly>", "SYNCALL<Mix>", "SYNCALL<AICOnly>", "SYNCALL<AIVOnly>"};
+      os << forms[rec.variant < 5 ? rec.variant : 0];
+      break;
+    }
+    case RecordKind::CrossSet:
+      if (rec.flag_src == kCrossIntra) os << "set_intra_block(" << pipe_name(rec.pipe) << ", " << rec.flag_id << ")";
+      else os << "ffts_cross_core_sync(" << pipe_name(rec.pipe) << ", mode " << int(rec.flag_src) << ", flag " << rec.flag_id << ")";
+      break;
+    case RecordKind::CrossWait:
+      os << (rec.variant & kCrossWaitIntra ? "wait_intra_block(" : "wait_flag_dev(") << rec.flag_id;
+      if (rec.variant & kCrossWaitPair) os << " and " << rec.flag_id + 16;
+      os << ")";
+      break;
     case RecordKind::Nop: os << (rec.desc ? rec.desc->name : "wait"); break;
     case RecordKind::Compute: os << rec.desc->name; break;
   }
@@ -51,6 +64,8 @@ const char* record_name(const InstrRecord& rec) {
     case RecordKind::BarrierAll: return "pipe_barrier";
     case RecordKind::SyncAll: return "SYNCALL";
     case RecordKind::Nop: return rec.desc ? rec.desc->name : "wait";
+    case RecordKind::CrossSet:
+    case RecordKind::CrossWait:
     case RecordKind::Compute: return rec.desc->name;
   }
   return "";

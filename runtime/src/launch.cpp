@@ -21,6 +21,7 @@
 
 #include "concurrent_policy.hpp"
 #include "core.hpp"
+#include "core_layout.hpp"
 #include "core_scheduler.hpp"
 #include "core_tools.hpp"
 #include "cost_model.hpp"
@@ -79,14 +80,19 @@ void notice_findings(const LaunchReport& r) {
 // may return from run() while it waits at a SYNCALL; everything it needs lives here meanwhile.
 class BlockTask final : public CoreTask {
 public:
-  BlockTask(const LaunchConfig& cfg, int block, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
+  BlockTask(const LaunchConfig& cfg, int core, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
             const GmAllocations& gm, bool sized_only, LaunchScheduler* scheduler, CoreReport& report, GmLog& gm_log,
             const WatchdogLimits& limits, CoreBeat& beat)
       : start_(start), state_(state), report_(report), gm_log_(gm_log), beat_(beat) {
-    executor_ = concurrent ? concurrent->make_executor(block, cfg.target, cfg.queue_depth) : nullptr;
+    executor_ = concurrent ? concurrent->make_executor(core, cfg.target, cfg.queue_depth) : nullptr;
+    const CoreLayout& layout = scheduler->layout();
     CoreOptions o;
-    o.block_idx = block;
+    o.block_idx = layout.block(core);
     o.block_num = cfg.blocks;
+    o.core = core;
+    o.kind = layout.kind(core);
+    o.subblock = layout.subblock(core);
+    o.clusters = layout.clusters;
     o.target = cfg.target;
     o.mode = cfg.mode;
     o.queue_depth = cfg.queue_depth;
@@ -154,6 +160,10 @@ public:
       throw;
     }
     report_ = tools_->report();
+    report_.core = core_->options().core;
+    report_.block = core_->options().block_idx;
+    report_.kind = core_->options().kind;
+    report_.subblock = core_->options().subblock;
     gm_log_ = tools_->take_gm_log();
     return true;
   }
@@ -172,13 +182,13 @@ private:
   bool started_ = false;
 };
 
-std::exception_ptr with_core(int block, std::exception_ptr e) {
+std::exception_ptr with_core(const std::string& label, std::exception_ptr e) {
   try {
     std::rethrow_exception(e);
   } catch (const SyncError& err) {
-    return std::make_exception_ptr(SyncError("core " + std::to_string(block) + ": " + err.what(), err.findings()));
+    return std::make_exception_ptr(SyncError(label + ": " + err.what(), err.findings()));
   } catch (const Error& err) {
-    return std::make_exception_ptr(Error("core " + std::to_string(block) + ": " + err.what()));
+    return std::make_exception_ptr(Error(label + ": " + err.what()));
   } catch (...) {
     return e;
   }
@@ -215,8 +225,8 @@ void check_cost_table(const CostTable& t, Target target) {
 }
 }  // namespace
 
-LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const void* state, std::vector<GmAllocation> allocations,
-                         bool sized_only, bool coroutine) {
+LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelStart cube_start, const void* state,
+                         std::vector<GmAllocation> allocations, bool sized_only, bool coroutine) {
   const GmAllocations gm(std::move(allocations));
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
@@ -242,17 +252,22 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   for (std::size_t i = 0; i < cfg.observers.size(); ++i)
     if (!cfg.observers[i]) fail("pto::launch: observers[", i, "] is null");
   const auto t0 = std::chrono::steady_clock::now();
-  const LaunchView view{cfg.blocks, cfg.target, cfg.mode, cfg.policy, cfg.model_only};
+  const CoreLayout layout{cfg.blocks, cube_start != nullptr};
+  const int cores = layout.cores();
+  if (cores > kMaxBlocks)
+    fail("pto::launch_mix: blocks = ", cfg.blocks, " clusters are ", cores, " cores, more than the ", kMaxBlocks,
+         " a launch may have (kMaxBlocks)");
+  const LaunchView view{cores, cfg.target, cfg.mode, cfg.policy, cfg.model_only};
   for (Observer* o : cfg.observers) o->on_launch(view);
   const int host_threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
   // host_threads is what the launch runs at once: threads that drive the cores' kernels and models (one
   // per core, at most host_threads), and under the concurrent policy the rest (at least one) run the
   // pipes. More busy threads than host cores only trade places: on two cores, one kernel thread and
   // two pipe threads streamed at 39-50% of a triad, one and one at 55%.
-  const int threads = std::min(host_threads, cfg.blocks);
+  const int threads = std::min(host_threads, cores);
   // A pipe thread serves one of three lanes (loads, compute, stores) of some cores: more than 3 per
   // core would sit idle, so a launch never starts them.
-  const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cfg.blocks);
+  const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cores);
 
   // oneTBB work inside an instruction (a CPU kernel's parallel_for over a large tile) runs in the
   // launch's own arena, so the launch never runs more than host_threads threads at once. Every thread
@@ -265,26 +280,29 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, const vo
   if (concurrent_pipes) concurrent = std::make_unique<ConcurrentPolicy>(pipe_threads, &arena);
 
   const WatchdogLimits limits = resolve_watchdog(cfg.max_instructions, cfg.max_cycles, cfg.watchdog_seconds);
-  std::vector<CoreReport> reports(std::size_t(cfg.blocks));
-  std::vector<GmLog> gm_logs(std::size_t(cfg.blocks));
+  std::vector<CoreReport> reports(static_cast<std::size_t>(cores));
+  std::vector<GmLog> gm_logs(static_cast<std::size_t>(cores));
   {
-    HostWatchdog watchdog(cfg.blocks, limits.seconds);
-    LaunchScheduler scheduler(cfg.blocks, threads, coroutine, &arena);
-    scheduler.run([&](int b) {
-      return std::make_unique<BlockTask>(cfg, b, start, state, concurrent.get(), gm, sized_only, &scheduler,
-                                         reports[std::size_t(b)], gm_logs[std::size_t(b)], limits, watchdog.core(b));
+    HostWatchdog watchdog(cores, limits.seconds);
+    LaunchScheduler scheduler(layout, threads, coroutine, &arena);
+    scheduler.run([&](int c) {
+      // A cluster's AIC runs the cube compilation of the kernel, its AIVs the vector one.
+      const KernelStart s = layout.kind(c) == CoreKind::Cube ? cube_start : start;
+      return std::make_unique<BlockTask>(cfg, c, s, state, concurrent.get(), gm, sized_only, &scheduler,
+                                         reports[std::size_t(c)], gm_logs[std::size_t(c)], limits, watchdog.core(c));
     });
-    // The first error of the lowest core, except that a core left waiting at a SYNCALL by another core's
-    // failure reports that failure's error, not its own.
+    // The first error of the lowest core, except that a core left waiting by another core's failure
+    // reports that failure's error, not its own.
     for (bool secondary : {false, true})
-      for (int b = 0; b < cfg.blocks; ++b)
-        if (scheduler.error(b) && scheduler.secondary(b) == secondary) std::rethrow_exception(with_core(b, scheduler.error(b)));
+      for (int c = 0; c < cores; ++c)
+        if (scheduler.error(c) && scheduler.secondary(c) == secondary)
+          std::rethrow_exception(with_core(layout.label(c), scheduler.error(c)));
   }
 
   if (cfg.check != SyncCheck::Off) {
     std::vector<std::vector<SyncFinding>*> out;
     for (auto& c : reports) out.push_back(&c.sync);
-    cross_core_races(gm_logs, gm, out, cfg.check == SyncCheck::Throw);
+    cross_core_races(gm_logs, gm, out, cfg.check == SyncCheck::Throw, layout);
     gm_logs = {};
   }
 

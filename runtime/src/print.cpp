@@ -130,7 +130,7 @@ void print_operand(Core& core, const Operand& what, PrintFormat format) {
   }
   const bool data = !core.options().model_only;
   std::ostringstream head;
-  head << "=== [TPRINT " << (tile_form ? "Tile" : "GlobalTensor") << "] core " << core.options().block_idx << ", after instruction #"
+  head << "=== [TPRINT " << (tile_form ? "Tile" : "GlobalTensor") << "] " << core.label() << ", after instruction #"
        << core.issued() << ": Data Type: " << print_name(tile_form ? what.tile.dtype : what.gm.dtype) << ", Layout: "
        << (tile_form ? tile_layout_name(what.tile) : what.gm.layout == Layout::ND ? "ND" : what.gm.layout == Layout::DN ? "DN" : "NZ")
        << (tile_form ? ", TileType: Vec ===\n" : " ===\n");

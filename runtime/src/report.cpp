@@ -22,9 +22,14 @@ const char* stall_name(Stall s) {
     case Stall::Barrier: return "barrier";
     case Stall::QueueFull: return "queue full";
     case Stall::Drain: return "end-of-kernel drain";
-    case Stall::Cores: return "other cores (SYNCALL)";
+    case Stall::Cores: return "other cores (SYNCALL, cross-core flags)";
   }
   return "?";
+}
+
+std::string CoreReport::label() const {
+  if (kind == CoreKind::Any) return "core " + std::to_string(block);
+  return "cluster " + std::to_string(block) + (kind == CoreKind::Cube ? " AIC" : subblock ? " AIV1" : " AIV0");
 }
 
 std::uint64_t CoreReport::serialised_cycles() const {

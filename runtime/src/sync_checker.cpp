@@ -191,7 +191,7 @@ void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_
   for (int i = 0; i < rec.nwaits; ++i) join(vc, clock_of(rec.waits[i]));
   if (rec.kind == RecordKind::BarrierAll || rec.kind == RecordKind::SyncAll)
     for (const VectorClock& other : vc_) join(vc, other);  // everything issued has ended
-  if (rec.kind == RecordKind::SyncAll && rec.variant != kSyncAllLocal) gm_log_.next_epoch();  // every core met
+  if (rec.kind == RecordKind::SyncAll && syncall_meets(rec.variant)) gm_log_.next_epoch();  // the cores of its group met
   if (rec.kind == RecordKind::WaitFlag) join(vc, clock_of(token_from));
   commit(rec, seq, vc, now);
 }
@@ -368,7 +368,13 @@ void GmLog::add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t 
 }
 
 void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
-                      bool throw_first) {
+                      bool throw_first, const CoreLayout& layout) {
+  // In a cluster launch, cores of one cluster and cores of different kinds order their GM through
+  // cross-core flags (TPUSH / TPOP), which these epochs do not see: only same-kind cores of different
+  // clusters, whose SYNCALLs of their kind (and Mix) count alike, are compared.
+  auto comparable = [&](int x, int y) {
+    return x != y && (!layout.clusters || (layout.kind(x) == layout.kind(y) && layout.block(x) != layout.block(y)));
+  };
   struct Item {
     std::uintptr_t lo, hi;
     int core;
@@ -401,8 +407,8 @@ void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, s
     f.hi = hi;
     std::ostringstream os;
     auto verb = [](bool w) { return w ? "writes" : "reads"; };
-    os << "cross-core race: core " << a.core << "'s " << a.a->name << " #" << a.a->seq << ' ' << verb(a.write) << " GM [0x"
-       << std::hex << lo << ", 0x" << hi << std::dec << ')' << gm.where(lo, hi) << " and core " << b.core << "'s "
+    os << "cross-core race: " << layout.label(a.core) << "'s " << a.a->name << " #" << a.a->seq << ' ' << verb(a.write) << " GM [0x"
+       << std::hex << lo << ", 0x" << hi << std::dec << ')' << gm.where(lo, hi) << " and " << layout.label(b.core) << "'s "
        << b.a->name << " #" << b.a->seq << ' ' << verb(b.write) << (a.write && b.write ? " it too" : " it")
        << ", with no SYNCALL between them; the cores of one launch run in no defined order between SYNCALLs, so "
        << (a.write && b.write ? "which value lands" : "what the read sees")
@@ -430,10 +436,10 @@ void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, s
       expire(active_w);
       expire(active_r);
       for (const Item* w : active_w)
-        if (w->core != it.core) conflict(*w, it);
+        if (comparable(w->core, it.core)) conflict(*w, it);
       if (it.write)
         for (const Item* r : active_r)
-          if (r->core != it.core) conflict(*r, it);
+          if (comparable(r->core, it.core)) conflict(*r, it);
       (it.write ? active_w : active_r).push_back(&it);
     }
   }

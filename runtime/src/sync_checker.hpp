@@ -23,6 +23,7 @@
 #include <pto/runtime/sync_check.hpp>
 
 #include "buffer_set.hpp"
+#include "core_layout.hpp"
 #include "describe.hpp"
 #include "fifo.hpp"
 #include "gm_allocations.hpp"
@@ -54,8 +55,9 @@ struct GmLog {
 // k-th SYNCALL happen before every core's accesses after it. So GM bytes one core writes and another
 // reads or writes in the same epoch (between the same two SYNCALLs) are a race. Appends one finding
 // per pair of cores (and hazard) to the later core's report; with `throw_first`, throws at the first.
+// `layout` names the cores (a cluster launch compares only same-kind cores of different clusters).
 void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
-                      bool throw_first);
+                      bool throw_first, const CoreLayout& layout);
 
 class SyncChecker {
 public:

@@ -83,7 +83,7 @@ std::string HostWatchdog::stuck_message() const {
     }
     const std::uint64_t seq = c.seq.load(std::memory_order_relaxed);
     const InstrDesc* d = c.desc.load(std::memory_order_relaxed);
-    os << "  core " << b << ": " << (st == CoreBeat::AtSyncAll ? "waits at a SYNCALL for the other cores" : "runs its kernel")
+    os << "  core " << b << ": " << (st == CoreBeat::Waiting ? "waits for other cores (a SYNCALL or a cross-core flag)" : "runs its kernel")
        << "; last issued: ";
     if (seq) os << (d ? d->name : "instruction") << " #" << seq << '\n';
     else os << "nothing yet\n";

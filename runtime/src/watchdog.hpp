@@ -32,7 +32,7 @@ WatchdogLimits resolve_watchdog(std::int64_t max_instructions, std::int64_t max_
 
 // What a core last did, for the host watchdog's message (written by the core's thread, read by the watchdog).
 struct CoreBeat {
-  enum State : std::uint8_t { NotStarted, Running, AtSyncAll, Ended };
+  enum State : std::uint8_t { NotStarted, Running, Waiting, Ended };  // Waiting: for other cores
   std::atomic<std::uint64_t> seq{0};
   std::atomic<const InstrDesc*> desc{nullptr};
   std::atomic<std::uint8_t> state{NotStarted};

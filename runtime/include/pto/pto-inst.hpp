@@ -22,6 +22,7 @@
 #include <pto/runtime/sync.hpp>
 #include <pto/runtime/tassign.hpp>
 #include <pto/runtime/tile_scalar.hpp>
+#include <pto/runtime/tpipe.hpp>
 #include <pto/runtime/trace.hpp>
 #include <pto/runtime/unary.hpp>
 #include <pto/runtime/reduce.hpp>

@@ -109,6 +109,12 @@ enum class AccToVecMode : std::uint8_t { SingleModeVec0 = 0, SingleModeVec1 = 1,
 enum class SyncAllMode : std::uint8_t { Hard = 0, Soft = 1 };
 enum class SyncCoreType : std::uint8_t { AIVOnly = 0, AICOnly = 1, Mix = 2 };
 
+// Which engines an emulated core has. A launch's cores are Any (every pipe and buffer: a vector kernel,
+// a cube kernel, or both on one core, as the runtime always ran them); a cluster launch
+// (pto::launch_mix) gives each cluster one Cube core (AIC: MTE2, MTE1, M, FIX; L1, L0A/B/C, BT, FB) and
+// two Vector cores (AIV: MTE2, V, MTE3; UB), as A2/A3 and A5 chips pair them.
+enum class CoreKind : std::uint8_t { Any, Cube, Vector };
+
 // The hardware profile a launch emulates: buffer capacities, dtype rules and (later) costs.
 enum class Target : std::uint8_t { A2A3, A5 };
 inline constexpr int kNumTargets = 2;

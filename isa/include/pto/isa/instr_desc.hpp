@@ -371,6 +371,10 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::PIPE_BARRIER, "pipe_barrier", {}, 0),
     instr(Op::WAIT_EVENT, "TSYNC", {}, 0),
     instr(Op::SYNCALL, "SYNCALL", {}, 0),
+    instr(Op::FFTS_SYNC, "ffts_cross_core_sync", {}, 0),
+    instr(Op::WAIT_FLAG_DEV, "wait_flag_dev", {}, 0),
+    instr(Op::SET_INTRA_BLOCK, "set_intra_block", {}, 0),
+    instr(Op::WAIT_INTRA_BLOCK, "wait_intra_block", {}, 0),
 };
 #undef PTO_D_W
 #undef PTO_D_R

@@ -42,7 +42,9 @@ namespace pto {
   X(TQUANT, PIPE_V) X(TQUANT_ASYM, PIPE_V) X(TQUANT_MX, PIPE_V) X(TDEQUANT, PIPE_V)                 \
   /* GM-indexed: pto-isa's op table (MGATHER_VEC) puts them on V */ X(MGATHER, PIPE_V) X(MSCATTER, PIPE_V) \
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
-  X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S)
+  X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S) \
+  /* cross-core flags (FFTS on A2/A3, intra-block on A5): the set's pipe is an operand, the wait blocks S */   \
+  X(FFTS_SYNC, PIPE_ALL) X(WAIT_FLAG_DEV, PIPE_S) X(SET_INTRA_BLOCK, PIPE_ALL) X(WAIT_INTRA_BLOCK, PIPE_S)
 
 enum class Op : std::uint16_t {
 #define PTO_OP_ENUM(name, pipe) name,

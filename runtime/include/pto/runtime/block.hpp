@@ -7,12 +7,16 @@
 inline std::int64_t get_block_idx() { return pto::detail::core_block_idx(pto::detail::current_core()); }
 inline std::int64_t get_block_num() { return pto::detail::core_block_num(pto::detail::current_core()); }
 inline std::int64_t get_coreid() { return get_block_idx(); }
-inline std::int64_t get_subblockid() { return 0; }
-inline std::int64_t get_subblockdim() { return 1; }
+// In a cluster launch (pto::launch_mix) the AIVs of a cluster are sub-blocks 0 and 1 of its block; the
+// vector side sees two of them, the cube side one.
+inline std::int64_t get_subblockid() { return pto::detail::core_subblock(pto::detail::current_core()); }
+inline std::int64_t get_subblockdim() {
+  return pto::detail::core_kind(pto::detail::current_core()) == pto::CoreKind::Vector ? 2 : 1;
+}
 
 namespace pto {
 inline std::int64_t GetBlockIdx() { return get_block_idx(); }
 inline std::int64_t GetBlockNum() { return get_block_num(); }
-inline std::int64_t GetSubBlockIdx() { return 0; }
-inline std::int64_t GetSubBlockNum() { return 1; }
+inline std::int64_t GetSubBlockIdx() { return get_subblockid(); }
+inline std::int64_t GetSubBlockNum() { return get_subblockdim(); }
 }  // namespace pto

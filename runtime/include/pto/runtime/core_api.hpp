@@ -26,6 +26,8 @@ std::uint64_t core_run_id(const Core&);
 std::uint64_t core_issued(const Core&);  // records issued so far on this core
 int core_block_idx(const Core&);
 int core_block_num(const Core&);
+int core_subblock(const Core&);  // get_subblockid(): 0 / 1 on a cluster's AIV0 / AIV1, else 0
+CoreKind core_kind(const Core&);
 
 // Issue without suspending if the pipe accepts now (room in its queue; for scalar-pipe records, the
 // condition already holds). Returns false and issues nothing otherwise.

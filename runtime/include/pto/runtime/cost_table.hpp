@@ -66,6 +66,12 @@ struct CostTable {
   // pto-isa's reference cost model prices the two intrinsics of the hardware barrier, ffts_cross_core_sync
   // and wait_flag_dev, at 1 cycle each; the chip's real FFTS round trip is not published (assumed).
   std::uint32_t syncall_cycles = 2;
+  // Cross-core flags (ffts_cross_core_sync / set_intra_block, queued on the pipe they name; wait_flag_dev
+  // / wait_intra_block on the scalar pipe). pto-isa's reference cost model prices each intrinsic at 1
+  // cycle: the scalar pipe's issue cycle, which every instruction pays. Beyond it, the set's time on its
+  // pipe and its delivery to the other core are not published (assumed 0; set them in a what-if table).
+  std::uint32_t cross_set_cycles = 0;
+  std::uint32_t cross_delivery_cycles = 0;
   // The cube's mad (TMATMUL, TGEMV and their forms): mad_setup_cycles + ceil(m / 16) * ceil(k * sizeof(input)
   // / 32) * ceil(n / 16) * mad_cycles_per_block[i], one block being a 16 x 32-byte x 16 step; i = 0, 1, 2 for
   // 1-, 2- and 4-byte inputs (float runs at half rate).

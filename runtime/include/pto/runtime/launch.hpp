@@ -66,10 +66,14 @@ namespace detail {
 using KernelStart = Kernel::Handle (*)(const void* state, std::shared_ptr<void>& args);
 // `sized_only`: every GM argument is sized (no raw pointer), so GM outside them is the kernel's own.
 // `coroutine`: the kernel returns pto::Kernel (else it is a plain kernel, run to its end by `start`).
-LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, const void* state, std::vector<GmAllocation> gm,
-                         bool sized_only, bool coroutine);
+// `cube_start`: null for a launch of cfg.blocks cores; else a cluster launch, whose AICs start with it
+// and whose AIVs start with `start`.
+LaunchReport launch_impl(const LaunchConfig& cfg, KernelStart start, KernelStart cube_start, const void* state,
+                         std::vector<GmAllocation> gm, bool sized_only, bool coroutine);
 template <class F, class... Args>
 LaunchReport launch_checked(const LaunchConfig& cfg, F&& kernel, Args&&... args);
+template <class Aic, class Aiv, class... Args>
+LaunchReport launch_mix_checked(const LaunchConfig& cfg, Aic&& aic, Aiv&& aiv, Args&&... args);
 
 // The kernel's parameter list, where the type shows one (a function, a function pointer, a lambda or
 // functor with one non-template operator()); generic lambdas have none and are checked by invocability.
@@ -136,6 +140,36 @@ LaunchReport launch(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
 }
 
 namespace detail {
+// Runs `fn` on a fresh copy of `args` on the calling thread's core (KernelStart's contract).
+template <class Result, class F, class Tuple>
+Kernel::Handle start_kernel(F& fn, const Tuple& args, std::shared_ptr<void>& keep) {
+  auto copy = std::make_shared<Tuple>(args);
+  keep = copy;
+  if constexpr (std::is_same_v<Result, Kernel>) {
+    return std::apply(fn, *copy).release();
+  } else {
+    try {
+      std::apply(fn, *copy);
+    } catch (...) {
+      detail::kernel_fails();
+      throw;
+    }
+    detail::kernel_ends();
+    return {};
+  }
+}
+
+// The launch's GM arguments (bounds) and whether they are all sized.
+template <class Tuple>
+std::vector<GmAllocation> gm_of(const Tuple& args) {
+  std::vector<detail::GmAllocation> gm;
+  std::apply([&](const auto&... a) {
+    int i = 0;
+    (detail::note_allocation(a, i++, gm), ...);
+  }, args);
+  return gm;
+}
+
 template <class F, class... Args>
 LaunchReport launch_checked(const LaunchConfig& cfg, F&& kernel, Args&&... args) {
   using Result = std::invoke_result_t<F&, detail::launch_arg_t<Args>&...>;
@@ -145,32 +179,66 @@ LaunchReport launch_checked(const LaunchConfig& cfg, F&& kernel, Args&&... args)
     std::decay_t<F> fn;
     std::tuple<detail::launch_arg_t<Args>...> args;
   } state{std::forward<F>(kernel), {detail::launch_arg(std::forward<Args>(args))...}};
-  std::vector<detail::GmAllocation> gm;
-  std::apply([&](const auto&... a) {
-    int i = 0;
-    (detail::note_allocation(a, i++, gm), ...);
-  }, state.args);
+  std::vector<detail::GmAllocation> gm = gm_of(state.args);
   detail::KernelStart start = [](const void* p, std::shared_ptr<void>& keep) -> Kernel::Handle {
     auto& s = *static_cast<State*>(const_cast<void*>(p));
-    auto args = std::make_shared<decltype(s.args)>(s.args);
-    keep = args;
-    if constexpr (std::is_same_v<Result, Kernel>) {
-      return std::apply(s.fn, *args).release();
-    } else {
-      try {
-        std::apply(s.fn, *args);
-      } catch (...) {
-        detail::kernel_fails();
-        throw;
-      }
-      detail::kernel_ends();
-      return {};
-    }
+    return start_kernel<Result>(s.fn, s.args, keep);
   };
   constexpr bool raw = (std::is_pointer_v<detail::launch_arg_t<Args>> || ...);
   const bool sized_only = !raw && !gm.empty();
-  return detail::launch_impl(cfg, start, &state, std::move(gm), sized_only, std::is_same_v<Result, Kernel>);
+  return detail::launch_impl(cfg, start, nullptr, &state, std::move(gm), sized_only, std::is_same_v<Result, Kernel>);
+}
+
+template <class Aic, class Aiv, class... Args>
+LaunchReport launch_mix_checked(const LaunchConfig& cfg, Aic&& aic, Aiv&& aiv, Args&&... args) {
+  using CubeResult = std::invoke_result_t<Aic&, detail::launch_arg_t<Args>&...>;
+  using VecResult = std::invoke_result_t<Aiv&, detail::launch_arg_t<Args>&...>;
+  static_assert(std::is_same_v<CubeResult, VecResult> && (std::is_same_v<VecResult, Kernel> || std::is_void_v<VecResult>),
+                "pto::launch_mix: the cube and vector kernels must both return pto::Kernel (coroutines) or both void "
+                "(plain PTO kernels)");
+  struct State {
+    std::decay_t<Aic> aic;
+    std::decay_t<Aiv> aiv;
+    std::tuple<detail::launch_arg_t<Args>...> args;
+  } state{std::forward<Aic>(aic), std::forward<Aiv>(aiv), {detail::launch_arg(std::forward<Args>(args))...}};
+  std::vector<detail::GmAllocation> gm = gm_of(state.args);
+  detail::KernelStart vec = [](const void* p, std::shared_ptr<void>& keep) -> Kernel::Handle {
+    auto& s = *static_cast<State*>(const_cast<void*>(p));
+    return start_kernel<VecResult>(s.aiv, s.args, keep);
+  };
+  detail::KernelStart cube = [](const void* p, std::shared_ptr<void>& keep) -> Kernel::Handle {
+    auto& s = *static_cast<State*>(const_cast<void*>(p));
+    return start_kernel<CubeResult>(s.aic, s.args, keep);
+  };
+  constexpr bool raw = (std::is_pointer_v<detail::launch_arg_t<Args>> || ...);
+  const bool sized_only = !raw && !gm.empty();
+  return detail::launch_impl(cfg, vec, cube, &state, std::move(gm), sized_only, std::is_same_v<VecResult, Kernel>);
 }
 }  // namespace detail
+
+// A cluster launch: cfg.blocks clusters of one cube core (AIC), running `aic`, and two vector cores (AIV0,
+// AIV1), running `aiv`, as A2/A3 and A5 run a mixed kernel. Both kernels take the same arguments (copied
+// per core). In them get_block_idx() is the cluster, get_block_num() the clusters, get_subblockid() 0 or 1
+// on the AIVs. The AIC has the cube's pipes and buffers only, an AIV the vector unit and UB only (an
+// instruction of the other kind is an error naming it). The cores pass tiles through TPUSH / TPOP
+// (pto/common/fifo.hpp) and wait on each other's cross-core flags; the report has one CoreReport per core,
+// AIC first (LaunchReport::cores[3b] is cluster b's AIC, [3b + 1 + s] its AIV s). For one source compiled
+// twice, as the chip's toolchain does, see pto_add_mix_kernel (docs/clusters.md).
+template <class Aic, class Aiv, class... Args>
+LaunchReport launch_mix(const LaunchConfig& cfg, Aic&& aic, Aiv&& aiv, Args&&... args) {
+  if constexpr (!detail::kernel_params_ok<std::decay_t<Aic>, detail::launch_arg_t<Args>...>() ||
+                !detail::kernel_params_ok<std::decay_t<Aiv>, detail::launch_arg_t<Args>...>()) {
+    return {};  // a static_assert above said which parameter
+  } else if constexpr (!std::is_invocable_v<Aic&, detail::launch_arg_t<Args>&...> ||
+                       !std::is_invocable_v<Aiv&, detail::launch_arg_t<Args>&...>) {
+    static_assert(std::is_invocable_v<Aic&, detail::launch_arg_t<Args>&...> &&
+                      std::is_invocable_v<Aiv&, detail::launch_arg_t<Args>&...>,
+                  "pto::launch_mix: a kernel cannot be called with these arguments (their number or types do not match "
+                  "its parameters; sized GM arguments arrive as T*)");
+    return {};
+  } else {
+    return detail::launch_mix_checked(cfg, std::forward<Aic>(aic), std::forward<Aiv>(aiv), std::forward<Args>(args)...);
+  }
+}
 
 }  // namespace pto

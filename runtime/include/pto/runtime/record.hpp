@@ -20,11 +20,24 @@ enum class RecordKind : std::uint8_t {
   WaitFlag,    // wait_flag(src, dst, id): queued on dst
   BarrierAll,  // pipe_barrier(PIPE_ALL): the scalar pipe waits for every pipe to drain
   Nop,         // pipe_barrier(p) on one pipe, or a wait on events alone
-  SyncAll      // SYNCALL: pipe_barrier(PIPE_ALL), then every core of the launch meets (variant kSyncAllLocal: only the barrier)
+  SyncAll,     // SYNCALL: pipe_barrier(PIPE_ALL), then every core of the launch meets (variant kSyncAllLocal: only the barrier)
+  CrossSet,    // ffts_cross_core_sync / set_intra_block: queued on its pipe; at its end, other cores' flag flag_id counts up
+  CrossWait    // wait_flag_dev / wait_intra_block: the scalar pipe waits until this core's flag flag_id counts, and takes one
 };
 
-// InstrRecord::variant of a SyncAll record whose cores do not meet (SYNCALL<AICOnly> on a vector core).
-inline constexpr std::uint8_t kSyncAllLocal = 1;
+// InstrRecord::variant of a SyncAll record. The header writes the SyncCoreType (AIVOnly 0, AICOnly 1,
+// Mix 2); the core resolves it at issue: on a vector core (or a plain launch's) AICOnly does not meet
+// anyone (only the barrier), on a cube core AIVOnly does not (kSyncAllLocalCube) and AICOnly meets the
+// cube cores (kSyncAllCube).
+inline constexpr std::uint8_t kSyncAllVector = 0, kSyncAllLocal = 1, kSyncAllMix = 2, kSyncAllCube = 3,
+                              kSyncAllLocalCube = 4;
+constexpr bool syncall_meets(std::uint8_t variant) { return variant != kSyncAllLocal && variant != kSyncAllLocalCube; }
+// InstrRecord::flag_src of a CrossSet record: how the set reaches other cores (FFTS modes as in the
+// config word, bits 4-5; kCrossIntra: A5's set_intra_block, one core of the cluster by id).
+inline constexpr int kCrossAllCores = 0, kCrossSubcores = 1, kCrossCluster = 2, kCrossIntra = 3;
+// InstrRecord::variant bits of a CrossWait record: named wait_intra_block (A5), and waiting for flag_id + 16
+// as well (an A5 AIC waiting for both AIVs of a split tile at once).
+inline constexpr std::uint8_t kCrossWaitIntra = 1, kCrossWaitPair = 2;
 
 inline constexpr int kMaxWaits = 8;
 

@@ -63,7 +63,11 @@ struct DeviceWarning {
 };
 
 struct CoreReport {
-  int block = 0;
+  int block = 0;                   // get_block_idx() (the cluster, in a cluster launch)
+  int core = 0;                    // index in LaunchReport::cores
+  CoreKind kind = CoreKind::Any;   // a cluster's AIC (Cube) or AIV (Vector); Any in other launches
+  int subblock = 0;                // get_subblockid(): 0 / 1 on a cluster's AIV0 / AIV1
+  std::string label() const;       // "core 3", "cluster 1 AIC", "cluster 1 AIV0"
   std::uint64_t cycles = 0;        // modeled makespan of this core (kernel start to last retirement)
   std::uint64_t instructions = 0;  // everything the scalar pipe issued
   std::array<PipeStats, kNumPipeIds> pipes{};

@@ -65,6 +65,84 @@ inline pto::detail::Issue pipe_barrier(int pipe, pto::source_location where = pt
   return Issue(current_core(), rec);
 }
 
+// Cross-core flags, spelled as the CANN builtins (pto-isa's TPUSH / TPOP / SYNCALL are built on them).
+// A2/A3's FFTS: ffts_cross_core_sync(pipe, config) is queued on `pipe` and, once the pipe has run what
+// was queued before it, counts up flag (config >> 8) & 0xF on other cores, by the mode in bits 4-5 of
+// config: 0 every core of its kind in the launch (once all of them have set it), 1 its cluster's cores
+// of its kind (the AIV pair), 2 the other side of its cluster (the AIC's set reaches both AIVs; the AIVs'
+// sets reach the AIC once both have set). wait_flag_dev(id) stalls the scalar pipe until this core's flag
+// counts, and takes one. A5's set_intra_block(pipe, id) / wait_intra_block(pipe, id) pair one AIC with
+// one AIV: the AIC addresses AIV0 as id and AIV1 as id + 16, and sees their sets the same way.
+// A core waits for another by suspending, as at a SYNCALL: `co_await wait_flag_dev(id)` in a coroutine.
+namespace pto::detail {
+inline Issue cross_set_issue(Op op, int pipe, int mode, int id, pto::source_location where) {
+  const char* fn = find_desc(op)->name;
+  if (!is_real_pipe(pipe))
+    fail(fn, ": operand pipe ", pipe, " (", pipe_name(pipe), ") must be one real pipe (PIPE_S, PIPE_V, PIPE_MTE1, "
+         "PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX)");
+  Core& core = current_core();
+  InstrRecord rec;
+  rec.desc = find_desc(op);
+  rec.kind = RecordKind::CrossSet;
+  rec.pipe = pipe_t(pipe);
+  rec.flag_src = pipe_t(mode);
+  rec.flag_id = id;
+  rec.where = where;
+  return Issue(core, rec);
+}
+inline Issue cross_wait_issue(Op op, int id, pto::source_location where) {
+  InstrRecord rec;
+  rec.desc = find_desc(op);
+  rec.kind = RecordKind::CrossWait;
+  rec.pipe = PIPE_S;
+  rec.flag_id = id;
+  rec.variant = op == Op::WAIT_INTRA_BLOCK ? kCrossWaitIntra : 0;
+  rec.where = where;
+  return Issue(current_core(), rec);
+}
+inline void check_intra_block(const char* fn, int id) {
+  Core& core = current_core();
+  if (core_target(core) != Target::A5)
+    fail(fn, ": an A5 instruction (A2/A3 cores sync across cores through FFTS: ffts_cross_core_sync / "
+         "wait_flag_dev); launch with target A5");
+  const int ids = core_kind(core) == CoreKind::Cube ? 32 : 16;
+  if (id < 0 || id >= ids)
+    fail(fn, ": operand id ", id, " is out of range on ", core_kind(core) == CoreKind::Cube ? "a cube core" : "a vector core",
+         " (0 to ", ids - 1, core_kind(core) == CoreKind::Cube ? "; id + 16 addresses AIV1)" : ")");
+}
+}  // namespace pto::detail
+
+inline pto::detail::Issue ffts_cross_core_sync(int pipe, std::uint64_t config,
+                                               pto::source_location where = pto::source_location::current()) {
+  const int mode = int((config >> 4) & 0x3);
+  if (mode == 3)
+    pto::detail::fail("ffts_cross_core_sync: config ", config, " has mode 3 (bits 4-5); the modes "
+                      "are 0 (all cores of its kind), 1 (the AIVs of its cluster) and 2 (AIC <-> AIVs of its cluster)");
+  return pto::detail::cross_set_issue(pto::Op::FFTS_SYNC, pipe, mode, int((config >> 8) & 0xF), where);
+}
+inline pto::detail::Issue wait_flag_dev(std::int64_t flagId, pto::source_location where = pto::source_location::current()) {
+  if (flagId < 0 || flagId > 15) pto::detail::fail("wait_flag_dev: operand flagId ", flagId, " is out of range (0 to 15)");
+  return pto::detail::cross_wait_issue(pto::Op::WAIT_FLAG_DEV, int(flagId), where);
+}
+// A5's form names the pipe; the runtime stalls the scalar pipe either way.
+inline pto::detail::Issue wait_flag_dev(int pipe, std::int64_t flagId, pto::source_location where = pto::source_location::current()) {
+  (void)pipe;
+  return wait_flag_dev(flagId, where);
+}
+// The FFTS control block's address: the chip's flags need it; the runtime's do not (accepted and ignored).
+inline void set_ffts_base_addr(std::uint64_t) {}
+inline pto::detail::Issue set_intra_block(int pipe, int id, pto::source_location where = pto::source_location::current()) {
+  pto::detail::check_intra_block("set_intra_block", id);
+  return pto::detail::cross_set_issue(pto::Op::SET_INTRA_BLOCK, pipe, pto::detail::kCrossIntra, id, where);
+}
+// The runtime stalls the scalar pipe (the chip stalls `pipe`; later instructions of other pipes would go
+// on there: a pessimistic model, docs/clusters.md).
+inline pto::detail::Issue wait_intra_block(int pipe, int id, pto::source_location where = pto::source_location::current()) {
+  (void)pipe;
+  pto::detail::check_intra_block("wait_intra_block", id);
+  return pto::detail::cross_wait_issue(pto::Op::WAIT_INTRA_BLOCK, id, where);
+}
+
 namespace pto {
 
 // TSYNC(events...): the destination pipe of each Event (the scalar pipe for a bare RecordEvent) waits
@@ -140,14 +218,11 @@ detail::Issue TSYNC() {
 // (PTO's auto build compiles it to nothing; here auto mode orders one core's pipes, never two cores).
 namespace detail {
 inline Issue syncall_issue(SyncCoreType type, pto::source_location where) {
-  if (type == SyncCoreType::Mix)
-    fail("SYNCALL<SyncCoreType::Mix>: a mixed barrier meets cube (AIC) and vector (AIV) cores, and the runtime "
-         "emulates vector cores only; use SyncCoreType::AIVOnly (all cores of the launch)");
   InstrRecord rec;
   rec.desc = find_desc(Op::SYNCALL);
   rec.kind = RecordKind::SyncAll;
   rec.pipe = PIPE_S;
-  rec.variant = type == SyncCoreType::AICOnly ? kSyncAllLocal : 0;
+  rec.variant = std::uint8_t(type);  // the core resolves it (record.hpp, kSyncAll*)
   rec.where = where;
   return Issue(current_core(), rec);
 }

@@ -1,0 +1,367 @@
+// TPipe and TPUSH / TPOP / TALLOC / TFREE: tiles passed between the cube core and the vector cores of a
+// cluster (pto::launch_mix), with pto-isa's signatures (pto_instr.hpp) and the NPU's protocol
+// (include/pto/npu/a2a3 and a5: TPush.hpp, TPop.hpp, TAlloc.hpp, TFree.hpp), built from the instructions
+// and cross-core flags the chip's implementation issues:
+//  - a producer's TPUSH stores the tile into GM slot tileIndex % SlotNum and signals the flag FlagID on
+//    the other side; a consumer's TPOP waits for it and loads its part of the slot (split between the
+//    two AIVs by TileSplitAxis) into its local ring; the consumer frees slots every SyncPeriod tiles
+//    (flag FlagID + 1), and the producer waits for a free one once the ring is full;
+//  - A2/A3 signals with FFTS mode 2 (ffts_cross_core_sync / wait_flag_dev), A5 with set_intra_block /
+//    wait_intra_block (the _GM directions);
+//  - the GlobalTensor forms split the same steps: TALLOC (wait for a free slot, point the tensor at
+//    it), the kernel's own TSTOREs, TPUSH (signal); TPOP (wait, point), the kernel's TLOADs, TFREE.
+// A full ring blocks the producer and an empty one the consumer, in modeled time and on the host (the
+// core suspends, as at a SYNCALL): `co_await TPOP<...>(pipe, tile)` in a coroutine kernel.
+// Not emulated yet (an error says so): A5's local rings (DIR_C2V into UB, DIR_V2C into L1, DIR_BOTH),
+// DIR_BOTH_GM, the control pipes (DIR_V2C_CTRL), TMPipe. ~TPipe does not drain the frees a consumer
+// sent after the producer's last wait (the chip's destructor waits for them): a core's end never waits
+// for the other side's (docs/clusters.md).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <pto/common/fifo.hpp>
+#include <pto/isa/global_tensor.hpp>
+#include <pto/isa/tile.hpp>
+#include <pto/runtime/block.hpp>
+#include <pto/runtime/data_movement.hpp>
+#include <pto/runtime/issue.hpp>
+#include <pto/runtime/sync.hpp>
+#include <pto/runtime/tassign.hpp>
+
+namespace pto {
+
+namespace detail {
+// One step of the protocol on the calling core, as the chip's implementation issues it. A2/A3: FFTS mode 2
+// (the cube's set reaches both AIVs; the AIVs' sets reach the cube once both have set). A5: intra-block
+// flags; a cube addresses AIV1 as id + 16, so with a split tile it signals, and waits for, both.
+inline void pipe_signal(IssueSequence& s, int pipe, int id, bool both_aivs, pto::source_location where) {
+  Core& core = current_core();
+  if (core_target(core) == Target::A2A3) {
+    s.add(ffts_cross_core_sync(pipe, 1u | (2u << 4) | (std::uint64_t(id) << 8), where).take());
+    return;
+  }
+  s.add(set_intra_block(pipe, id, where).take());
+  if (both_aivs && core_kind(core) == CoreKind::Cube) s.add(set_intra_block(pipe, id + 16, where).take());
+}
+inline void pipe_wait(IssueSequence& s, int id, bool both_aivs, pto::source_location where) {
+  Core& core = current_core();
+  if (core_target(core) == Target::A2A3) {
+    s.add(wait_flag_dev(id, where).take());
+    return;
+  }
+  InstrRecord r = wait_intra_block(PIPE_S, id, where).take();
+  if (both_aivs && core_kind(core) == CoreKind::Cube) r.variant |= kCrossWaitPair;
+  s.add(r);
+}
+
+// Which core may do what: the cube produces the cube -> vector leg and consumes the other.
+template <class Pipe>
+void check_side(const char* fn, bool produce) {
+  const CoreKind kind = core_kind(current_core());
+  if (kind == CoreKind::Any)
+    fail(fn, ": a pipe between a cluster's cube and vector cores; this launch has no clusters (launch the kernel with "
+         "pto::launch_mix)");
+  const bool cube = kind == CoreKind::Cube;
+  const bool ok = Pipe::is_both || (produce == cube ? Pipe::is_c2v : Pipe::is_v2c);
+  if (!ok)
+    fail(fn, ": on a ", Pipe::is_c2v ? "cube -> vector" : "vector -> cube", " pipe the ",
+         produce ? "producer" : "consumer", " is the ", (produce == Pipe::is_c2v) ? "cube core (AIC)" : "vector cores (AIV)",
+         ", and this is ", cube ? "the cube core" : "a vector core", "; call it on the other side of the kernel");
+}
+
+// The leg the calling core produces or consumes: its ready and free flags, and where it lies in GM.
+template <class Pipe>
+struct PipeLeg {
+  int ready, free;
+  std::uint32_t offset;  // bytes from GM_SLOT_BUFFER to the leg's ring
+};
+template <class Pipe>
+PipeLeg<Pipe> leg_of(const Pipe& pipe, bool produce) {
+  constexpr int F = Pipe::kFlagID;
+  const bool cube = core_kind(current_core()) == CoreKind::Cube;
+  const bool v2c = produce ? !cube : cube;  // the leg's direction
+  const int ready = Pipe::is_both && v2c ? F + 2 : F;
+  return {ready, ready + 1, produce ? pipe.prod.entryOffset : pipe.cons.entryOffset};
+}
+
+// The part of a slot an AIV produces (V2C) or consumes (C2V) of a tile split by `split`: byte offset and
+// row stride (elements), for a part of vr x vc elements of `bytes` each.
+struct SlotPart {
+  std::size_t offset;
+  std::int64_t row_stride;
+};
+inline SlotPart slot_part(TileSplitAxis split, int sub, int vr, int vc, std::size_t bytes, bool consumer) {
+  switch (split) {
+    case TILE_NO_SPLIT: return {0, vc};
+    case TILE_UP_DOWN: return {std::size_t(sub) * vr * vc * bytes, vc};
+    case TILE_LEFT_RIGHT: return {std::size_t(sub) * vc * bytes, 2 * std::int64_t(vc)};
+    case TILE_UP_DOWN_ODD:
+      if (consumer) return {std::size_t(sub) * (vr + sub) * vc * bytes, vc};
+      break;
+    case TILE_LEFT_RIGHT_ODD:
+      if (consumer) return {std::size_t(sub) * (vc + sub) * bytes, 2 * std::int64_t(vc) + 2 * sub - 1};
+      break;
+  }
+  fail("TPUSH: a vector core's TPUSH cannot split a tile ", split == TILE_UP_DOWN_ODD ? "TILE_UP_DOWN_ODD" : "TILE_LEFT_RIGHT_ODD",
+       " (the chip's implementation handles the odd splits on the consumer side only)");
+}
+
+template <class T>
+using SlotTensor = GlobalTensor<T, Shape<1, 1, 1, -1, -1>, Stride<1, 1, 1, -1, 1>>;
+
+template <class T>
+SlotTensor<T> slot_tensor(std::byte* at, int rows, int cols, std::int64_t row_stride) {
+  return SlotTensor<T>(reinterpret_cast<T*>(at), Shape<1, 1, 1, -1, -1>(rows, cols), Stride<1, 1, 1, -1, 1>(row_stride));
+}
+
+// The bytes [offset, offset + rows x row_stride) of one slot must lie in it.
+inline void check_slot(const char* fn, std::uint32_t slot_size, std::size_t offset, int rows, int cols, std::int64_t row_stride,
+                       std::size_t bytes) {
+  const std::size_t end = offset + (std::size_t(rows - 1) * std::size_t(row_stride) + std::size_t(cols)) * bytes;
+  if (rows > 0 && end > slot_size)
+    fail(fn, ": the tile's ", rows, " x ", cols, " elements at byte ", offset, " of the slot end at byte ", end,
+         ", past SlotSize ", slot_size, " (a slot must hold the whole tile, both AIVs' parts of a split one)");
+}
+}  // namespace detail
+
+template <std::uint8_t FlagID, std::uint8_t DirType, std::uint32_t SlotSize, std::uint32_t SlotNum,
+          std::uint32_t LocalSlotNum = 2, bool IsNoSplit = false, bool EN_UNIT_FLAG = false>
+struct TPipe {
+  static constexpr int kFlagID = FlagID;
+  static constexpr Direction kDir = Direction(DirType & 0x7);
+  static constexpr bool is_both = kDir == DIR_BOTH || kDir == DIR_BOTH_GM;
+  static constexpr bool is_c2v = kDir == DIR_C2V || kDir == DIR_C2V_GM || is_both;  // carries cube -> vector
+  static constexpr bool is_v2c = kDir == DIR_V2C || kDir == DIR_V2C_GM || is_both;  // carries vector -> cube
+  static constexpr bool is_gm_dir = kDir == DIR_C2V_GM || kDir == DIR_V2C_GM || kDir == DIR_BOTH_GM;  // A5's GM forms
+  static_assert(SlotNum >= 1, "TPipe: SlotNum (the ring's depth) must be at least 1");
+  static_assert(SlotSize >= 1, "TPipe: SlotSize (bytes per slot) must be at least 1");
+  static_assert(is_both ? FlagID + 3 < 16 : FlagID + 1 < 16,
+                "TPipe: the pipe uses flags FlagID and FlagID + 1 (and FlagID + 2, + 3 in both directions): they must "
+                "be below 16");
+  static_assert(kDir != UNDEFINED, "TPipe: DirType must be a Direction (DIR_C2V, DIR_V2C, DIR_BOTH, or A5's DIR_*_GM)");
+
+  // Frees are signalled, and waited for, once every SyncPeriod tiles.
+  static constexpr std::uint32_t SyncPeriod = SlotNum <= 2 ? SlotNum : SlotNum / 2;
+  static constexpr bool shouldWaitFree(std::uint32_t tileIndex) { return tileIndex >= SlotNum && tileIndex % SyncPeriod == 0; }
+  static constexpr bool shouldNotifyFree(std::uint32_t tileIndex) { return (tileIndex + 1) % SyncPeriod == 0; }
+
+  using RingFiFo = RingFIFO<int(SlotSize), int(SlotNum), int(LocalSlotNum)>;
+  struct Producer {
+    std::uint32_t tileIndex = 0, subTileIndex = 0, entryOffset = 0;
+    bool isAllocate = true, isRecord = true;
+    void setAllocateStatus(bool v) { isAllocate = v; }
+    void setRecordStatus(bool v) { isRecord = v; }
+    void setTileId(std::uint32_t t) { tileIndex = t; }
+    void setEntryOffset(std::uint32_t o) { entryOffset = o; }
+    bool getAllocateStatus() const { return isAllocate; }
+    bool getRecordStatus() const { return isRecord; }
+  };
+  struct Consumer {
+    std::uint32_t tileIndex = 0, subTileIndex = 0, entryOffset = 0;
+    bool isWait = true, isFree = true;
+    void setWaitStatus(bool v) { isWait = v; }
+    void setFreeStatus(bool v) { isFree = v; }
+    void setTileId(std::uint32_t t) { tileIndex = t; }
+    void setEntryOffset(std::uint32_t o) { entryOffset = o; }
+    bool getWaitStatus() const { return isWait; }
+    bool getFreeStatus() const { return isFree; }
+  };
+
+  RingFiFo fifo;
+  Producer prod;
+  Consumer cons;
+
+  explicit TPipe(void* GM_SLOT_BUFFER, std::uint32_t C2V_CONSUMER_BUF, std::uint32_t V2C_CONSUMER_BUF,
+                 pto::source_location where = pto::source_location::current())
+      : fifo(GM_SLOT_BUFFER, C2V_CONSUMER_BUF, V2C_CONSUMER_BUF) {
+    using namespace detail;
+    Core& core = current_core();
+    const Target target = core_target(core);
+    if (target == Target::A2A3 && (is_gm_dir || kDir == DIR_V2C_CTRL))
+      fail("TPipe: direction ", int(kDir), " is not an A2/A3 direction (A2/A3 pipes are DIR_C2V, DIR_V2C or DIR_BOTH, ",
+           "all through the GM slot ring)");
+    if (target == Target::A5 && !is_gm_dir)
+      fail("TPipe: A5's local rings (DIR_C2V into the AIVs' UB, DIR_V2C into the AIC's L1, DIR_BOTH, DIR_V2C_CTRL) are ",
+           "not emulated yet; use DIR_C2V_GM / DIR_V2C_GM, which go through GM");
+    if (kDir == DIR_BOTH_GM) fail("TPipe: A5's DIR_BOTH_GM is not emulated yet; use a DIR_C2V_GM and a DIR_V2C_GM pipe");
+    if (!GM_SLOT_BUFFER) fail("TPipe: GM_SLOT_BUFFER is null; the slot ring (SlotNum x SlotSize bytes) is in GM");
+    const CoreKind kind = core_kind(core);
+    if (kind == CoreKind::Any)
+      fail("TPipe: a pipe between a cluster's cube and vector cores; this launch has no clusters (launch the kernel with ",
+           "pto::launch_mix)");
+    // Both directions: the vector -> cube ring follows the cube -> vector ring in GM.
+    if (is_both && kind == CoreKind::Vector) prod.entryOffset = SlotNum * SlotSize;
+    if (is_both && kind == CoreKind::Cube) cons.entryOffset = SlotNum * SlotSize;
+    // A5: the consumer hands the producer SyncPeriod frees up front, as its constructor does on the chip.
+    if (target == Target::A5 && kind == (is_c2v ? CoreKind::Vector : CoreKind::Cube)) {
+      const int free_pipe = kind == CoreKind::Cube ? PIPE_MTE1 : PIPE_MTE2;
+      for (std::uint32_t i = 0; i < SyncPeriod; ++i) {
+        IssueSequence s(core, [&](IssueSequence& q) { pipe_signal(q, free_pipe, FlagID + 1, !IsNoSplit, where); });
+        s.finish();
+      }
+    }
+  }
+};
+
+namespace detail {
+template <class Pipe>
+std::byte* slot_base(const Pipe& pipe, std::uint32_t tile_index, std::uint32_t leg_offset) {
+  return static_cast<std::byte*>(pipe.fifo.GM_SLOT_BUFFER) + std::size_t(tile_index % Pipe::RingFiFo::SLOT_NUM) * Pipe::RingFiFo::SLOT_SIZE +
+         leg_offset;
+}
+inline int free_pipe_of(bool cube) { return core_target(current_core()) == Target::A5 && cube ? PIPE_MTE1 : PIPE_MTE2; }
+}  // namespace detail
+
+// TPUSH(pipe, tile): the producer stores the tile into the next slot (an Acc tile through the fixpipe
+// on the cube, a Vec tile from UB on an AIV: its part of a split tile) and signals the consumer. Waits
+// first for a free slot once the ring is full (every SyncPeriod tiles). `events` order the store.
+template <class Pipe, class TileProd, TileSplitAxis Split, class... WaitEvents>
+  requires(TileLike<TileProd> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TPUSH(Pipe& pipe, TileProd& tile, std::int32_t subBlockId, WaitEvents&... events) {
+  using namespace detail;
+  static_assert(TileProd::Loc == TileType::Acc || TileProd::Loc == TileType::Vec,
+                "TPUSH: the produced tile must be an Acc tile (cube -> vector) or a Vec tile (vector -> cube)");
+  using T = typename TileProd::DType;
+  check_side<Pipe>("TPUSH", true);
+  const pto::source_location where = pto::source_location::current();
+  return IssueSequence(current_core(), [&](IssueSequence& s) {
+    const bool cube = core_kind(current_core()) == CoreKind::Cube;
+    const PipeLeg<Pipe> leg = leg_of(pipe, true);
+    if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex)) pipe_wait(s, leg.free, Split != TILE_NO_SPLIT, where);
+    const TileView v = tile.view();
+    const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(Split, subBlockId, v.valid_rows, v.valid_cols, sizeof(T), false);
+    check_slot("TPUSH", Pipe::RingFiFo::SLOT_SIZE, leg.offset % Pipe::RingFiFo::SLOT_SIZE + part.offset, v.valid_rows,
+               v.valid_cols, part.row_stride, sizeof(T));
+    auto g = slot_tensor<T>(slot_base(pipe, pipe.prod.tileIndex, leg.offset) + part.offset, v.valid_rows, v.valid_cols,
+                            part.row_stride);
+    s.add(TSTORE(g, tile, events...).take(), true);
+    ++pipe.prod.tileIndex;
+    if (pipe.prod.isRecord) pipe_signal(s, cube ? PIPE_FIX : PIPE_MTE3, leg.ready, Split != TILE_NO_SPLIT, where);
+  });
+}
+template <class Pipe, class TileProd, TileSplitAxis Split, class... WaitEvents>
+  requires(TileLike<TileProd> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TPUSH(Pipe& pipe, TileProd& tile, WaitEvents&... events) {
+  return TPUSH<Pipe, TileProd, Split>(pipe, tile, std::int32_t(get_subblockid()), events...);
+}
+
+// TPOP(pipe, tile): the consumer waits for the next slot, points the tile at its local ring
+// (C2V_CONSUMER_BUF in UB, V2C_CONSUMER_BUF in L1, LocalSlotNum slots) and loads its part of the slot
+// there; every SyncPeriod tiles it frees the slots it has read (TFREE(pipe) is then a no-op).
+template <class Pipe, class TileCons, TileSplitAxis Split, class... WaitEvents>
+  requires(TileLike<TileCons> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TPOP(Pipe& pipe, TileCons& tile, std::int32_t subBlockId, WaitEvents&... events) {
+  using namespace detail;
+  static_assert(TileCons::Loc == TileType::Vec || TileCons::Loc == TileType::Mat,
+                "TPOP: the consumed tile must be a Vec tile (cube -> vector) or a Mat tile (vector -> cube)");
+  using T = typename TileCons::DType;
+  check_side<Pipe>("TPOP", false);
+  const pto::source_location where = pto::source_location::current();
+  return IssueSequence(current_core(), [&](IssueSequence& s) {
+    const bool cube = core_kind(current_core()) == CoreKind::Cube;
+    const PipeLeg<Pipe> leg = leg_of(pipe, false);
+    if (pipe.cons.isWait) pipe_wait(s, leg.ready, Split != TILE_NO_SPLIT, where);
+    const std::uint32_t local_stride = core_target(current_core()) == Target::A5
+                                           ? std::uint32_t(TileCons::Rows * TileCons::Cols * sizeof(T))
+                                           : Pipe::RingFiFo::SLOT_SIZE;
+    const std::uint32_t local = (cube ? pipe.fifo.V2C_CONSUMER_BUF : pipe.fifo.C2V_CONSUMER_BUF) +
+                                (pipe.cons.tileIndex % Pipe::RingFiFo::LOCAL_SLOT_NUM) * local_stride;
+    TASSIGN(tile, local);
+    const TileView v = tile.view();
+    const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(Split, subBlockId, v.valid_rows, v.valid_cols, sizeof(T), true);
+    check_slot("TPOP", Pipe::RingFiFo::SLOT_SIZE, leg.offset % Pipe::RingFiFo::SLOT_SIZE + part.offset, v.valid_rows,
+               v.valid_cols, part.row_stride, sizeof(T));
+    auto g = slot_tensor<T>(slot_base(pipe, pipe.cons.tileIndex, leg.offset) + part.offset, v.valid_rows, v.valid_cols,
+                            part.row_stride);
+    s.add(TLOAD(tile, g, events...).take(), true);
+    if (pipe.cons.isFree && Pipe::shouldNotifyFree(pipe.cons.tileIndex))
+      pipe_signal(s, free_pipe_of(cube), leg.free, Split != TILE_NO_SPLIT, where);
+    ++pipe.cons.tileIndex;
+  });
+}
+template <class Pipe, class TileCons, TileSplitAxis Split, class... WaitEvents>
+  requires(TileLike<TileCons> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TPOP(Pipe& pipe, TileCons& tile, WaitEvents&... events) {
+  return TPOP<Pipe, TileCons, Split>(pipe, tile, std::int32_t(get_subblockid()), events...);
+}
+
+// TFREE(pipe) after a tile TPOP: TPOP already freed the slot on the GM rings (the chip's A2/A3 TFREE is
+// empty too); A5's local rings, which need it, are not emulated yet.
+template <class Pipe, TileSplitAxis Split = TILE_NO_SPLIT, class... WaitEvents>
+  requires((detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TFREE(Pipe& pipe, WaitEvents&... events) {
+  (void)pipe;
+  (TSYNC(events), ...);
+  return detail::IssueSequence(detail::current_core(), [](detail::IssueSequence&) {});
+}
+
+// The GlobalTensor forms. TALLOC: wait for a free slot (once the ring is full) and point `gm` at the
+// next one (an AIV: at its part of a split tile); the kernel stores into it, then TPUSH(pipe, gm)
+// signals the consumer. TPOP(pipe, gm): wait for the next slot and point `gm` at it (an AIV: its part);
+// the kernel loads from it, then TFREE(pipe, gm) frees it every SyncPeriod tiles.
+template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents>
+  requires(GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TALLOC(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
+  using namespace detail;
+  using T = typename GlobalData::DType;
+  check_side<Pipe>("TALLOC", true);
+  (TSYNC(events), ...);
+  const pto::source_location where = pto::source_location::current();
+  return IssueSequence(current_core(), [&](IssueSequence& s) {
+    const bool cube = core_kind(current_core()) == CoreKind::Cube;
+    if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex))
+      pipe_wait(s, leg_of(pipe, true).free, Split != TILE_NO_SPLIT, where);
+    const int rows = int(gm.GetShape(3)), cols = int(gm.GetShape(4));
+    const SlotPart part = cube ? SlotPart{0, cols} : slot_part(Split, int(get_subblockid()), rows, cols, sizeof(T), false);
+    TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe, pipe.prod.tileIndex, 0) + part.offset));
+    ++pipe.prod.tileIndex;
+  });
+}
+template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents>
+  requires(GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TPUSH(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
+  using namespace detail;
+  (void)gm;
+  check_side<Pipe>("TPUSH", true);
+  (TSYNC(events), ...);
+  const pto::source_location where = pto::source_location::current();
+  return IssueSequence(current_core(), [&](IssueSequence& s) {
+    const bool cube = core_kind(current_core()) == CoreKind::Cube;
+    if (pipe.prod.isRecord) pipe_signal(s, cube ? PIPE_FIX : PIPE_MTE3, leg_of(pipe, true).ready, Split != TILE_NO_SPLIT, where);
+  });
+}
+template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents>
+  requires(GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TPOP(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
+  using namespace detail;
+  using T = typename GlobalData::DType;
+  check_side<Pipe>("TPOP", false);
+  (TSYNC(events), ...);
+  const pto::source_location where = pto::source_location::current();
+  return IssueSequence(current_core(), [&](IssueSequence& s) {
+    const bool cube = core_kind(current_core()) == CoreKind::Cube;
+    pipe_wait(s, leg_of(pipe, false).ready, Split != TILE_NO_SPLIT, where);
+    const int rows = int(gm.GetShape(3)), cols = int(gm.GetShape(4));
+    const SlotPart part = cube ? SlotPart{0, cols} : slot_part(Split, int(get_subblockid()), rows, cols, sizeof(T), true);
+    TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe, pipe.cons.tileIndex, 0) + part.offset));
+    ++pipe.cons.tileIndex;
+  });
+}
+template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents>
+  requires(GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...))
+detail::IssueSequence TFREE(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
+  using namespace detail;
+  (void)gm;
+  check_side<Pipe>("TFREE", false);
+  (TSYNC(events), ...);
+  const pto::source_location where = pto::source_location::current();
+  return IssueSequence(current_core(), [&](IssueSequence& s) {
+    const bool cube = core_kind(current_core()) == CoreKind::Cube;
+    if (pipe.cons.isFree && Pipe::shouldNotifyFree(pipe.cons.tileIndex - 1))
+      pipe_signal(s, free_pipe_of(cube), leg_of(pipe, false).free, Split != TILE_NO_SPLIT, where);
+  });
+}
+
+}  // namespace pto

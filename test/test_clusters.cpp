@@ -1,0 +1,302 @@
+// Clusters: one cube core (AIC) and two vector cores (AIV) per block (pto::launch_mix), cross-core
+// flags between them, and tiles passed through TPUSH / TPOP. Data is checked against double-precision
+// references; modeled times are checked exactly where the protocol fixes them (a wait ends at its
+// set's time), and are the same under both policies and any number of host threads.
+#define BOOST_TEST_MODULE clusters
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <pto/pto-inst.hpp>
+
+#include "test_util.hpp"
+
+using namespace pto;
+
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// ---- ids -----------------------------------------------------------------------------------------
+
+void record_ids(__gm__ int* out) {
+  const int core = int(get_block_idx()) * 3 + (get_subblockdim() == 2 ? 1 + int(get_subblockid()) : 0);
+  out[core * 4 + 0] = int(get_block_idx());
+  out[core * 4 + 1] = int(get_block_num());
+  out[core * 4 + 2] = int(get_subblockid());
+  out[core * 4 + 3] = int(get_subblockdim());
+}
+
+BOOST_AUTO_TEST_CASE(cluster_ids_and_the_report_name_each_core) {
+  for (int threads : {1, 2, 8}) {
+    std::vector<int> out(4 * 3 * 4, -1);
+    LaunchReport r = launch_mix({.blocks = 4, .host_threads = threads}, record_ids, record_ids, out);
+    BOOST_REQUIRE_EQUAL(r.cores.size(), 12u);
+    for (int c = 0; c < 12; ++c) {
+      const bool aiv = c % 3 != 0;
+      BOOST_TEST(out[std::size_t(c) * 4 + 0] == c / 3);
+      BOOST_TEST(out[std::size_t(c) * 4 + 1] == 4);
+      BOOST_TEST(out[std::size_t(c) * 4 + 2] == (aiv ? c % 3 - 1 : 0));
+      BOOST_TEST(out[std::size_t(c) * 4 + 3] == (aiv ? 2 : 1));
+      BOOST_TEST(r.cores[std::size_t(c)].block == c / 3);
+      BOOST_TEST((r.cores[std::size_t(c)].kind == (aiv ? CoreKind::Vector : CoreKind::Cube)));
+    }
+    BOOST_TEST(r.cores[0].label() == "cluster 0 AIC");
+    BOOST_TEST(r.cores[5].label() == "cluster 1 AIV1");
+  }
+  // A plain launch is unchanged: every core is block b of kind Any, sub-block 0 of 1.
+  std::vector<int> out(4 * 3 * 4, -1);
+  launch({.blocks = 2}, [](__gm__ int* o) {
+    const int b = int(get_block_idx());
+    o[b * 2] = int(get_subblockid());
+    o[b * 2 + 1] = int(get_subblockdim());
+  }, out);
+  BOOST_TEST(out[0] == 0);
+  BOOST_TEST(out[1] == 1);
+  BOOST_TEST(out[2] == 0);
+}
+
+// ---- engines: an AIC has no vector unit, an AIV no cube ---------------------------------------------
+
+using VecF = Tile<TileType::Vec, float, 16, 16>;
+using MatH = Tile<TileType::Mat, half, 16, 16, BLayout::ColMajor, 16, 16, SLayout::RowMajor, 512>;
+
+BOOST_AUTO_TEST_CASE(an_instruction_of_the_other_kind_of_core_is_an_error) {
+  auto vec_on_aic = [] {
+    launch_mix({.blocks = 1}, [] {
+      VecF t;
+      TASSIGN(t, 0);
+      TEXPANDS(t, 1.0f);
+    }, [] {});
+  };
+  BOOST_TEST(error_of(vec_on_aic).find("cluster 0 AIC: TEXPANDS: cluster 0 AIC is a cube core (AIC), which has no buffer for Vec "
+                                       "tiles (operand 0); TEXPANDS on that buffer runs on the vector cores") == 0u,
+             error_of(vec_on_aic));
+  std::vector<half> gm(256);
+  auto mat_on_aiv = [&] {
+    launch_mix({.blocks = 1}, [](__gm__ half*) {}, [](__gm__ half* g) {
+      MatH m;
+      TASSIGN(m, 0);
+      GlobalTensor<half, Shape<1, 1, 1, 16, 16>, pto::Stride<1, 1, 1, 16, 1>> t(g);
+      TLOAD(m, t);
+    }, gm);
+  };
+  BOOST_TEST(error_of(mat_on_aiv).find("cluster 0 AIV0: TLOAD: cluster 0 AIV0 is a vector core (AIV), which has no buffer for "
+                                       "Mat tiles") == 0u, error_of(mat_on_aiv));
+  auto fix_set_on_aiv = [] {
+    launch_mix({.blocks = 1}, [] {}, [] { ffts_cross_core_sync(PIPE_FIX, 1 | 2 << 4 | 3 << 8); });
+  };
+  BOOST_TEST(error_of(fix_set_on_aiv).find("which has no PIPE_FIX") != std::string::npos, error_of(fix_set_on_aiv));
+  // A mixed barrier needs clusters; a cross-core flag needs another core.
+  BOOST_TEST(error_of([] { launch({.blocks = 2}, [] { SYNCALL<SyncCoreType::Mix>(); }); }).find("this launch has no clusters") !=
+             std::string::npos);
+  BOOST_TEST(error_of([] { wait_flag_dev(3); }).find("wait_flag_dev(3) outside pto::launch") != std::string::npos);
+  BOOST_TEST(error_of([] { launch({.blocks = 2}, [] { ffts_cross_core_sync(PIPE_MTE3, 1 | 2 << 4 | 3 << 8); }); })
+                 .find("mode 2 syncs a cube core (AIC) with its two vector cores") != std::string::npos);
+}
+
+// ---- cross-core flags: modeled times -----------------------------------------------------------------
+
+using MatBig = Tile<TileType::Mat, half, 128, 128, BLayout::ColMajor, 128, 128, SLayout::RowMajor, 512>;
+using GmBig = GlobalTensor<half, Shape<1, 1, 1, 128, 128>, pto::Stride<1, 1, 1, 128, 1>>;
+using GmVec = GlobalTensor<float, Shape<1, 1, 1, 16, 16>, pto::Stride<1, 1, 1, 16, 1>>;
+
+// The AIC loads a 32 KiB tile and signals both AIVs from MTE2 (mode 2, flag 3) when the load is done;
+// the AIVs wait for it, then AIV s loads s + 1 tiles of its own and signals back (flag 4): the AIC's
+// wait ends when the later of the two has set it.
+void flags_cube(__gm__ half* a, __gm__ float*) {
+  MatBig m;
+  TASSIGN(m, 0);
+  GmBig g(a);
+  TLOAD(m, g);
+  ffts_cross_core_sync(PIPE_MTE2, 1 | 2 << 4 | 3 << 8);
+  wait_flag_dev(4);
+}
+void flags_vec(__gm__ half*, __gm__ float* v) {
+  wait_flag_dev(3);
+  VecF t;
+  TASSIGN(t, 0);
+  GmVec g(v);
+  for (int i = 0; i <= get_subblockid(); ++i) TLOAD(t, g);
+  ffts_cross_core_sync(PIPE_MTE2, 1 | 2 << 4 | 4 << 8);
+}
+
+const TimelineEntry& find(const CoreReport& c, const std::string& name, int nth = 0) {
+  for (const TimelineEntry& e : c.timeline)
+    if (c.name(e).rfind(name, 0) == 0 && nth-- == 0) return e;  // "wait_flag_dev(3)" for "wait_flag_dev"
+  BOOST_FAIL("no " + name + " on " + c.label());
+  static TimelineEntry none;
+  return none;
+}
+
+BOOST_AUTO_TEST_CASE(a_flag_wait_ends_when_its_set_retires_and_mode_2_gathers_both_aivs) {
+  std::vector<half> a(128 * 128);
+  std::vector<float> v(256);
+  std::uint64_t first = 0;
+  int runs = 0;
+  for (Policy p : {Policy::Deterministic, Policy::Concurrent})
+    for (int threads : {1, 2, 4}) {
+      LaunchReport r = launch_mix({.blocks = 2, .policy = p, .host_threads = threads, .timeline = true}, flags_cube, flags_vec, a, v);
+      for (int b = 0; b < 2; ++b) {
+        const CoreReport &aic = r.cores[std::size_t(3 * b)], &aiv0 = r.cores[std::size_t(3 * b + 1)],
+                         &aiv1 = r.cores[std::size_t(3 * b + 2)];
+        const TimelineEntry& load = find(aic, "TLOAD");
+        const TimelineEntry& set = find(aic, "ffts_cross_core_sync");
+        BOOST_TEST(set.end == load.end);  // queued behind the TLOAD on MTE2, no cycles of its own
+        for (const CoreReport* aiv : {&aiv0, &aiv1}) BOOST_TEST(find(*aiv, "wait_flag_dev").end == set.end);
+        const std::uint64_t back = std::max(find(aiv0, "ffts_cross_core_sync").end, find(aiv1, "ffts_cross_core_sync").end);
+        BOOST_TEST(find(aiv1, "ffts_cross_core_sync").end > find(aiv0, "ffts_cross_core_sync").end);  // two loads, one
+        BOOST_TEST(find(aic, "wait_flag_dev").end == back);
+        BOOST_TEST(aic.pipes[PIPE_S].idle[int(Stall::Cores)] > 0u);
+      }
+      if (!runs++) first = r.cycles;
+      BOOST_TEST(r.cycles == first);
+    }
+  BOOST_TEST(runs == 6);
+}
+
+BOOST_AUTO_TEST_CASE(a_wait_no_core_will_satisfy_is_a_deadlock_naming_the_cores) {
+  for (int threads : {1, 3}) {
+    const std::string e = error_of([&] {
+      launch_mix({.blocks = 1, .host_threads = threads}, [] { wait_flag_dev(5); }, [] {
+        if (get_subblockid() == 1) wait_flag_dev(6);
+      });
+    });
+    BOOST_TEST(e.find("cluster 0 AIC: deadlock across cores: no core can go on. cluster 0 AIC waits at wait_flag_dev(5)") == 0u, e);
+    BOOST_TEST(e.find("cluster 0 AIV1 waits at wait_flag_dev(6)") != std::string::npos, e);
+    BOOST_TEST(e.find("cluster 0 AIV0 ended.") != std::string::npos, e);
+  }
+  // A 16th set of one flag before its wait overflows the chip's 4-bit counter.
+  const std::string e = error_of([] {
+    launch_mix({.blocks = 1}, [] {
+      for (int i = 0; i < 16; ++i) ffts_cross_core_sync(PIPE_MTE2, 1 | 2 << 4 | 7 << 8);
+    }, [] {});
+  });
+  BOOST_TEST(e.find("cross-core flag 7 of cluster 0 AIV0 would count past 15") != std::string::npos, e);
+}
+
+BOOST_AUTO_TEST_CASE(syncall_mix_meets_every_core_and_aivonly_the_vector_cores) {
+  // Every core arrives at a different time; each group's cores leave together.
+  auto body = [](int group) {
+    VecF t;
+    MatBig m;
+    if (get_subblockdim() == 2) {
+      TASSIGN(t, 0);
+      for (int i = 0; i <= get_block_idx() * 2 + get_subblockid(); ++i) TEXPANDS(t, 1.0f);
+    } else {
+      TASSIGN(m, 0);
+    }
+    if (group == 0) SYNCALL<SyncCoreType::Mix>();
+    else SYNCALL<SyncCoreType::AIVOnly>();  // on the AIC only its own barrier
+  };
+  for (int group : {0, 1}) {
+    LaunchReport r = launch_mix({.blocks = 2, .timeline = true}, [&] { body(group); }, [&] { body(group); });
+    std::vector<std::uint64_t> ends;
+    for (const CoreReport& c : r.cores) ends.push_back(find(c, "SYNCALL").end);
+    for (int c = 0; c < 6; ++c)
+      if (group == 0 || c % 3) BOOST_TEST(ends[std::size_t(c)] == ends[1]);
+    if (group == 1) BOOST_TEST(ends[0] < ends[1]);  // the AIC did not wait for the vector cores
+  }
+}
+
+// ---- TPUSH / TPOP: cube -> vector -----------------------------------------------------------------
+
+constexpr int M = 32, K = 32, N = 32;
+using MatA = Tile<TileType::Mat, half, M, K, BLayout::ColMajor, M, K, SLayout::RowMajor, 512>;
+using MatB = Tile<TileType::Mat, half, K, N, BLayout::RowMajor, K, N, SLayout::ColMajor, 512>;  // ZN
+using LeftT = TileLeft<half, M, K>;
+using RightT = TileRight<half, K, N>;
+using AccT = TileAcc<float, M, N>;
+using GmA = GlobalTensor<half, Shape<1, 1, 1, M, K>, pto::Stride<1, 1, 1, K, 1>>;
+using GmB = GlobalTensor<half, Shape<1, 1, 1, K, N>, pto::Stride<1, 1, 1, 1, K>, Layout::DN>;  // B column-major
+
+// Tile t of the cube side: A_t x B, pushed to the AIVs split `Split`; AIV s adds 1 to its part and
+// stores it into out_t's part. SlotNum and the split are the test's parameters.
+template <std::uint32_t Slots, TileSplitAxis Split>
+struct C2V {
+  using Pipe = TPipe<0, DIR_C2V, M * N * 4, Slots>;
+  static constexpr int VR = Split == TILE_UP_DOWN ? M / 2 : M, VC = Split == TILE_LEFT_RIGHT ? N / 2 : N;
+  using Part = Tile<TileType::Vec, float, VR, VC>;
+
+  static void cube(__gm__ half* a, __gm__ half* b, __gm__ float* slots, __gm__ float*, int tiles) {
+    Pipe pipe(slots, 0x0, 0x0);
+    MatA ma;
+    MatB mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(ma, 0x0);
+    TASSIGN(mb, 0x8000);
+    TASSIGN(l, 0x0);
+    TASSIGN(r, 0x0);
+    TASSIGN(acc, 0x0);
+    GmB gb(b);
+    TLOAD(mb, gb);
+    TEXTRACT(r, mb, 0, 0);
+    for (int t = 0; t < tiles; ++t) {
+      GmA ga(a + std::size_t(t) * M * K);
+      TLOAD(ma, ga);
+      TEXTRACT(l, ma, 0, 0);
+      TMATMUL(acc, l, r);
+      TPUSH<Pipe, AccT, Split>(pipe, acc);
+    }
+  }
+  static void vec(__gm__ half*, __gm__ half*, __gm__ float* slots, __gm__ float* out, int tiles) {
+    Pipe pipe(slots, 0x0, 0x0);
+    Part in, res;
+    TASSIGN(res, 0x10000);
+    const int sub = int(get_subblockid());
+    for (int t = 0; t < tiles; ++t) {
+      TPOP<Pipe, Part, Split>(pipe, in);
+      TADDS(res, in, 1.0f);
+      float* o = out + std::size_t(t) * M * N + (Split == TILE_UP_DOWN ? sub * VR * N : Split == TILE_LEFT_RIGHT ? sub * VC : 0);
+      GlobalTensor<float, Shape<1, 1, 1, VR, VC>, pto::Stride<1, 1, 1, N, 1>> g(o);
+      if (Split != TILE_NO_SPLIT || sub == 0) TSTORE(g, res);
+    }
+  }
+
+  static void run(Target target, Policy policy, int threads) {
+    constexpr int tiles = 5;
+    auto a = pto_test::random_vector<half>(std::size_t(tiles) * M * K, -1, 1, 11);
+    auto b = pto_test::random_vector<half>(std::size_t(K) * N, -1, 1, 12);
+    std::vector<float> ring(static_cast<std::size_t>(Slots) * M * N), out(static_cast<std::size_t>(tiles) * M * N, -7.0f);
+    launch_mix({.blocks = 1, .target = target, .mode = Mode::Auto, .policy = policy, .host_threads = threads,
+                .check = SyncCheck::Throw},
+               cube, vec, a, b, ring, out, tiles);
+    std::size_t compared = 0, bad = 0;
+    for (int t = 0; t < tiles; ++t)
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+          double ref = 1.0;
+          for (int k = 0; k < K; ++k)
+            ref += double(a[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
+          const double got = out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)];
+          ++compared;
+          if (std::fabs(got - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
+        }
+    BOOST_TEST(compared == std::size_t(tiles) * M * N);
+    BOOST_TEST(bad == 0u);
+  }
+};
+
+BOOST_AUTO_TEST_CASE(tpush_tpop_cube_to_vector_every_split_both_depths) {
+  for (Policy p : {Policy::Deterministic, Policy::Concurrent})
+    for (int threads : {1, 3}) {
+      C2V<1, TILE_UP_DOWN>::run(Target::A2A3, p, threads);
+      C2V<8, TILE_UP_DOWN>::run(Target::A2A3, p, threads);
+      C2V<2, TILE_LEFT_RIGHT>::run(Target::A2A3, p, threads);
+      C2V<2, TILE_NO_SPLIT>::run(Target::A2A3, p, threads);
+    }
+}
+
+}  // namespace
