@@ -222,9 +222,9 @@ using GmB = GlobalTensor<half, Shape<1, 1, 1, K, N>, pto::Stride<1, 1, 1, 1, K>,
 
 // Tile t of the cube side: A_t x B, pushed to the AIVs split `Split`; AIV s adds 1 to its part and
 // stores it into out_t's part. SlotNum and the split are the test's parameters.
-template <std::uint32_t Slots, TileSplitAxis Split>
+template <std::uint32_t Slots, TileSplitAxis Split, std::uint8_t Dir = DIR_C2V>
 struct C2V {
-  using Pipe = TPipe<0, DIR_C2V, M * N * 4, Slots>;
+  using Pipe = TPipe<0, Dir, M * N * 4, Slots>;
   static constexpr int VR = Split == TILE_UP_DOWN ? M / 2 : M, VC = Split == TILE_LEFT_RIGHT ? N / 2 : N;
   using Part = Tile<TileType::Vec, float, VR, VC>;
 
@@ -265,8 +265,7 @@ struct C2V {
     }
   }
 
-  static void run(Target target, Policy policy, int threads) {
-    constexpr int tiles = 5;
+  static void run(Target target, Policy policy, int threads, int tiles = 5) {
     auto a = pto_test::random_vector<half>(std::size_t(tiles) * M * K, -1, 1, 11);
     auto b = pto_test::random_vector<half>(std::size_t(K) * N, -1, 1, 12);
     std::vector<float> ring(static_cast<std::size_t>(Slots) * M * N), out(static_cast<std::size_t>(tiles) * M * N, -7.0f);
@@ -293,10 +292,244 @@ BOOST_AUTO_TEST_CASE(tpush_tpop_cube_to_vector_every_split_both_depths) {
   for (Policy p : {Policy::Deterministic, Policy::Concurrent})
     for (int threads : {1, 3}) {
       C2V<1, TILE_UP_DOWN>::run(Target::A2A3, p, threads);
-      C2V<8, TILE_UP_DOWN>::run(Target::A2A3, p, threads);
+      C2V<8, TILE_UP_DOWN>::run(Target::A2A3, p, threads, 20);
       C2V<2, TILE_LEFT_RIGHT>::run(Target::A2A3, p, threads);
       C2V<2, TILE_NO_SPLIT>::run(Target::A2A3, p, threads);
+      // A5 through GM (intra-block flags; the ring's depth covers the tiles: see docs/clusters.md on A5's
+      // constructor credits).
+      C2V<8, TILE_UP_DOWN, DIR_C2V_GM>::run(Target::A5, p, threads);
+      C2V<8, TILE_LEFT_RIGHT, DIR_C2V_GM>::run(Target::A5, p, threads, 8);
     }
+}
+
+// ---- TPUSH / TPOP: vector -> cube ------------------------------------------------------------------
+
+// AIV s loads its half (rows, split UP_DOWN) of X_t and pushes it; the cube pops the whole X_t into L1
+// (ND -> NZ) and multiplies it by B.
+template <std::uint32_t Slots, std::uint8_t Dir = DIR_V2C>
+struct V2C {
+  using Pipe = TPipe<2, Dir, M * K * 2, Slots>;
+  using Half = Tile<TileType::Vec, half, M / 2, K>;
+  using GmHalf = GlobalTensor<half, Shape<1, 1, 1, M / 2, K>, pto::Stride<1, 1, 1, K, 1>>;
+  using GmC = GlobalTensor<float, Shape<1, 1, 1, M, N>, pto::Stride<1, 1, 1, N, 1>>;
+
+  static void cube(__gm__ half* x, __gm__ half* b, __gm__ half* ring, __gm__ float* out, int tiles) {
+    (void)x;
+    Pipe pipe(ring, 0x0, 0x10000);
+    MatA in;
+    MatB mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(mb, 0x0);
+    TASSIGN(l, 0x0);
+    TASSIGN(r, 0x0);
+    TASSIGN(acc, 0x0);
+    GmB gb(b);
+    TLOAD(mb, gb);
+    TEXTRACT(r, mb, 0, 0);
+    for (int t = 0; t < tiles; ++t) {
+      TPOP<Pipe, MatA, TILE_UP_DOWN>(pipe, in);
+      TEXTRACT(l, in, 0, 0);
+      TMATMUL(acc, l, r);
+      GmC gc(out + std::size_t(t) * M * N);
+      TSTORE(gc, acc);
+    }
+  }
+  static void vec(__gm__ half* x, __gm__ half*, __gm__ half* ring, __gm__ float*, int tiles) {
+    Pipe pipe(ring, 0x0, 0x10000);
+    Half h;
+    TASSIGN(h, 0x0);
+    for (int t = 0; t < tiles; ++t) {
+      GmHalf g(x + std::size_t(t) * M * K + std::size_t(get_subblockid()) * (M / 2) * K);
+      TLOAD(h, g);
+      TPUSH<Pipe, Half, TILE_UP_DOWN>(pipe, h);
+    }
+  }
+  static void run(Target target, Policy policy, int threads, int tiles) {
+    auto x = pto_test::random_vector<half>(std::size_t(tiles) * M * K, -1, 1, 21);
+    auto b = pto_test::random_vector<half>(std::size_t(K) * N, -1, 1, 22);
+    std::vector<half> ring(static_cast<std::size_t>(Slots) * M * K);
+    std::vector<float> out(static_cast<std::size_t>(tiles) * M * N, -7.0f);
+    launch_mix({.blocks = 1, .target = target, .mode = Mode::Auto, .policy = policy, .host_threads = threads,
+                .check = SyncCheck::Throw},
+               cube, vec, x, b, ring, out, tiles);
+    std::size_t compared = 0, bad = 0;
+    for (int t = 0; t < tiles; ++t)
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+          double ref = 0;
+          for (int k = 0; k < K; ++k)
+            ref += double(x[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
+          ++compared;
+          if (std::fabs(out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)] - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
+        }
+    BOOST_TEST(compared == std::size_t(tiles) * M * N);
+    BOOST_TEST(bad == 0u);
+  }
+};
+
+BOOST_AUTO_TEST_CASE(tpush_tpop_vector_to_cube_both_targets) {
+  for (Policy p : {Policy::Deterministic, Policy::Concurrent})
+    for (int threads : {1, 3}) {
+      V2C<1>::run(Target::A2A3, p, threads, 6);
+      V2C<8>::run(Target::A2A3, p, threads, 19);
+      V2C<8, DIR_V2C_GM>::run(Target::A5, p, threads, 8);
+    }
+}
+
+// ---- back-pressure: a full ring blocks the producer, in modeled time --------------------------------
+
+// The cube produces faster than the AIVs consume (each adds 1 eight times): with one slot, push t waits
+// for the free the AIVs send after popping t - 1; with eight, every fourth push from the eighth waits
+// for the frees of four pops. Each wait ends exactly when the later AIV's free retired.
+template <std::uint32_t Slots>
+void check_back_pressure() {
+  constexpr int tiles = 12;
+  using Pipe = TPipe<0, DIR_C2V, M * N * 4, Slots>;
+  using Part = Tile<TileType::Vec, float, M / 2, N>;
+  auto cube = [](__gm__ float* ring) {
+    Pipe pipe(ring, 0x0, 0x0);
+    AccT acc;
+    TASSIGN(acc, 0x0);
+    for (int t = 0; t < tiles; ++t) TPUSH<Pipe, AccT, TILE_UP_DOWN>(pipe, acc);
+  };
+  auto vec = [](__gm__ float* ring) {
+    Pipe pipe(ring, 0x0, 0x0);
+    Part in, res;
+    TASSIGN(res, 0x10000);
+    for (int t = 0; t < tiles; ++t) {
+      TPOP<Pipe, Part, TILE_UP_DOWN>(pipe, in);
+      TADDS(res, in, 1.0f);
+      for (int k = 0; k < 7; ++k) TADDS(res, res, 1.0f);
+    }
+  };
+  std::vector<float> ring(static_cast<std::size_t>(Slots) * M * N);
+  LaunchReport r = launch_mix({.blocks = 1, .mode = Mode::Auto, .model_only = true, .timeline = true, .check = SyncCheck::Off},
+                              cube, vec, ring);  // the Acc tile is pushed unwritten
+  const CoreReport &aic = r.cores[0], &aiv0 = r.cores[1], &aiv1 = r.cores[2];
+  int waits = 0;
+  for (int t = 0; t < tiles; ++t) {
+    if (!TPipe<0, DIR_C2V, M * N * 4, Slots>::shouldWaitFree(std::uint32_t(t))) continue;
+    const int freed = waits + 1;  // the n-th free of each AIV (one per SyncPeriod pops)
+    const TimelineEntry& w = find(aic, "TPUSH: wait_flag_dev(1)", waits);
+    const std::uint64_t f = std::max(find(aiv0, "TPOP: ffts_cross_core_sync", freed - 1).end,
+                                     find(aiv1, "TPOP: ffts_cross_core_sync", freed - 1).end);
+    BOOST_TEST(w.end == f);
+    BOOST_TEST(find(aic, "TSTORE", t).start >= f);  // the store into the freed slot
+    ++waits;
+  }
+  BOOST_TEST(waits == (Slots == 1 ? tiles - 1 : 1));  // depth 8: only push 8 waits (12 tiles)
+  BOOST_TEST(aic.pipes[PIPE_S].idle[int(Stall::Cores)] > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(a_full_ring_blocks_the_producer_in_modeled_time) {
+  check_back_pressure<1>();
+  check_back_pressure<8>();
+}
+
+// ---- coroutine kernels co_await the FIFO operations ---------------------------------------------------
+
+using RingPipe = TPipe<4, DIR_C2V, M * N * 4, 2>;
+using HalfF = Tile<TileType::Vec, float, M / 2, N>;
+Kernel co_cube(__gm__ float* ring, __gm__ float*) {
+  RingPipe pipe(ring, 0x0, 0x0);
+  AccT acc;
+  TASSIGN(acc, 0x0);
+  for (int t = 0; t < 6; ++t) co_await TPUSH<RingPipe, AccT, TILE_UP_DOWN>(pipe, acc);
+}
+Kernel co_vec(__gm__ float* ring, __gm__ float* out) {
+  RingPipe pipe(ring, 0x0, 0x0);
+  HalfF in;
+  for (int t = 0; t < 6; ++t) {
+    RecordEvent e = co_await TPOP<RingPipe, HalfF, TILE_UP_DOWN>(pipe, in);
+    GlobalTensor<float, Shape<1, 1, 1, M / 2, N>, pto::Stride<1, 1, 1, N, 1>> g(out + std::size_t(get_subblockid()) * (M / 2) * N);
+    co_await TSTORE(g, in, e);
+    co_await pipe_barrier(PIPE_ALL);
+  }
+}
+void plain_cube(__gm__ float* ring, __gm__ float*) {
+  RingPipe pipe(ring, 0x0, 0x0);
+  AccT acc;
+  TASSIGN(acc, 0x0);
+  for (int t = 0; t < 6; ++t) TPUSH<RingPipe, AccT, TILE_UP_DOWN>(pipe, acc);
+}
+void plain_vec(__gm__ float* ring, __gm__ float* out) {
+  RingPipe pipe(ring, 0x0, 0x0);
+  HalfF in;
+  for (int t = 0; t < 6; ++t) {
+    RecordEvent e = TPOP<RingPipe, HalfF, TILE_UP_DOWN>(pipe, in);
+    GlobalTensor<float, Shape<1, 1, 1, M / 2, N>, pto::Stride<1, 1, 1, N, 1>> g(out + std::size_t(get_subblockid()) * (M / 2) * N);
+    TSTORE(g, in, e);
+    pipe_barrier(PIPE_ALL);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(coroutine_and_plain_kernels_model_the_same_cycles) {
+  std::vector<float> ring(2 * M * N), out(M * N);
+  // The Acc tile is pushed as it is (unwritten bytes): the checker is off.
+  const std::uint64_t plain =
+      launch_mix({.blocks = 2, .model_only = true, .check = SyncCheck::Off}, plain_cube, plain_vec, ring, out).cycles;
+  for (int threads : {1, 2, 6}) {
+    LaunchReport r = launch_mix({.blocks = 2, .host_threads = threads, .model_only = true, .check = SyncCheck::Off}, co_cube,
+                                co_vec, ring, out);
+    BOOST_TEST(r.cycles == plain);
+  }
+  BOOST_TEST(plain > 0u);
+  // A TPOP a coroutine does not co_await cannot suspend: an error, not a hang.
+  const std::string e = error_of([&] {
+    launch_mix({.blocks = 1, .host_threads = 1}, co_cube, [](__gm__ float* ring, __gm__ float*) -> Kernel {
+      RingPipe pipe(ring, 0x0, 0x0);
+      HalfF in;
+      TPOP<RingPipe, HalfF, TILE_UP_DOWN>(pipe, in);
+      co_return;
+    }, ring, out);
+  });
+  BOOST_TEST(e.find("in a coroutine kernel it must be co_awaited") != std::string::npos, e);
+}
+
+// ---- misuse ------------------------------------------------------------------------------------------
+
+BOOST_AUTO_TEST_CASE(fifo_misuse_is_an_error_or_a_deadlock_naming_both_sides) {
+  std::vector<float> ring(4 * M * N);
+  // Pops without pushes.
+  std::string e = error_of([&] {
+    launch_mix({.blocks = 1}, [](__gm__ float*) {}, [](__gm__ float* r) {
+      RingPipe pipe(r, 0x0, 0x0);
+      HalfF in;
+      TPOP<RingPipe, HalfF, TILE_UP_DOWN>(pipe, in);
+    }, ring);
+  });
+  BOOST_TEST(e.find("deadlock across cores") != std::string::npos, e);
+  BOOST_TEST(e.find("cluster 0 AIV0 waits at TPOP: wait_flag_dev(4)") != std::string::npos, e);
+  BOOST_TEST(e.find("cluster 0 AIC ended.") != std::string::npos, e);
+  // Pushes past the ring that nobody frees: the producer waits for a free that never comes.
+  e = error_of([&] {
+    launch_mix({.blocks = 1}, plain_cube, [](__gm__ float*, __gm__ float*) {}, ring, ring);
+  });
+  BOOST_TEST(e.find("cluster 0 AIC waits at TPUSH: wait_flag_dev(5)") != std::string::npos, e);
+  // The wrong side, a slot too small for the tile, a pipe without clusters.
+  e = error_of([&] { launch_mix({.blocks = 1}, plain_vec, plain_vec, ring, ring); });
+  BOOST_TEST(e.find("TPOP: on a cube -> vector pipe the consumer is the vector cores (AIV), and this is the cube core") !=
+                 std::string::npos, e);
+  e = error_of([&] {
+    launch_mix({.blocks = 1}, [](__gm__ float* r) {
+      TPipe<0, DIR_C2V, 1024, 2> pipe(r, 0x0, 0x0);
+      AccT acc;
+      TASSIGN(acc, 0x0);
+      TPUSH<TPipe<0, DIR_C2V, 1024, 2>, AccT, TILE_UP_DOWN>(pipe, acc);
+    }, [](__gm__ float*) {}, ring);
+  });
+  BOOST_TEST(e.find("TPUSH: the tile's 32 x 32 elements at byte 0 of the slot end at byte 4096, past SlotSize 1024") !=
+                 std::string::npos, e);
+  e = error_of([&] { launch({.blocks = 1}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, ring); });
+  BOOST_TEST(e.find("TPipe: a pipe between a cluster's cube and vector cores; this launch has no clusters") != std::string::npos, e);
+  e = error_of([&] { launch_mix({.blocks = 1}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, [](__gm__ float*) {}, ring); });
+  BOOST_TEST(e.empty(), e);
+  e = error_of([&] {
+    launch_mix({.blocks = 1, .target = Target::A5}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, [](__gm__ float*) {}, ring);
+  });
+  BOOST_TEST(e.find("A5's local rings") != std::string::npos, e);
 }
 
 }  // namespace

@@ -19,10 +19,12 @@ std::string describe(const InstrRecord& rec) {
       break;
     }
     case RecordKind::CrossSet:
+      if (rec.desc->op != Op::FFTS_SYNC && rec.desc->op != Op::SET_INTRA_BLOCK) os << rec.desc->name << ": ";
       if (rec.flag_src == kCrossIntra) os << "set_intra_block(" << pipe_name(rec.pipe) << ", " << rec.flag_id << ")";
       else os << "ffts_cross_core_sync(" << pipe_name(rec.pipe) << ", mode " << int(rec.flag_src) << ", flag " << rec.flag_id << ")";
       break;
     case RecordKind::CrossWait:
+      if (rec.desc->op != Op::WAIT_FLAG_DEV && rec.desc->op != Op::WAIT_INTRA_BLOCK) os << rec.desc->name << ": ";
       os << (rec.variant & kCrossWaitIntra ? "wait_intra_block(" : "wait_flag_dev(") << rec.flag_id;
       if (rec.variant & kCrossWaitPair) os << " and " << rec.flag_id + 16;
       os << ")";

@@ -375,6 +375,10 @@ inline constexpr InstrDesc kInstrTable[] = {
     instr(Op::WAIT_FLAG_DEV, "wait_flag_dev", {}, 0),
     instr(Op::SET_INTRA_BLOCK, "set_intra_block", {}, 0),
     instr(Op::WAIT_INTRA_BLOCK, "wait_intra_block", {}, 0),
+    instr(Op::TPUSH, "TPUSH", {}, 0),
+    instr(Op::TPOP, "TPOP", {}, 0),
+    instr(Op::TALLOC, "TALLOC", {}, 0),
+    instr(Op::TFREE, "TFREE", {}, 0),
 };
 #undef PTO_D_W
 #undef PTO_D_R

@@ -44,7 +44,9 @@ namespace pto {
   /* synchronisation pseudo-ops (ours): the pipe is an operand, not fixed */                                  \
   X(SET_FLAG, PIPE_ALL) X(WAIT_FLAG, PIPE_ALL) X(PIPE_BARRIER, PIPE_ALL) X(WAIT_EVENT, PIPE_ALL) X(SYNCALL, PIPE_S) \
   /* cross-core flags (FFTS on A2/A3, intra-block on A5): the set's pipe is an operand, the wait blocks S */   \
-  X(FFTS_SYNC, PIPE_ALL) X(WAIT_FLAG_DEV, PIPE_S) X(SET_INTRA_BLOCK, PIPE_ALL) X(WAIT_INTRA_BLOCK, PIPE_S)
+  X(FFTS_SYNC, PIPE_ALL) X(WAIT_FLAG_DEV, PIPE_S) X(SET_INTRA_BLOCK, PIPE_ALL) X(WAIT_INTRA_BLOCK, PIPE_S) \
+  /* the cube <-> vector FIFO operations: their flag records carry these names (TPOP's wait, TPUSH's set) */    \
+  X(TPUSH, PIPE_ALL) X(TPOP, PIPE_ALL) X(TALLOC, PIPE_ALL) X(TFREE, PIPE_ALL)
 
 enum class Op : std::uint16_t {
 #define PTO_OP_ENUM(name, pipe) name,

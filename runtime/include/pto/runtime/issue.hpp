@@ -100,13 +100,11 @@ public:
     ++n_;
   }
 
+  // The first record issues here or, parked, by the core's driver; await_resume (called either way)
+  // issues the rest.
   bool await_ready() {
     start();
-    if (n_ == 0 || try_issue(*core_, recs_[0], events_[0])) {
-      rest();
-      return true;
-    }
-    return false;
+    return n_ == 0 || try_issue(*core_, recs_[0], events_[0]);
   }
   void await_suspend(std::coroutine_handle<> k) { park(*core_, recs_[0], events_[0], k); }
   RecordEvent await_resume() {

@@ -36,22 +36,29 @@ namespace detail {
 // One step of the protocol on the calling core, as the chip's implementation issues it. A2/A3: FFTS mode 2
 // (the cube's set reaches both AIVs; the AIVs' sets reach the cube once both have set). A5: intra-block
 // flags; a cube addresses AIV1 as id + 16, so with a split tile it signals, and waits for, both.
-inline void pipe_signal(IssueSequence& s, int pipe, int id, bool both_aivs, pto::source_location where) {
-  Core& core = current_core();
-  if (core_target(core) == Target::A2A3) {
-    s.add(ffts_cross_core_sync(pipe, 1u | (2u << 4) | (std::uint64_t(id) << 8), where).take());
-    return;
-  }
-  s.add(set_intra_block(pipe, id, where).take());
-  if (both_aivs && core_kind(core) == CoreKind::Cube) s.add(set_intra_block(pipe, id + 16, where).take());
+// The records carry the FIFO operation's name (`op`): a timeline or a deadlock message says "TPOP: wait_flag_dev(0)".
+inline InstrRecord named(InstrRecord r, Op op) {
+  r.desc = find_desc(op);
+  return r;
 }
-inline void pipe_wait(IssueSequence& s, int id, bool both_aivs, pto::source_location where) {
+inline void pipe_signal(IssueSequence& s, Op op, int pipe, int id, bool both_aivs) {
   Core& core = current_core();
+  const pto::source_location none{};
   if (core_target(core) == Target::A2A3) {
-    s.add(wait_flag_dev(id, where).take());
+    s.add(named(ffts_cross_core_sync(pipe, 1u | (2u << 4) | (std::uint64_t(id) << 8), none).take(), op));
     return;
   }
-  InstrRecord r = wait_intra_block(PIPE_S, id, where).take();
+  s.add(named(set_intra_block(pipe, id, none).take(), op));
+  if (both_aivs && core_kind(core) == CoreKind::Cube) s.add(named(set_intra_block(pipe, id + 16, none).take(), op));
+}
+inline void pipe_wait(IssueSequence& s, Op op, int id, bool both_aivs) {
+  Core& core = current_core();
+  const pto::source_location none{};
+  if (core_target(core) == Target::A2A3) {
+    s.add(named(wait_flag_dev(id, none).take(), op));
+    return;
+  }
+  InstrRecord r = named(wait_intra_block(PIPE_S, id, none).take(), op);
   if (both_aivs && core_kind(core) == CoreKind::Cube) r.variant |= kCrossWaitPair;
   s.add(r);
 }
@@ -173,8 +180,7 @@ struct TPipe {
   Producer prod;
   Consumer cons;
 
-  explicit TPipe(void* GM_SLOT_BUFFER, std::uint32_t C2V_CONSUMER_BUF, std::uint32_t V2C_CONSUMER_BUF,
-                 pto::source_location where = pto::source_location::current())
+  explicit TPipe(void* GM_SLOT_BUFFER, std::uint32_t C2V_CONSUMER_BUF, std::uint32_t V2C_CONSUMER_BUF)
       : fifo(GM_SLOT_BUFFER, C2V_CONSUMER_BUF, V2C_CONSUMER_BUF) {
     using namespace detail;
     Core& core = current_core();
@@ -198,7 +204,7 @@ struct TPipe {
     if (target == Target::A5 && kind == (is_c2v ? CoreKind::Vector : CoreKind::Cube)) {
       const int free_pipe = kind == CoreKind::Cube ? PIPE_MTE1 : PIPE_MTE2;
       for (std::uint32_t i = 0; i < SyncPeriod; ++i) {
-        IssueSequence s(core, [&](IssueSequence& q) { pipe_signal(q, free_pipe, FlagID + 1, !IsNoSplit, where); });
+        IssueSequence s(core, [&](IssueSequence& q) { pipe_signal(q, Op::TFREE, free_pipe, FlagID + 1, !IsNoSplit); });
         s.finish();
       }
     }
@@ -225,11 +231,10 @@ detail::IssueSequence TPUSH(Pipe& pipe, TileProd& tile, std::int32_t subBlockId,
                 "TPUSH: the produced tile must be an Acc tile (cube -> vector) or a Vec tile (vector -> cube)");
   using T = typename TileProd::DType;
   check_side<Pipe>("TPUSH", true);
-  const pto::source_location where = pto::source_location::current();
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
     const PipeLeg<Pipe> leg = leg_of(pipe, true);
-    if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex)) pipe_wait(s, leg.free, Split != TILE_NO_SPLIT, where);
+    if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex)) pipe_wait(s, Op::TPUSH, leg.free, Split != TILE_NO_SPLIT);
     const TileView v = tile.view();
     const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(Split, subBlockId, v.valid_rows, v.valid_cols, sizeof(T), false);
     check_slot("TPUSH", Pipe::RingFiFo::SLOT_SIZE, leg.offset % Pipe::RingFiFo::SLOT_SIZE + part.offset, v.valid_rows,
@@ -238,7 +243,7 @@ detail::IssueSequence TPUSH(Pipe& pipe, TileProd& tile, std::int32_t subBlockId,
                             part.row_stride);
     s.add(TSTORE(g, tile, events...).take(), true);
     ++pipe.prod.tileIndex;
-    if (pipe.prod.isRecord) pipe_signal(s, cube ? PIPE_FIX : PIPE_MTE3, leg.ready, Split != TILE_NO_SPLIT, where);
+    if (pipe.prod.isRecord) pipe_signal(s, Op::TPUSH, cube ? PIPE_FIX : PIPE_MTE3, leg.ready, Split != TILE_NO_SPLIT);
   });
 }
 template <class Pipe, class TileProd, TileSplitAxis Split, class... WaitEvents>
@@ -258,11 +263,10 @@ detail::IssueSequence TPOP(Pipe& pipe, TileCons& tile, std::int32_t subBlockId, 
                 "TPOP: the consumed tile must be a Vec tile (cube -> vector) or a Mat tile (vector -> cube)");
   using T = typename TileCons::DType;
   check_side<Pipe>("TPOP", false);
-  const pto::source_location where = pto::source_location::current();
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
     const PipeLeg<Pipe> leg = leg_of(pipe, false);
-    if (pipe.cons.isWait) pipe_wait(s, leg.ready, Split != TILE_NO_SPLIT, where);
+    if (pipe.cons.isWait) pipe_wait(s, Op::TPOP, leg.ready, Split != TILE_NO_SPLIT);
     const std::uint32_t local_stride = core_target(current_core()) == Target::A5
                                            ? std::uint32_t(TileCons::Rows * TileCons::Cols * sizeof(T))
                                            : Pipe::RingFiFo::SLOT_SIZE;
@@ -277,7 +281,7 @@ detail::IssueSequence TPOP(Pipe& pipe, TileCons& tile, std::int32_t subBlockId, 
                             part.row_stride);
     s.add(TLOAD(tile, g, events...).take(), true);
     if (pipe.cons.isFree && Pipe::shouldNotifyFree(pipe.cons.tileIndex))
-      pipe_signal(s, free_pipe_of(cube), leg.free, Split != TILE_NO_SPLIT, where);
+      pipe_signal(s, Op::TPOP, free_pipe_of(cube), leg.free, Split != TILE_NO_SPLIT);
     ++pipe.cons.tileIndex;
   });
 }
@@ -308,11 +312,10 @@ detail::IssueSequence TALLOC(Pipe& pipe, GlobalData& gm, WaitEvents&... events) 
   using T = typename GlobalData::DType;
   check_side<Pipe>("TALLOC", true);
   (TSYNC(events), ...);
-  const pto::source_location where = pto::source_location::current();
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
     if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex))
-      pipe_wait(s, leg_of(pipe, true).free, Split != TILE_NO_SPLIT, where);
+      pipe_wait(s, Op::TALLOC, leg_of(pipe, true).free, Split != TILE_NO_SPLIT);
     const int rows = int(gm.GetShape(3)), cols = int(gm.GetShape(4));
     const SlotPart part = cube ? SlotPart{0, cols} : slot_part(Split, int(get_subblockid()), rows, cols, sizeof(T), false);
     TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe, pipe.prod.tileIndex, 0) + part.offset));
@@ -326,10 +329,9 @@ detail::IssueSequence TPUSH(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   (void)gm;
   check_side<Pipe>("TPUSH", true);
   (TSYNC(events), ...);
-  const pto::source_location where = pto::source_location::current();
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
-    if (pipe.prod.isRecord) pipe_signal(s, cube ? PIPE_FIX : PIPE_MTE3, leg_of(pipe, true).ready, Split != TILE_NO_SPLIT, where);
+    if (pipe.prod.isRecord) pipe_signal(s, Op::TPUSH, cube ? PIPE_FIX : PIPE_MTE3, leg_of(pipe, true).ready, Split != TILE_NO_SPLIT);
   });
 }
 template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents>
@@ -339,10 +341,9 @@ detail::IssueSequence TPOP(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   using T = typename GlobalData::DType;
   check_side<Pipe>("TPOP", false);
   (TSYNC(events), ...);
-  const pto::source_location where = pto::source_location::current();
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
-    pipe_wait(s, leg_of(pipe, false).ready, Split != TILE_NO_SPLIT, where);
+    pipe_wait(s, Op::TPOP, leg_of(pipe, false).ready, Split != TILE_NO_SPLIT);
     const int rows = int(gm.GetShape(3)), cols = int(gm.GetShape(4));
     const SlotPart part = cube ? SlotPart{0, cols} : slot_part(Split, int(get_subblockid()), rows, cols, sizeof(T), true);
     TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe, pipe.cons.tileIndex, 0) + part.offset));
@@ -356,11 +357,10 @@ detail::IssueSequence TFREE(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   (void)gm;
   check_side<Pipe>("TFREE", false);
   (TSYNC(events), ...);
-  const pto::source_location where = pto::source_location::current();
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
     if (pipe.cons.isFree && Pipe::shouldNotifyFree(pipe.cons.tileIndex - 1))
-      pipe_signal(s, free_pipe_of(cube), leg_of(pipe, false).free, Split != TILE_NO_SPLIT, where);
+      pipe_signal(s, Op::TFREE, free_pipe_of(cube), leg_of(pipe, false).free, Split != TILE_NO_SPLIT);
   });
 }
 
