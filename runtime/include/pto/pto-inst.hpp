@@ -7,6 +7,7 @@
 #include <pto/runtime/binary.hpp>
 #include <pto/runtime/block.hpp>
 #include <pto/runtime/broadcast.hpp>
+#include <pto/runtime/chevron.hpp>
 #include <pto/runtime/data_movement.hpp>
 #include <pto/runtime/direct_call.hpp>
 #include <pto/runtime/event.hpp>

@@ -15,6 +15,7 @@
 #include <pto/runtime/cost_table.hpp>
 #include <pto/runtime/gm_arg.hpp>
 #include <pto/runtime/kernel.hpp>
+#include <pto/runtime/mix_kernel.hpp>
 #include <pto/runtime/observer.hpp>
 #include <pto/runtime/report.hpp>
 #include <pto/runtime/sync_check.hpp>
@@ -225,6 +226,7 @@ LaunchReport launch_mix_checked(const LaunchConfig& cfg, Aic&& aic, Aiv&& aiv, A
 // AIC first (LaunchReport::cores[3b] is cluster b's AIC, [3b + 1 + s] its AIV s). For one source compiled
 // twice, as the chip's toolchain does, see pto_add_mix_kernel (docs/clusters.md).
 template <class Aic, class Aiv, class... Args>
+  requires(!is_mix_entry<std::decay_t<Aic>>)
 LaunchReport launch_mix(const LaunchConfig& cfg, Aic&& aic, Aiv&& aiv, Args&&... args) {
   if constexpr (!detail::kernel_params_ok<std::decay_t<Aic>, detail::launch_arg_t<Args>...>() ||
                 !detail::kernel_params_ok<std::decay_t<Aiv>, detail::launch_arg_t<Args>...>()) {
@@ -239,6 +241,12 @@ LaunchReport launch_mix(const LaunchConfig& cfg, Aic&& aic, Aiv&& aiv, Args&&...
   } else {
     return detail::launch_mix_checked(cfg, std::forward<Aic>(aic), std::forward<Aiv>(aiv), std::forward<Args>(args)...);
   }
+}
+
+// The two compilations of one mixed kernel source (pto::mix_entry<&kernel>(), pto_add_mix_kernel).
+template <class Fn, class... Args>
+LaunchReport launch_mix(const LaunchConfig& cfg, const MixEntry<Fn>& entry, Args&&... args) {
+  return launch_mix(cfg, entry.cube, entry.vec, std::forward<Args>(args)...);
 }
 
 }  // namespace pto
