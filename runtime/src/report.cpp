@@ -120,6 +120,25 @@ std::string LaunchReport::summary() const {
   return os.str();
 }
 
+std::string cores_label(const LaunchReport& r, const std::vector<std::size_t>& cores) {
+  if (cores.empty()) return "no core";
+  if (cores.size() == 1) return r.cores[cores[0]].label();
+  std::vector<int> blocks;
+  bool cube = false, aiv[2] = {false, false}, any = false;
+  for (std::size_t i : cores) {
+    const CoreReport& c = r.cores[i];
+    if (blocks.empty() || blocks.back() != c.block) blocks.push_back(c.block);
+    any |= c.kind == CoreKind::Any;
+    cube |= c.kind == CoreKind::Cube;
+    if (c.kind == CoreKind::Vector) aiv[c.subblock ? 1 : 0] = true;
+  }
+  if (any) return "cores " + block_ranges(blocks);
+  std::string kinds = cube ? "AIC" : "";
+  if (aiv[0] || aiv[1]) kinds += std::string(cube ? " and " : "") + (aiv[0] && aiv[1] ? "AIVs" : aiv[0] ? "AIV0" : "AIV1");
+  return kinds + " of " + (blocks.size() > 1 ? "clusters " : "cluster ") + block_ranges(blocks) + " (" +
+         std::to_string(cores.size()) + " cores)";
+}
+
 std::string block_ranges(const std::vector<int>& b) {
   std::ostringstream os;
   std::size_t runs = 0;
@@ -277,7 +296,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     for (const TimelineEntry& e : slowest->timeline) names.emplace(e.seq, slowest->name(e));
     std::vector<std::string> seq_names;
     for (std::uint64_t seq : path) seq_names.push_back(names[seq]);
-    os << "  critical path (core " << slowest->block << ", " << path.size() << " instructions): "
+    os << "  critical path (" << slowest->label() << ", " << path.size() << " instructions): "
        << group_runs(seq_names) << '\n';
   }
   {
@@ -287,7 +306,7 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
     for (const auto& c : r.cores)
       for (const DeviceWarning& w : c.warnings)
         if (shown++ < 8)
-          os << "    core " << c.block << ", instruction #" << w.seq << (w.count > 1 ? " (and " + std::to_string(w.count - 1) + " more)" : std::string())
+          os << "    " << c.label() << ", instruction #" << w.seq << (w.count > 1 ? " (and " + std::to_string(w.count - 1) + " more)" : std::string())
              << ": " << w.message << '\n';
     if (n > 8) os << "    ... " << n - 8 << " more (LaunchReport::warnings())\n";
   }
@@ -332,10 +351,9 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
       break;
     }
     const CoreReport& c = r.cores[classes[k].front()];
-    std::vector<int> blocks;
-    for (std::size_t i : classes[k]) blocks.push_back(r.cores[i].block);
-    os << "  " << (blocks.size() > 1 ? "cores " : "core ") << block_ranges(blocks);
-    if (blocks.size() > 2) os << " (" << blocks.size() << " cores)";
+    const std::size_t n = classes[k].size();
+    os << "  " << cores_label(r, classes[k]);
+    if (n > 2 && c.kind == CoreKind::Any) os << " (" << n << " cores)";
     os << ": " << c.cycles << " cycles (" << std::setprecision(3) << double(c.cycles) / (r.clock_ghz * 1000.0)
        << " us), overlap " << std::setprecision(2) << c.overlap() << 'x';
     for (int p : lanes) {

@@ -149,10 +149,10 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
   std::string_view sep;
   std::uint64_t flow = 0;
   for (const CoreReport& c : r.cores) {
-    os.room(kRecord) << sep << R"({"ph":"M","name":"process_name","pid":)" << c.block << R"(,"args":{"name":"core )" << c.block << "\"}}";
+    os.room(kRecord) << sep << R"({"ph":"M","name":"process_name","pid":)" << c.core << R"(,"args":{"name":")" << c.label() << "\"}}";
     sep = ",\n";
     for (int p : kLaneOrder)
-      os.room(kRecord) << sep << R"({"ph":"M","name":"thread_name","pid":)" << c.block << R"(,"tid":)" << p << R"(,"args":{"name":")"
+      os.room(kRecord) << sep << R"({"ph":"M","name":"thread_name","pid":)" << c.core << R"(,"tid":)" << p << R"(,"args":{"name":")"
          << pipe_name(p) << "\"}}";
     const std::vector<std::string> text = escaped(c.strings, json_escape);
     std::vector<const TimelineEntry*> by_seq;
@@ -164,7 +164,7 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
       static const std::string none;
       const std::string& intrinsics = e.intrinsics_id == ~0u ? none : text[e.intrinsics_id];
       os.room(kRecord + text[e.name_id].size() + text[e.operands_id].size() + intrinsics.size());
-      os << sep << R"({"ph":"X","name":")" << text[e.name_id] << R"(","pid":)" << c.block << R"(,"tid":)" << int(e.pipe)
+      os << sep << R"({"ph":"X","name":")" << text[e.name_id] << R"(","pid":)" << c.core << R"(,"tid":)" << int(e.pipe)
          << R"(,"ts":)";
       os.micros(ps(e.start)) << R"(,"dur":)";
       os.micros(ps(e.end) - ps(e.start))
@@ -182,10 +182,10 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
         if (from >= by_seq.size() || !by_seq[from]) continue;
         const TimelineEntry& src = *by_seq[from];
         ++flow;
-        os.room(kRecord) << sep << R"({"ph":"s","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.block << R"(,"tid":)"
+        os.room(kRecord) << sep << R"({"ph":"s","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.core << R"(,"tid":)"
            << int(src.pipe) << R"(,"ts":)";
         os.micros(ps(src.end) - 1) << R"(,"args":{"seq":)" << src.seq << "}}";
-        os << sep << R"({"ph":"f","bp":"e","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.block
+        os << sep << R"({"ph":"f","bp":"e","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.core
            << R"(,"tid":)" << int(e.pipe) << R"(,"ts":)";
         os.micros(e.pipe == PIPE_S ? std::max(ps(e.start), ps(e.end) - 1) : ps(e.start)) << R"(,"args":{"seq":)" << e.seq << "}}";
       }
@@ -385,13 +385,13 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       auto& candidates = by_hash[x.hash];
       const auto it = std::find_if(candidates.begin(), candidates.end(), [&](std::size_t g) { return same_timeline(groups[g].rep, x); });
       if (it != candidates.end()) {
-        groups[*it].blocks.push_back(c.block);
+        groups[*it].blocks.push_back(c.core);
         continue;
       }
       candidates.push_back(groups.size());
       groups.emplace_back();
       groups.back().rep = std::move(x);
-      groups.back().blocks.push_back(c.block);
+      groups.back().blocks.push_back(c.core);
     }
     for (Group& g : groups) std::sort(g.blocks.begin(), g.blocks.end());
     std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.blocks.front() < b.blocks.front(); });
@@ -687,8 +687,11 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       const CoreReport& c = *g.rep.core;
       const std::vector<std::string>& text = texts[gi];
       // The group's heading: which cores, their figures.
-      const std::string label = (g.blocks.size() == 1 ? "core " : "cores ") + block_ranges(g.blocks) +
-                                (g.blocks.size() > 1 ? " (" + std::to_string(g.blocks.size()) + " identical)" : std::string());
+      const std::vector<std::size_t> members(g.blocks.begin(), g.blocks.end());
+      const bool clusters = c.kind != CoreKind::Any;
+      const std::string label = cores_label(r, members) + (g.blocks.size() < 2 ? std::string()
+                                                           : clusters ? std::string(", identical")
+                                                                      : " (" + std::to_string(g.blocks.size()) + " identical)");
       os.room(kRecord) << R"(<text x="4" y=")" << y + 12 << R"(" font-weight="bold">)" << label << R"(</text><text x=")"
                        << 4 + int(text_width(label)) + 12 << R"(" y=")" << y + 12 << R"(" fill="#444">)" << c.cycles << " cycles = ";
       os.fixed(double(c.cycles) / cycles_per_us, 3) << " us, overlap ";

@@ -128,5 +128,8 @@ std::ostream& operator<<(std::ostream&, const LaunchReport&);
 // "0-15", "0-9998 step 2", "1, 4, 6-9": ascending block indexes as runs of one step (six runs, then
 // "..."), as the summary and the SVG timeline label groups of cores.
 std::string block_ranges(const std::vector<int>& blocks);
+// A group of r.cores (ascending indexes) by name: "core 3", "cores 0-7"; in a cluster launch "cluster 1
+// AIC", "AIC of clusters 0-3", "AIVs of clusters 0-3 (8 cores)".
+std::string cores_label(const LaunchReport& r, const std::vector<std::size_t>& cores);
 
 }  // namespace pto
