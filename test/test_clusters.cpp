@@ -38,9 +38,10 @@ void record_ids(__gm__ int* out) {
 }
 
 BOOST_AUTO_TEST_CASE(cluster_ids_and_the_report_name_each_core) {
+  for (Target target : {Target::A2A3, Target::A5})
   for (int threads : {1, 2, 8}) {
     std::vector<int> out(4 * 3 * 4, -1);
-    LaunchReport r = launch_mix({.blocks = 4, .host_threads = threads}, record_ids, record_ids, out);
+    LaunchReport r = launch_mix({.blocks = 4, .target = target, .host_threads = threads}, record_ids, record_ids, out);
     BOOST_REQUIRE_EQUAL(r.cores.size(), 12u);
     for (int c = 0; c < 12; ++c) {
       const bool aiv = c % 3 != 0;

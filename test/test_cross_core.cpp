@@ -278,8 +278,8 @@ Kernel not_awaited() {
 BOOST_AUTO_TEST_CASE(a_coroutine_must_co_await_syncall) {
   for (int threads : {1, 2, 4})
     BOOST_TEST(error_of([&] { launch({.blocks = 4, .host_threads = threads}, not_awaited); }) ==
-               "core 0: SYNCALL: in a coroutine kernel it must be co_awaited (`co_await SYNCALL();`): a coroutine core "
-               "waits for the other cores only where it suspends");
+               "core 0: SYNCALL: in a coroutine kernel it must be co_awaited (`co_await SYNCALL(...);`, and TPOP / "
+               "TALLOC / TPUSH the same): a coroutine core waits for the other cores only where it suspends");
 }
 
 Kernel soft_and_variants(__gm__ std::int32_t* ws, int used) {
@@ -314,8 +314,9 @@ BOOST_AUTO_TEST_CASE(soft_hard_and_core_type_variants) {
              "core 0: SYNCALL<SyncAllMode::Soft>: operand gmWorkspace is a null GM pointer; soft mode needs a zeroed "
              "int32 counter in GM");
   BOOST_TEST(error_of([] { launch({.blocks = 2}, mixed); }) ==
-             "core 0: SYNCALL<SyncCoreType::Mix>: a mixed barrier meets cube (AIC) and vector (AIV) cores, and the "
-             "runtime emulates vector cores only; use SyncCoreType::AIVOnly (all cores of the launch)");
+             "core 0: SYNCALL<SyncCoreType::Mix>: a mixed barrier meets the cube (AIC) and vector (AIV) cores of "
+             "clusters; this launch has no clusters (launch the kernel with pto::launch_mix, or use "
+             "SyncCoreType::AIVOnly: every core of the launch)");
 }
 
 // Outside pto::launch the implicit core is the only core: SYNCALL drains it and goes on.
@@ -356,7 +357,7 @@ BOOST_AUTO_TEST_CASE(a_syncall_timeline_is_drawn_and_summarised) {
   std::filesystem::remove(json);
   std::ostringstream os;
   os << r.rep;
-  BOOST_TEST(os.str().find("other cores (SYNCALL)") != std::string::npos, os.str());
+  BOOST_TEST(os.str().find("other cores (SYNCALL, cross-core flags)") != std::string::npos, os.str());
 }
 
 // Many plain cores on two host threads: every one waits on a fiber of its own (stacks reused).
