@@ -11,7 +11,8 @@
 # one copy (the ODR hazard of linking both compilations into one program), and both are linked into
 # one relocatable object, the static library <target>. The vector compilation keeps its names: the
 # host calls the launcher the source defines (see pto::mix_entry, docs/clusters.md). Link <target> and
-# pto::pto to the host program.
+# pto::pto to the host program. Cross-compiling, set PTO_CHEVRON_EXECUTABLE to a pto_chevron built for
+# the build machine (or give the toolchain a CMAKE_CROSSCOMPILING_EMULATOR).
 set(PTO_MIX_RENAME_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/pto_mix_rename.cmake")
 
 function(pto_add_mix_kernel target)
@@ -38,14 +39,21 @@ function(pto_add_mix_kernel target)
     set(pto_lib pto)
     set(chevron pto_chevron)
   endif()
+  if(PTO_CHEVRON_EXECUTABLE)  # cross-compiling: a pto_chevron built for the build machine
+    set(chevron "${PTO_CHEVRON_EXECUTABLE}")
+  endif()
   set(sources "")
   set(dirs "")
+  set(index 0)
   foreach(src IN LISTS MIX_SOURCES)
     get_filename_component(abs "${src}" ABSOLUTE)
     get_filename_component(name "${src}" NAME)
     get_filename_component(dir "${abs}" DIRECTORY)
-    set(gen "${CMAKE_CURRENT_BINARY_DIR}/${target}_chevron/${name}")
-    add_custom_command(OUTPUT "${gen}" COMMAND ${CMAKE_COMMAND} -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${target}_chevron"
+    # A directory per source: two sources may share a name (a/k.cpp, b/k.cpp).
+    set(gendir "${CMAKE_CURRENT_BINARY_DIR}/${target}_chevron/${index}")
+    math(EXPR index "${index} + 1")
+    set(gen "${gendir}/${name}")
+    add_custom_command(OUTPUT "${gen}" COMMAND ${CMAKE_COMMAND} -E make_directory "${gendir}"
                        COMMAND ${chevron} "${abs}" "${gen}" DEPENDS "${abs}" ${chevron}
                        COMMENT "pto_chevron: ${name}" VERBATIM)
     list(APPEND sources "${gen}")
@@ -63,6 +71,9 @@ function(pto_add_mix_kernel target)
     target_include_directories(${target}_${side} PRIVATE ${dirs})
     target_compile_definitions(${target}_${side} PRIVATE __DAV_${SIDE}__=1 __DAV_${chip}_${SIDE}__=1 PTO_MIX_SIDE=${id})
     target_link_libraries(${target}_${side} PRIVATE ${pto_lib} ${MIX_LIBRARIES})
+    # The renaming reads and rewrites machine code's symbol tables: LTO objects hold IR instead.
+    set_target_properties(${target}_${side} PROPERTIES INTERPROCEDURAL_OPTIMIZATION OFF)
+    target_compile_options(${target}_${side} PRIVATE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-lto>)
   endforeach()
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}_mix.o")
   add_custom_command(

@@ -1,9 +1,10 @@
 # Run by pto_add_mix_kernel: CUBE, VEC (lists of objects), OUT, NM, OBJCOPY, CXX.
-cmake_policy(SET CMP0057 NEW)  # if(... IN_LIST ...)
 # Every global or weak symbol the cube objects define gets the suffix __pto_aic (their references to one
 # another follow; references to anything else, the runtime included, do not), then all objects are
-# linked into OUT (ld -r). Kept shared: the runtime's hooks that its headers hold as inline variables.
-set(keep "_ZN3pto6detail11gm_releasedE")
+# linked into OUT (ld -r). Kept shared: pto's variables, which its headers hold as inline variables
+# (the runtime's hooks: tile placement, the TF32 mode, GM lifetime) or as static locals of its inline
+# functions, with their guard variables and thread_local wrappers: each is one object of the runtime,
+# whichever compilation names it. Functions are renamed, pto's too: they may differ under the macros.
 string(REPLACE "|" ";" CUBE "${CUBE}")  # the object lists arrive joined by |
 string(REPLACE "|" ";" VEC "${VEC}")
 set(names "")
@@ -20,8 +21,13 @@ foreach(obj IN LISTS CUBE)
       # Upper case: global (T, D, B, R, W, V, ...); u: GNU unique (static locals of inline functions);
       # n with a C++ name: a COMDAT group's signature (a constructor's or destructor's C5 / D5), renamed
       # too, or `ld -r` would keep one group of the two compilations and drop the other's definitions.
+      set(shared FALSE)
+      if((name MATCHES "^_Z(GV|TH|TW)Z?N3pto" OR (name MATCHES "^_ZZ?N3pto" AND type MATCHES "^[BDRVu]$"))
+         AND NOT name MATCHES "mix_registered")  # except each side's registration of the kernel (mix_kernel.hpp)
+        set(shared TRUE)
+      endif()
       if((type MATCHES "^[A-Z]$" OR type STREQUAL "u" OR (type STREQUAL "n" AND name MATCHES "^_Z")) AND NOT type STREQUAL "U"
-         AND NOT name IN_LIST keep)
+         AND NOT shared)
         list(APPEND names "${name}")
       endif()
     endif()

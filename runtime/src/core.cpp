@@ -246,8 +246,9 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       if (opt_.executor) opt_.executor->wait_done(tok.seq);  // the real set_flag must have run too
       break;
     }
-    case RecordKind::CrossSet:  // on the scalar pipe: it goes out now
-      cross_set_retired(rec, seq, s_time_);
+    case RecordKind::CrossSet:  // on the scalar pipe: it goes out now (no queued pipe to wait for)
+      s_time_ += cost_.table().cross_set_cycles;
+      cross_set_retired(rec, 0, s_time_);
       break;
     case RecordKind::BarrierAll:
       stall = Stall::Barrier;
@@ -362,7 +363,7 @@ bool Core::cross_begin(InstrRecord& rec, bool in_place) {
            "direct call has one core; launch the kernel (pto::launch_mix for a cluster)");
     pump_quiescent();  // the sets this core owes go out first: the other side may be waiting for them
     const int second = rec.variant & kCrossWaitPair ? rec.flag_id + 16 : -1;
-    if (!opt_.scheduler->flag_wait(opt_.core, rec.flag_id, second, in_place, describe(rec) + call_site(rec))) {
+    if (!opt_.scheduler->flag_wait(opt_.core, rec.flag_id, second, s_time_ + cost_.table().scalar_issue_cycles, in_place, describe(rec) + call_site(rec))) {
       cross_ = CrossState::Waiting;
       if (opt_.beat) opt_.beat->state.store(CoreBeat::Waiting, std::memory_order_relaxed);
       return false;
@@ -401,12 +402,13 @@ void Core::cross_resumed() {
 
 // The set goes out when its pipe retires it (after everything queued before it there), and reaches the
 // other cores cross_delivery_cycles later. Under the concurrent policy the host executor first runs
-// what the model retired, so the other core reads what this one wrote.
+// what the model retired, so the other core reads what this one wrote (`seq` 0: a set on the scalar
+// pipe, which orders nothing queued; a pipe_barrier before it does).
 void Core::cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t) {
   if (!opt_.scheduler)
     fail(describe(rec), " outside pto::launch: a cross-core flag goes to other cores, and a direct call has one "
          "core; launch the kernel (pto::launch_mix for a cluster)");
-  if (opt_.executor) opt_.executor->wait_done(seq);
+  if (opt_.executor && seq) opt_.executor->wait_done(seq);
   opt_.scheduler->flag_set(opt_.core, rec.flag_src, rec.flag_id, t + cost_.table().cross_delivery_cycles);
 }
 

@@ -23,6 +23,15 @@ namespace pto::detail {
 
 namespace bctx = boost::context;
 
+// One flag counter of a core: the signals not yet waited for, and for the 4-bit check once the launch has
+// run, when each signal arrived and when each wait took one (both in modeled time).
+struct LaunchScheduler::FlagCounter {
+  std::deque<std::uint64_t> pending;
+  std::vector<std::uint64_t> sets, takes;
+  std::pair<int, int> source{-1, -1};  // (mode, first setting core) of its first signal
+  int setter = -1;
+};
+
 struct LaunchScheduler::Slot {
   int core = 0;
   int home = -1;  // the worker (host thread) that started it and resumes it
@@ -46,8 +55,9 @@ struct LaunchScheduler::Slot {
   std::string abort;              // non-empty: the wait will never end (the deadlock error)
   bool abort_secondary = false;   // ... because another core failed
   int barriers = 0;               // SYNCALLs passed
-  // Its flag counters: the times of the signals not yet waited for, by id (made on the first signal).
-  std::unique_ptr<std::array<std::deque<std::uint64_t>, kCrossFlagIds>> flags;
+  std::uint64_t arrival = 0;      // the modeled cycle its current flag wait was issued at
+  // Its flag counters, by id (made on the first signal).
+  std::unique_ptr<std::array<FlagCounter, kCrossFlagIds>> flags;
 #ifdef PTO_ASAN_FIBERS
   void* fake = nullptr;           // the fiber's fake stack while it is switched out
   const void* host_bottom = nullptr;  // its worker's stack
@@ -313,32 +323,66 @@ bool LaunchScheduler::arrive(int core, BarrierGroup group, std::uint64_t arrival
 // Takes one signal of each flag the slot waits for, if all are there: their latest time.
 bool LaunchScheduler::take(Slot& s, int id, int id2, std::uint64_t& at) {
   if (!s.flags) return false;
-  auto& q1 = (*s.flags)[std::size_t(id)];
-  if (q1.empty() || (id2 >= 0 && (*s.flags)[std::size_t(id2)].empty())) return false;
-  at = q1.front();
-  q1.pop_front();
+  FlagCounter& c1 = (*s.flags)[std::size_t(id)];
+  if (c1.pending.empty() || (id2 >= 0 && (*s.flags)[std::size_t(id2)].pending.empty())) return false;
+  at = c1.pending.front();
+  c1.pending.pop_front();
   if (id2 >= 0) {
-    auto& q2 = (*s.flags)[std::size_t(id2)];
-    at = std::max(at, q2.front());
-    q2.pop_front();
+    FlagCounter& c2 = (*s.flags)[std::size_t(id2)];
+    at = std::max(at, c2.pending.front());
+    c2.pending.pop_front();
+    c2.takes.push_back(std::max(at, s.arrival));
   }
+  c1.takes.push_back(std::max(at, s.arrival));
   return true;
 }
 
-void LaunchScheduler::deliver(int core, int id, std::uint64_t at, int setter) {
+// `source`: (mode, first core of the set's members). One counter fed by two sources would hand its waits
+// signals in the order the host ran the setters, which modeled time does not fix: an error.
+void LaunchScheduler::deliver(int core, int id, std::uint64_t at, int setter, std::pair<int, int> source) {
   Slot& t = *slots_[std::size_t(core)];
-  if (!t.flags) t.flags = std::make_unique<std::array<std::deque<std::uint64_t>, kCrossFlagIds>>();
-  auto& q = (*t.flags)[std::size_t(id)];
-  if (q.size() >= std::size_t(kFftsCounterMax))
-    fail("cross-core flag ", id, " of ", layout_.label(core), " would count past ", kFftsCounterMax, " (set by ",
-         layout_.label(setter), "): the chip's flag counters have 4 bits, so a core may be ", kFftsCounterMax,
-         " sets ahead of the waits at most; wait for the flag (wait_flag_dev / TPOP / TALLOC) before setting it again");
-  q.push_back(at);
+  if (!t.flags) t.flags = std::make_unique<std::array<FlagCounter, kCrossFlagIds>>();
+  FlagCounter& c = (*t.flags)[std::size_t(id)];
+  if (c.setter < 0) {
+    c.source = source;
+    c.setter = setter;
+  } else if (c.source != source) {
+    const int a = std::min(c.setter, setter), b = std::max(c.setter, setter);
+    fail("cross-core flag ", id, " of ", layout_.label(core), " is set by ", layout_.label(a), " and by ",
+         layout_.label(b), a == b ? " in two modes" : "",
+         ": its waits would take their signals in the order the host ran the two, which the chip's timing decides; "
+         "give each producer a flag id of its own");
+  }
+  c.pending.push_back(at);
+  c.sets.push_back(at);
   std::uint64_t when = 0;
   if (t.state == Slot::State::Waiting && t.on == Slot::On::Flag && (t.flag == id || t.flag2 == id) &&
       take(t, t.flag, t.flag2, when)) {
     t.abort.clear();
     release(t, when);
+  }
+}
+
+// The chip's counters have 4 bits: in modeled time, no counter may hold more than 15 signals not yet
+// waited for. Checked once every core has run, so the verdict does not depend on the host's order.
+void LaunchScheduler::check_flag_counters() const {
+  for (const auto& slot : slots_) {
+    if (!slot->flags) continue;
+    for (int id = 0; id < kCrossFlagIds; ++id) {
+      FlagCounter c = (*slot->flags)[std::size_t(id)];
+      std::sort(c.sets.begin(), c.sets.end());
+      std::sort(c.takes.begin(), c.takes.end());
+      std::size_t taken = 0;
+      for (std::size_t k = 0; k < c.sets.size(); ++k) {
+        while (taken < c.takes.size() && c.takes[taken] <= c.sets[k]) ++taken;  // a wait ending as a set arrives
+        if (k + 1 - taken > std::size_t(kFftsCounterMax))
+          fail("cross-core flag ", id, " of ", layout_.label(slot->core), " counts ", k + 1 - taken,
+               " signals not yet waited for at modeled cycle ", c.sets[k], " (set by ", layout_.label(c.setter),
+               "): the chip's flag counters have 4 bits, so a core may be ", kFftsCounterMax,
+               " sets ahead of the waits at most; wait for the flag (wait_flag_dev / TPOP / TALLOC) before setting "
+               "it again");
+      }
+    }
   }
 }
 
@@ -351,8 +395,8 @@ void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
       fail("set_intra_block: a flag between the cube and vector cores of a cluster; this launch has no clusters "
            "(launch the kernel with pto::launch_mix)");
     const int b = L.block(core);
-    if (kind == CoreKind::Cube) deliver(L.aiv(b, id >= 16), id % 16, at, core);
-    else deliver(L.aic(b), id + 16 * L.subblock(core), at, core);
+    if (kind == CoreKind::Cube) deliver(L.aiv(b, id >= 16), id % 16, at, core, {mode, core});
+    else deliver(L.aic(b), id + 16 * L.subblock(core), at, core, {mode, core});
     return;
   }
   // The cores that must all set before the signal goes out, and the cores it reaches.
@@ -379,7 +423,7 @@ void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
     targets = members;
   }
   if (members.size() == 1) {
-    for (int t : targets) deliver(t, id, at, core);
+    for (int t : targets) deliver(t, id, at, core, {mode, core});
     return;
   }
   auto& pending = gathering_[{mode, members.front(), id}];
@@ -392,12 +436,13 @@ void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
     latest = std::max(latest, q.front());
     q.pop_front();
   }
-  for (int t : targets) deliver(t, id, latest, core);
+  for (int t : targets) deliver(t, id, latest, members.front(), {mode, members.front()});
 }
 
-bool LaunchScheduler::flag_wait(int core, int id, int id2, bool in_place, std::string what) {
+bool LaunchScheduler::flag_wait(int core, int id, int id2, std::uint64_t arrival, bool in_place, std::string what) {
   std::lock_guard lock(m_);
   Slot& s = *slots_[std::size_t(core)];
+  s.arrival = arrival;
   std::uint64_t at = 0;
   if (take(s, id, id2, at)) {
     s.release = at;

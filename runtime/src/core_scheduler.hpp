@@ -19,7 +19,8 @@
 //    mode 2 from the two AIVs to their AIC, mode 0 across all cores of a kind, mode 1 across a cluster's
 //    AIVs) delivers its k-th signal once every member has set it k times, at the latest of their times:
 //    each member's sets are in its own program order, so the k-th of each is the same whatever ran first.
-//    A wait takes the oldest signal of its counter.
+//    A wait takes the oldest signal of its counter; a counter fed by two sources is an error (their
+//    order would be the host's).
 // A core that ends (or fails) while others wait for something only it could still give is a deadlock:
 // once no core can run any more, every waiting core fails with one pto::Error naming what each waits at
 // and which cores ended.
@@ -36,6 +37,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core_layout.hpp"
@@ -54,7 +56,8 @@ public:
 // Flag ids a core's counters have: 16 FFTS ids on A2/A3; A5's AIC tells its two AIVs' ids apart as id
 // and id + 16.
 inline constexpr int kCrossFlagIds = 32;
-// The chip's FFTS counters have 4 bits: a 16th pending set of one id is a hardware error.
+// The chip's FFTS counters have 4 bits: a 16th pending set of one id is a hardware error (checked in
+// modeled time once the launch has run).
 inline constexpr int kFftsCounterMax = 15;
 
 // The cores a SYNCALL meets.
@@ -90,7 +93,11 @@ public:
   // `core` waits for its flag `id` (and `id2` too, unless -1): true when a signal was there (released_at
   // is its time), false when the core must wait (as for arrive). `what` names the wait for a deadlock
   // message ("wait_flag_dev(3) (TPOP #12 at k.cpp:40)").
-  bool flag_wait(int core, int id, int id2, bool in_place, std::string what);
+  // `arrival`: the modeled cycle the wait is issued at (the 4-bit counter check).
+  bool flag_wait(int core, int id, int id2, std::uint64_t arrival, bool in_place, std::string what);
+  // After run, with no core failed: throws a pto::Error if a flag counter ever held more signals not yet
+  // waited for than the chip's 4 bits count, in modeled time.
+  void check_flag_counters() const;
   // Whether a core that must wait can wait where it stands (a plain kernel: on its fiber or on a thread
   // of its own), rather than by returning from Core::drive (a coroutine kernel, always).
   bool can_wait_in_place(int core) const;
@@ -104,6 +111,7 @@ public:
 
 private:
   struct Worker;
+  struct FlagCounter;
   struct Barrier {
     int members = 0, arrived = 0, released = 0;
     std::uint64_t latest = 0;
@@ -113,7 +121,8 @@ private:
   void finished(Slot& s, std::exception_ptr e);  // under m_
   void suspend(Slot& s, bool in_place);          // under m_: s waits
   void release(Slot& s, std::uint64_t at);       // under m_: s goes on at `at`
-  void deliver(int core, int id, std::uint64_t at, int setter);  // under m_: a signal reaches core's counter
+  // under m_: a signal reaches core's counter
+  void deliver(int core, int id, std::uint64_t at, int setter, std::pair<int, int> source);
   static bool take(Slot& s, int id, int id2, std::uint64_t& at);  // under m_
   void check_deadlock();                         // under m_
   std::string deadlock_message() const;          // under m_

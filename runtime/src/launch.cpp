@@ -297,6 +297,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
       for (int c = 0; c < cores; ++c)
         if (scheduler.error(c) && scheduler.secondary(c) == secondary)
           std::rethrow_exception(with_core(layout.label(c), scheduler.error(c)));
+    scheduler.check_flag_counters();
   }
 
   if (cfg.check != SyncCheck::Off) {

@@ -9,9 +9,13 @@
 
 namespace pto::detail {
 namespace {
+struct Entry {
+  AnyFn cube = nullptr, vec = nullptr;
+  bool twice = false;  // a side registered two different functions: two targets built one kernel
+};
 struct Registry {
   std::mutex m;
-  std::map<std::string, std::pair<AnyFn, AnyFn>> entries;  // key -> (cube, vec)
+  std::map<std::string, Entry> entries;
 };
 Registry& registry() {
   static Registry r;  // constructed on first use: registrars run during other objects' static init
@@ -22,8 +26,10 @@ Registry& registry() {
 void register_mix_entry(const char* key, bool cube, AnyFn fn) {
   Registry& r = registry();
   std::lock_guard lock(r.m);
-  auto& e = r.entries[key];
-  (cube ? e.first : e.second) = fn;
+  Entry& e = r.entries[key];
+  AnyFn& side = cube ? e.cube : e.vec;
+  if (side && side != fn) e.twice = true;  // static initialisation cannot throw: find_mix_entry reports it
+  side = fn;
 }
 
 AnyFn find_mix_entry(const char* key, bool cube) {
@@ -31,7 +37,10 @@ AnyFn find_mix_entry(const char* key, bool cube) {
   std::lock_guard lock(r.m);
   auto it = r.entries.find(key);
   if (it == r.entries.end()) return nullptr;
-  return cube ? it->second.first : it->second.second;
+  if (it->second.twice)
+    fail("pto::mix_entry: the kernel entry ", key, " was built by pto_add_mix_kernel more than once (two targets "
+         "with the same source linked into one program): each side would have two definitions; link one");
+  return cube ? it->second.cube : it->second.vec;
 }
 }  // namespace pto::detail
 
