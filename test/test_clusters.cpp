@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,14 +19,7 @@ using namespace pto;
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using pto_test::error_text;
 
 // ---- ids -----------------------------------------------------------------------------------------
 
@@ -80,9 +74,9 @@ BOOST_AUTO_TEST_CASE(an_instruction_of_the_other_kind_of_core_is_an_error) {
       TEXPANDS(t, 1.0f);
     }, [] {});
   };
-  BOOST_TEST(error_of(vec_on_aic).find("cluster 0 AIC: TEXPANDS: cluster 0 AIC is a cube core (AIC), which has no buffer for Vec "
+  BOOST_TEST(error_text(vec_on_aic).find("cluster 0 AIC: TEXPANDS: cluster 0 AIC is a cube core (AIC), which has no buffer for Vec "
                                        "tiles (operand 0); TEXPANDS on that buffer runs on the vector cores") == 0u,
-             error_of(vec_on_aic));
+             error_text(vec_on_aic));
   std::vector<half> gm(256);
   auto mat_on_aiv = [&] {
     launch_mix({.blocks = 1}, [](__gm__ half*) {}, [](__gm__ half* g) {
@@ -92,17 +86,17 @@ BOOST_AUTO_TEST_CASE(an_instruction_of_the_other_kind_of_core_is_an_error) {
       TLOAD(m, t);
     }, gm);
   };
-  BOOST_TEST(error_of(mat_on_aiv).find("cluster 0 AIV0: TLOAD: cluster 0 AIV0 is a vector core (AIV), which has no buffer for "
-                                       "Mat tiles") == 0u, error_of(mat_on_aiv));
+  BOOST_TEST(error_text(mat_on_aiv).find("cluster 0 AIV0: TLOAD: cluster 0 AIV0 is a vector core (AIV), which has no buffer for "
+                                       "Mat tiles") == 0u, error_text(mat_on_aiv));
   auto fix_set_on_aiv = [] {
     launch_mix({.blocks = 1}, [] {}, [] { ffts_cross_core_sync(PIPE_FIX, 1 | 2 << 4 | 3 << 8); });
   };
-  BOOST_TEST(error_of(fix_set_on_aiv).find("which has no PIPE_FIX") != std::string::npos, error_of(fix_set_on_aiv));
+  BOOST_TEST(error_text(fix_set_on_aiv).find("which has no PIPE_FIX") != std::string::npos, error_text(fix_set_on_aiv));
   // A mixed barrier needs clusters; a cross-core flag needs another core.
-  BOOST_TEST(error_of([] { launch({.blocks = 2}, [] { SYNCALL<SyncCoreType::Mix>(); }); }).find("this launch has no clusters") !=
+  BOOST_TEST(error_text([] { launch({.blocks = 2}, [] { SYNCALL<SyncCoreType::Mix>(); }); }).find("this launch has no clusters") !=
              std::string::npos);
-  BOOST_TEST(error_of([] { wait_flag_dev(3); }).find("wait_flag_dev(3) outside pto::launch") != std::string::npos);
-  BOOST_TEST(error_of([] { launch({.blocks = 2}, [] { ffts_cross_core_sync(PIPE_MTE3, 1 | 2 << 4 | 3 << 8); }); })
+  BOOST_TEST(error_text([] { wait_flag_dev(3); }).find("wait_flag_dev(3) outside pto::launch") != std::string::npos);
+  BOOST_TEST(error_text([] { launch({.blocks = 2}, [] { ffts_cross_core_sync(PIPE_MTE3, 1 | 2 << 4 | 3 << 8); }); })
                  .find("mode 2 syncs a cube core (AIC) with its two vector cores") != std::string::npos);
 }
 
@@ -168,7 +162,7 @@ BOOST_AUTO_TEST_CASE(a_flag_wait_ends_when_its_set_retires_and_mode_2_gathers_bo
 
 BOOST_AUTO_TEST_CASE(a_wait_no_core_will_satisfy_is_a_deadlock_naming_the_cores) {
   for (int threads : {1, 3}) {
-    const std::string e = error_of([&] {
+    const std::string e = error_text([&] {
       launch_mix({.blocks = 1, .host_threads = threads}, [] { wait_flag_dev(5); }, [] {
         if (get_subblockid() == 1) wait_flag_dev(6);
       });
@@ -178,14 +172,14 @@ BOOST_AUTO_TEST_CASE(a_wait_no_core_will_satisfy_is_a_deadlock_naming_the_cores)
     BOOST_TEST(e.find("cluster 0 AIV0 ended.") != std::string::npos, e);
   }
   // A 16th set of one flag before its wait overflows the chip's 4-bit counter.
-  const std::string e = error_of([] {
+  const std::string e = error_text([] {
     launch_mix({.blocks = 1}, [] {
       for (int i = 0; i < 16; ++i) ffts_cross_core_sync(PIPE_MTE2, 1 | 2 << 4 | 7 << 8);
     }, [] {});
   });
   BOOST_TEST(e.find("cross-core flag 7 of cluster 0 AIV0 counts 16 signals not yet waited for at modeled cycle ") == 0u, e);
   // Two producers of one counter: which signal a wait takes would be the host's order.
-  const std::string two = error_of([] {
+  const std::string two = error_text([] {
     launch_mix({.blocks = 1}, [] { ffts_cross_core_sync(PIPE_S, 1 | 2 << 4 | 9 << 8); },
                [] { ffts_cross_core_sync(PIPE_S, 1 | 1 << 4 | 9 << 8); });
   });
@@ -523,7 +517,7 @@ BOOST_AUTO_TEST_CASE(coroutine_and_plain_kernels_model_the_same_cycles) {
   }
   BOOST_TEST(plain > 0u);
   // A TPOP a coroutine does not co_await cannot suspend: an error, not a hang.
-  const std::string e = error_of([&] {
+  const std::string e = error_text([&] {
     launch_mix({.blocks = 1, .host_threads = 1}, co_cube, [](__gm__ float* ring, __gm__ float*) -> Kernel {
       RingPipe pipe(ring, 0x0, 0x0);
       HalfF in;
@@ -539,7 +533,7 @@ BOOST_AUTO_TEST_CASE(coroutine_and_plain_kernels_model_the_same_cycles) {
 BOOST_AUTO_TEST_CASE(fifo_misuse_is_an_error_or_a_deadlock_naming_both_sides) {
   std::vector<float> ring(4 * M * N);
   // Pops without pushes.
-  std::string e = error_of([&] {
+  std::string e = error_text([&] {
     launch_mix({.blocks = 1}, [](__gm__ float*) {}, [](__gm__ float* r) {
       RingPipe pipe(r, 0x0, 0x0);
       HalfF in;
@@ -550,15 +544,15 @@ BOOST_AUTO_TEST_CASE(fifo_misuse_is_an_error_or_a_deadlock_naming_both_sides) {
   BOOST_TEST(e.find("cluster 0 AIV0 waits at TPOP: wait_flag_dev(4)") != std::string::npos, e);
   BOOST_TEST(e.find("cluster 0 AIC ended.") != std::string::npos, e);
   // Pushes past the ring that nobody frees: the producer waits for a free that never comes.
-  e = error_of([&] {
+  e = error_text([&] {
     launch_mix({.blocks = 1}, plain_cube, [](__gm__ float*, __gm__ float*) {}, ring, ring);
   });
   BOOST_TEST(e.find("cluster 0 AIC waits at TPUSH: wait_flag_dev(5)") != std::string::npos, e);
   // The wrong side, a slot too small for the tile, a pipe without clusters.
-  e = error_of([&] { launch_mix({.blocks = 1}, plain_vec, plain_vec, ring, ring); });
+  e = error_text([&] { launch_mix({.blocks = 1}, plain_vec, plain_vec, ring, ring); });
   BOOST_TEST(e.find("TPOP: on a cube -> vector pipe the consumer is the vector cores (AIV), and this is the cube core") !=
                  std::string::npos, e);
-  e = error_of([&] {
+  e = error_text([&] {
     launch_mix({.blocks = 1}, [](__gm__ float* r) {
       TPipe<0, DIR_C2V, 1024, 2> pipe(r, 0x0, 0x0);
       AccT acc;
@@ -568,14 +562,94 @@ BOOST_AUTO_TEST_CASE(fifo_misuse_is_an_error_or_a_deadlock_naming_both_sides) {
   });
   BOOST_TEST(e.find("TPUSH: the tile's 32 x 32 elements at byte 0 of the slot end at byte 4096, past SlotSize 1024") !=
                  std::string::npos, e);
-  e = error_of([&] { launch({.blocks = 1}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, ring); });
+  e = error_text([&] { launch({.blocks = 1}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, ring); });
   BOOST_TEST(e.find("TPipe: a pipe between a cluster's cube and vector cores; this launch has no clusters") != std::string::npos, e);
-  e = error_of([&] { launch_mix({.blocks = 1}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, [](__gm__ float*) {}, ring); });
+  e = error_text([&] { launch_mix({.blocks = 1}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, [](__gm__ float*) {}, ring); });
   BOOST_TEST(e.empty(), e);
-  e = error_of([&] {
+  e = error_text([&] {
     launch_mix({.blocks = 1, .target = Target::A5}, [](__gm__ float* r) { RingPipe pipe(r, 0x0, 0x0); }, [](__gm__ float*) {}, ring);
   });
   BOOST_TEST(e.find("A5's local rings") != std::string::npos, e);
+}
+
+// ---- more blocks than the chip has AI cores: waves ------------------------------------------------
+
+// Each core loads (block % 3) + 1 tiles of 16 KiB, so blocks differ in length, and records the chip core
+// it runs on and its system counter at the end.
+void wave_kernel(__gm__ float* g, __gm__ std::int64_t* out) {
+  const int core = int(get_block_idx()) * 3 + (get_subblockdim() == 2 ? 1 + int(get_subblockid()) : 0);
+  if (get_subblockdim() == 2) {
+    VecF t;
+    TASSIGN(t, 0);
+    GmVec src(g);
+    for (int i = 0; i <= get_block_idx() % 3; ++i) TLOAD(t, src);
+  }
+  pipe_barrier(PIPE_ALL);
+  out[2 * core] = get_coreid();
+  out[2 * core + 1] = std::int64_t(get_sys_cnt());
+}
+
+// 30 clusters on the chip's 24 AI cores: clusters 24-29 run on the cores of clusters 0-5, each from the
+// end of the cluster before it there (its three cores' latest end); the launch ends with the latest of
+// them; get_coreid and get_sys_cnt say where and when, on the launch's clock.
+BOOST_AUTO_TEST_CASE(clusters_beyond_the_chips_ai_cores_run_in_waves) {
+  std::vector<float> g(256, 1.0f);
+  for (int threads : {1, 3}) {
+    std::vector<std::int64_t> out(2 * 90, -1);
+    const LaunchReport r = launch_mix({.blocks = 30, .host_threads = threads}, wave_kernel, wave_kernel, g, out);
+    BOOST_TEST(r.waves == 2);
+    BOOST_TEST(r.chip_cores == 24);
+    std::uint64_t latest = 0;
+    int checked = 0;
+    for (int b = 0; b < 30; ++b) {
+      std::uint64_t expect = 0;
+      if (b >= 24)
+        for (int k = 0; k < 3; ++k) {
+          const CoreReport& p = r.cores[std::size_t(3 * (b - 24) + k)];
+          expect = std::max(expect, p.dispatched + p.cycles);
+        }
+      for (int k = 0; k < 3; ++k, ++checked) {
+        const CoreReport& c = r.cores[std::size_t(3 * b + k)];
+        BOOST_TEST(c.dispatched == expect);
+        BOOST_TEST(out[std::size_t(2 * (3 * b + k))] == b % 24);
+        BOOST_TEST(out[std::size_t(2 * (3 * b + k) + 1)] >= std::int64_t(expect / 37));
+        latest = std::max(latest, c.dispatched + c.cycles);
+      }
+    }
+    BOOST_TEST(checked == 90);
+    BOOST_TEST(r.cycles == latest);
+    BOOST_TEST(r.cores[3 * 24].dispatched > 0u);
+  }
+  // A what-if chip with no limit runs them all at once.
+  CostTable unlimited = default_cost_table(Target::A2A3);
+  unlimited.cube_cores = 0;
+  std::vector<std::int64_t> out(2 * 90);
+  const LaunchReport all = launch_mix({.blocks = 30, .costs = &unlimited}, wave_kernel, wave_kernel, g, out);
+  BOOST_TEST(all.waves == 1);
+  for (const CoreReport& c : all.cores) BOOST_TEST(c.dispatched == 0u);
+  // A barrier across every cluster cannot complete when some wait for a core: a deadlock, named.
+  const std::string e = error_text([] { launch_mix({.blocks = 25}, [] { SYNCALL<SyncCoreType::Mix>(); }, [] { SYNCALL<SyncCoreType::Mix>(); }); });
+  BOOST_TEST(e.find("cluster 24 waits for an AI core: the chip has 24 (CostTable::cube_cores), so it runs on cluster 0's "
+                    "once that cluster ends; ") != std::string::npos, e);
+}
+
+// A launch without clusters runs every block at once; its timing is dispatched afterwards: 50 vector
+// blocks on the chip's 48 vector cores take two waves.
+BOOST_AUTO_TEST_CASE(plain_blocks_beyond_the_vector_cores_are_timed_in_waves) {
+  std::vector<float> g(256, 1.0f);
+  const LaunchReport r = launch({.blocks = 50}, [](__gm__ float* p) {
+    VecF t;
+    TASSIGN(t, 0);
+    GmVec src(p);
+    TLOAD(t, src);
+  }, g);
+  BOOST_TEST(r.chip_cores == 48);
+  BOOST_TEST(r.waves == 2);
+  BOOST_TEST(r.cores[48].dispatched == r.cores[0].cycles);
+  BOOST_TEST(r.cycles == r.cores[48].dispatched + r.cores[48].cycles);
+  std::ostringstream os;
+  os << r;
+  BOOST_TEST(os.str().find("waves: 50 blocks on the chip's 48 cores ran in 2 waves") != std::string::npos, os.str());
 }
 
 }  // namespace

@@ -3,9 +3,22 @@
 #include <cmath>
 #include <cstddef>
 #include <random>
+#include <string>
 #include <vector>
 
+#include <pto/isa/error.hpp>
+
 namespace pto_test {
+
+// The message of the pto::Error f throws, or "" when it throws none.
+inline std::string error_text(const auto& f) {
+  try {
+    f();
+  } catch (const pto::Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 template <class T>
 std::vector<T> random_vector(std::size_t n, double lo, double hi, unsigned seed) {

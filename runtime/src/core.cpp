@@ -181,6 +181,7 @@ RecordEvent Core::issue(InstrRecord& rec) {
       for (CoreTool* t : tools_) t->warning(seq, w);
   }
   if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
+  if (rec.unit_flag || (rec.pipe == PIPE_FIX && !uf_written_.empty())) unit_flag(rec, seq);
   const std::uint64_t issue_time = s_time_;
   s_time_ += cost_.table().scalar_issue_cycles;
   if (!observers_.empty()) {
@@ -619,6 +620,38 @@ void Core::run_finish(Slot& s) {
   save_spans(s.rec, true, results);
   load_spans(s.rec, false, current);
   load_spans(s.rec, true, results);
+}
+
+// The L0C unit flag (pto-isa's UF mode: TMATMUL<AccPhase::...> then TSTORE<STPhase::...>), which hands
+// L0C between the cube and the fixpipe without set_flag / wait_flag: the fixpipe's next read of bytes an
+// AccPhase mad wrote waits for that mad, and the next AccPhase mad to write bytes the fixpipe read that
+// way waits for the read. Conservative: the chip streams fractal by fractal, here whole instructions.
+void Core::unit_flag(InstrRecord& rec, std::uint64_t seq) {
+  auto wait_on = [&](std::vector<std::pair<ByteRange, std::uint64_t>>& list, const ByteRange& bytes) {
+    for (auto it = list.begin(); it != list.end();) {
+      if (!it->first.overlaps(bytes)) {
+        ++it;
+        continue;
+      }
+      if (rec.nwaits == kMaxWaits) fail(rec.desc->name, ": more than ", kMaxWaits, " wait events");
+      rec.waits[rec.nwaits++] = it->second;
+      it = list.erase(it);
+    }
+  };
+  if (rec.unit_flag) {
+    const ByteRange dst = rec.ops[0].tile.footprint();
+    wait_on(uf_read_, dst);
+    std::erase_if(uf_written_, [&](const auto& u) { return u.first.overlaps(dst); });
+    uf_written_.emplace_back(dst, seq);
+    return;
+  }
+  for (int i = 0; i < rec.nops; ++i)
+    if (rec.ops[i].kind == Operand::Kind::Tile && rec.ops[i].tile.loc == TileType::Acc) {
+      const ByteRange src = rec.ops[i].tile.footprint();
+      const int before = rec.nwaits;
+      wait_on(uf_written_, src);
+      if (rec.nwaits > before) uf_read_.emplace_back(src, seq);
+    }
 }
 
 // Auto mode: wait for the latest in-flight instruction on each other pipe whose bytes conflict

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include <utility>
 
 #include <pto/backends/registry.hpp>
 #include <pto/runtime/event.hpp>
@@ -69,6 +70,7 @@ struct CoreOptions {
   CoreKind kind = CoreKind::Any;
   int subblock = 0;   // get_subblockid(): 0 / 1 for a cluster's AIV0 / AIV1
   bool clusters = false;  // the launch is a cluster launch (names: "cluster 1 AIV0")
+  std::uint64_t dispatched = 0;  // the modeled cycle its block started on the chip (waves): get_sys_cnt
   Target target = Target::A2A3;
   Mode mode = Mode::Manual;
   int queue_depth = 32;
@@ -136,6 +138,7 @@ public:
   }
   // Read-only views for the tools.
   const CostModel& cost() const { return cost_; }
+  std::uint64_t scalar_time() const { return s_time_; }  // the scalar pipe's modeled clock
   std::uint64_t dropped() const { return dropped_; }  // end times of seqs <= dropped() were compacted
   const SeqTable<std::uint64_t>& pinned() const { return pinned_; }
   std::vector<std::array<int, 4>> pending_tokens() const;  // (src, dst, id, count) of unconsumed set_flags
@@ -182,6 +185,7 @@ private:
   void advance_scalar(std::uint64_t to, const Why& why);
   Why binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const;
   void add_auto_dependencies(InstrRecord& rec);
+  void unit_flag(InstrRecord& rec, std::uint64_t seq);  // the L0C unit flag (core.cpp)
   void snapshot_readers_of(const Slot& writer);
   void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
   void run_finish(Slot& s);
@@ -236,6 +240,9 @@ private:
   std::vector<std::uint64_t> waited_;  // compact_end_times' scratch: the seqs queued instructions wait on
   std::uint64_t now_ = 0;                         // time of the last event the model processed
   std::uint64_t s_time_ = 0;                      // the scalar pipe's modeled clock
+  // The L0C unit flag: bytes an AccPhase mad wrote (its seq) until the fixpipe reads them, then bytes the
+  // fixpipe read (the read's seq) until the next AccPhase mad writes them.
+  std::vector<std::pair<ByteRange, std::uint64_t>> uf_written_, uf_read_;
   std::uint64_t scalar_work_ = 0;  // cycles of the scalar pipe's compute instructions (TCI)
   std::uint64_t last_end_ = 0;
   std::uint64_t issued_ = 0;

@@ -55,6 +55,8 @@ struct LaunchScheduler::Slot {
   std::string abort;              // non-empty: the wait will never end (the deadlock error)
   bool abort_secondary = false;   // ... because another core failed
   int barriers = 0;               // SYNCALLs passed
+  std::uint64_t end = 0;          // the modeled cycle it ended at
+  std::uint64_t dispatched = 0;   // the modeled cycle its block started at (waves)
   std::uint64_t arrival = 0;      // the modeled cycle its current flag wait was issued at
   // Its flag counters, by id (made on the first signal).
   std::unique_ptr<std::array<FlagCounter, kCrossFlagIds>> flags;
@@ -147,8 +149,8 @@ bctx::stack_context PooledStack::allocate() {
   return slot->stack;
 }
 
-LaunchScheduler::LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena)
-    : layout_(layout), cores_(layout.cores()), threads_(threads), coroutines_(coroutines),
+LaunchScheduler::LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena, int chip_cores)
+    : layout_(layout), cores_(layout.cores()), threads_(threads), chip_cores_(layout.clusters ? chip_cores : 0), coroutines_(coroutines),
       fibers_(!coroutines && layout.cores() > threads), arena_(arena), stacks_(std::make_unique<StackPool>()) {
   for (int c = 0; c < cores_; ++c) {
     slots_.push_back(std::make_unique<Slot>());
@@ -199,7 +201,7 @@ void LaunchScheduler::worker(int w, const std::function<std::unique_ptr<CoreTask
           s->state = Slot::State::Running;
           break;
         }
-        if (next_ < cores_) {
+        if (next_ < cores_ && startable(next_)) {
           s = slots_[std::size_t(next_++)].get();
           s->home = w;
           s->state = Slot::State::Running;
@@ -209,7 +211,7 @@ void LaunchScheduler::worker(int w, const std::function<std::unique_ptr<CoreTask
           fresh = true;
           break;
         }
-        if (me.live == 0) return;
+        if (me.live == 0 && next_ >= cores_) return;
         me.cv.wait(lock);
       }
     }
@@ -261,6 +263,7 @@ void LaunchScheduler::execute(Slot& s, bool fresh, const std::function<std::uniq
     done = true;
   }
   if (!done) return;  // it waits at a barrier: its release puts it in this worker's ready queue
+  if (!error) s.end = s.task->modeled_end();
   s.task.reset();     // the core's memory goes now, on the thread that made it
   std::lock_guard lock(m_);
   finished(s, error);
@@ -273,7 +276,34 @@ void LaunchScheduler::finished(Slot& s, std::exception_ptr e) {
   s.secondary = s.failed && !s.abort.empty() && s.abort_secondary;
   --running_;
   --workers_[std::size_t(s.home)]->live;
+  if (chip_cores_ > 0) wake_all();  // a block of the next wave may start now
   check_deadlock();
+}
+
+void LaunchScheduler::wake_all() {
+  for (auto& w : workers_) w->cv.notify_one();
+}
+
+// Cluster launches with more blocks than the chip has AI cores: block b runs on the core block
+// b - chip_cores ran on, once all three of its cores ended, from the latest of their modeled ends (the chip
+// hands a block to the first free core; for blocks of equal length that is this one).
+bool LaunchScheduler::startable(int core) {
+  const int b = layout_.block(core);
+  if (chip_cores_ <= 0 || b < chip_cores_) return true;
+  const int before = b - chip_cores_;
+  std::uint64_t at = 0;
+  for (int c : {layout_.aic(before), layout_.aiv(before, 0), layout_.aiv(before, 1)}) {
+    const Slot& p = *slots_[std::size_t(c)];
+    if (p.state != Slot::State::Ended) return false;
+    at = std::max(at, p.dispatched + p.end);
+  }
+  slots_[std::size_t(core)]->dispatched = at;
+  return true;
+}
+
+std::uint64_t LaunchScheduler::dispatched(int core) const {
+  std::lock_guard lock(m_);
+  return slots_[std::size_t(core)]->dispatched;
 }
 
 void LaunchScheduler::suspend(Slot& s, bool in_place) {
@@ -459,14 +489,24 @@ bool LaunchScheduler::flag_wait(int core, int id, int id2, std::uint64_t arrival
 
 // Every core has started and none can run: the waiting ones wait for cores that have ended or wait too.
 void LaunchScheduler::check_deadlock() {
-  if (running_ > 0 || next_ < cores_) return;
+  if (running_ > 0) return;
+  std::string waves;  // the next block waits for a core that a waiting block holds
+  if (next_ < cores_) {
+    if (startable(next_)) return;
+    const int b = layout_.block(next_);
+    waves = layout_.label(next_).substr(0, layout_.label(next_).rfind(' ')) + " waits for an AI core: the chip has " +
+            std::to_string(chip_cores_) + " (CostTable::cube_cores), so it runs on cluster " +
+            std::to_string(b - chip_cores_) + "'s once that cluster ends; ";
+    next_ = cores_;  // the blocks not started never will
+    wake_all();
+  }
   std::vector<Slot*> waiting;
   for (auto& s : slots_)
     if (s->state == Slot::State::Waiting) waiting.push_back(s.get());
   if (waiting.empty()) return;
   bool any_failed = false;
   for (const auto& s : slots_) any_failed |= s->state == Slot::State::Ended && s->failed && !s->secondary;
-  const std::string error = deadlock_message();
+  const std::string error = waves + deadlock_message();
   for (Slot* w : waiting) {
     w->abort = error;
     w->abort_secondary = any_failed;

@@ -51,6 +51,8 @@ public:
   // Runs the core until it ends (true) or, a coroutine kernel, until it waits for other cores (false):
   // then run is called again, on the same host thread, once the wait is over.
   virtual bool run() = 0;
+  // Once run returned true: the modeled cycle the core ended at (on the launch's clock).
+  virtual std::uint64_t modeled_end() const { return 0; }
 };
 
 // Flag ids a core's counters have: 16 FFTS ids on A2/A3; A5's AIC tells its two AIVs' ids apart as id
@@ -68,7 +70,9 @@ public:
   // The cores of `layout` on `threads` host threads (the calling thread when 1); `coroutines`: the
   // kernels are coroutines (else plain kernels, on fibers when cores > threads). Every thread runs its
   // cores inside `arena` (the launch's oneTBB arena, so a CPU kernel's parallel_for honours host_threads).
-  LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena = nullptr);
+  // `chip_cores` (cluster launches; 0: no limit): the chip's AI cores. Block b >= chip_cores starts once
+  // block b - chip_cores has ended, on its core, at its modeled end (the chip runs such blocks in waves).
+  LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena = nullptr, int chip_cores = 0);
   ~LaunchScheduler();
   LaunchScheduler(const LaunchScheduler&) = delete;
   LaunchScheduler& operator=(const LaunchScheduler&) = delete;
@@ -106,6 +110,8 @@ public:
   // The modeled cycle the core's wait ended at (a barrier's release, the signal's time); throws the
   // deadlock error instead.
   std::uint64_t released_at(int core);
+  // The modeled cycle the core's block was dispatched at: 0 in the first wave (call from its task).
+  std::uint64_t dispatched(int core) const;
 
   struct Slot;
 
@@ -125,10 +131,12 @@ private:
   void deliver(int core, int id, std::uint64_t at, int setter, std::pair<int, int> source);
   static bool take(Slot& s, int id, int id2, std::uint64_t& at);  // under m_
   void check_deadlock();                         // under m_
+  bool startable(int core);                      // under m_: its block's core is free (sets its dispatch)
+  void wake_all();                               // under m_: every idle worker looks again
   std::string deadlock_message() const;          // under m_
 
   const CoreLayout layout_;
-  const int cores_, threads_;
+  const int cores_, threads_, chip_cores_;
   const bool coroutines_, fibers_;
   tbb::task_arena* arena_;
   mutable std::mutex m_;

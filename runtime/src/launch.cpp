@@ -11,6 +11,8 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <queue>
+#include <tuple>
 #include <thread>
 #include <vector>
 
@@ -93,6 +95,7 @@ public:
     o.kind = layout.kind(core);
     o.subblock = layout.subblock(core);
     o.clusters = layout.clusters;
+    o.dispatched = scheduler->dispatched(core);
     o.target = cfg.target;
     o.mode = cfg.mode;
     o.queue_depth = cfg.queue_depth;
@@ -119,6 +122,8 @@ public:
       h_.destroy();
     }
   }
+
+  std::uint64_t modeled_end() const override { return report_.cycles; }
 
   bool run() override {
     CurrentCoreGuard guard(core_.get());
@@ -164,6 +169,7 @@ public:
     report_.block = core_->options().block_idx;
     report_.kind = core_->options().kind;
     report_.subblock = core_->options().subblock;
+    report_.dispatched = core_->options().dispatched;
     gm_log_ = tools_->take_gm_log();
     return true;
   }
@@ -218,10 +224,47 @@ void check_cost_table(const CostTable& t, Target target) {
     if (!(v >= 0) || !std::isfinite(v))
       fail("pto::launch: cost table '", t.name, "': mad_setup_cycles and mad_cycles_per_block must be finite numbers >= 0 "
            "(found ", v, ")");
+  if (t.cube_cores < 0 || t.vector_cores < 0)
+    fail("pto::launch: cost table '", t.name, "': cube_cores and vector_cores must be >= 0 (0: no limit; found ",
+         t.cube_cores, " and ", t.vector_cores, ")");
   for (int i = 0; i < kNumIntrinsics; ++i)
     if (!(t.intrinsic[std::size_t(i)].per_repeat >= 0) || !std::isfinite(t.intrinsic[std::size_t(i)].per_repeat))
       fail("pto::launch: cost table '", t.name, "': ", intrinsic_name(Intrinsic(i)), " per_repeat ",
            t.intrinsic[std::size_t(i)].per_repeat, " must be a finite number >= 0");
+}
+
+// The chip runs a launch's blocks on its cores. A cluster launch's blocks beyond its AI cores already ran
+// in waves (LaunchScheduler: block b on block b - cube_cores's core, from its end). Any other launch ran
+// every block at once; its timing is dispatched here: on the cube cores if a block used the cube's pipes,
+// else on the vector cores, each block beyond them when the first core frees up, in block order (the
+// chip's dispatcher). Each block keeps its own modeled cycles; the launch's are the latest dispatch plus
+// cycles.
+void dispatch_in_waves(LaunchReport& r, const CoreLayout& layout, const CostTable& t) {
+  if (layout.clusters) {
+    r.chip_cores = t.cube_cores;
+    r.waves = t.cube_cores > 0 ? (layout.blocks + t.cube_cores - 1) / t.cube_cores : 1;
+    for (const CoreReport& c : r.cores) r.cycles = std::max(r.cycles, c.dispatched + c.cycles);
+    return;
+  }
+  bool cube = false;
+  for (const CoreReport& c : r.cores)
+    for (int p : {int(PIPE_M), int(PIPE_MTE1), int(PIPE_FIX)}) cube = cube || c.pipes[std::size_t(p)].instructions > 0;
+  r.chip_cores = cube ? t.cube_cores : t.vector_cores;
+  std::priority_queue<std::pair<std::uint64_t, int>, std::vector<std::pair<std::uint64_t, int>>, std::greater<>> free;
+  std::vector<int> ran(std::size_t(std::max(r.chip_cores, 1)), 0);
+  for (std::size_t b = 0; b < r.cores.size(); ++b) {
+    CoreReport& c = r.cores[b];
+    int slot = int(b);
+    if (r.chip_cores > 0 && int(b) >= r.chip_cores) {
+      std::tie(c.dispatched, slot) = free.top();
+      free.pop();
+    }
+    if (r.chip_cores > 0) {
+      free.emplace(c.dispatched + c.cycles, slot);
+      r.waves = std::max(r.waves, ++ran[std::size_t(slot)]);
+    }
+    r.cycles = std::max(r.cycles, c.dispatched + c.cycles);
+  }
 }
 }  // namespace
 
@@ -284,7 +327,8 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   std::vector<GmLog> gm_logs(static_cast<std::size_t>(cores));
   {
     HostWatchdog watchdog(cores, limits.seconds);
-    LaunchScheduler scheduler(layout, threads, coroutine, &arena);
+    const CostTable& table = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
+    LaunchScheduler scheduler(layout, threads, coroutine, &arena, table.cube_cores);
     scheduler.run([&](int c) {
       // A cluster's AIC runs the cube compilation of the kernel, its AIVs the vector one.
       const KernelStart s = layout.kind(c) == CoreKind::Cube ? cube_start : start;
@@ -315,7 +359,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   r.hbm_gb_per_s = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).hbm_gb_per_s;
   r.clock_ghz = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).clock_ghz;
   r.cores = std::move(reports);
-  for (const auto& c : r.cores) r.cycles = std::max(r.cycles, c.cycles);
+  dispatch_in_waves(r, layout, cfg.costs ? *cfg.costs : default_cost_table(cfg.target));
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (cfg.check == SyncCheck::Default) notice_findings(r);
   for (Observer* o : cfg.observers) o->on_launch_end(r);

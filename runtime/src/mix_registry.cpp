@@ -46,15 +46,45 @@ AnyFn find_mix_entry(const char* key, bool cube) {
 
 // Chevron launches (pto/runtime/chevron.hpp).
 #include <pto/runtime/chevron.hpp>
+#include <pto/runtime/report.hpp>
+#include <pto/runtime/trace.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
 
 namespace pto {
+// A kernel file's own host code (its driver, its launcher) runs unmodified, so what the user wants to
+// see of its launches comes from the environment: PTO_REPORT=1 prints each chevron launch's report to
+// stderr; PTO_TRACE=<base> records the timeline and writes <base>-<n>.json and .svg for launch n (if it
+// issued anything: a warm-up kernel does not).
+namespace {
+const char* env(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : nullptr;
+}
+thread_local LaunchReport last_report;
+std::atomic<int> launches{0};
+}  // namespace
+
 LaunchConfig& chevron_config() {
-  static LaunchConfig cfg;
+  static LaunchConfig cfg = [] {
+    LaunchConfig c;
+    c.timeline = env("PTO_TRACE") != nullptr;
+    return c;
+  }();
   return cfg;
 }
-namespace {
-thread_local LaunchReport last_report;
-}
 const LaunchReport& last_chevron_report() { return last_report; }
-void detail::set_last_chevron_report(LaunchReport r) { last_report = std::move(r); }
+void detail::set_last_chevron_report(LaunchReport r) {
+  last_report = std::move(r);
+  const int n = launches++;
+  if (env("PTO_REPORT")) std::cerr << "pto chevron launch " << n << ":\n" << last_report;
+  if (const char* base = env("PTO_TRACE"); base && last_report.timeline && last_report.instructions() > 0) {
+    const std::string stem = std::string(base) + "-" + std::to_string(n);
+    write_chrome_trace(last_report, stem + ".json");
+    write_svg_timeline(last_report, stem + ".svg");
+    if (env("PTO_REPORT")) std::cerr << "  wrote " << stem << ".json and .svg\n";
+  }
+}
 }  // namespace pto

@@ -96,6 +96,12 @@ std::uint64_t LaunchReport::serialised_cycles() const {
   return best;
 }
 
+double LaunchReport::overlap() const {
+  std::uint64_t cyc = 0;
+  for (const auto& c : cores) cyc = std::max(cyc, c.cycles);
+  return cyc ? double(serialised_cycles()) / double(cyc) : 0.0;
+}
+
 std::uint64_t LaunchReport::instructions() const {
   std::uint64_t n = 0;
   for (const auto& c : cores) n += c.instructions;
@@ -280,11 +286,17 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
   }
   os << "  modeled: " << r.cycles << " cycles = " << std::fixed << std::setprecision(3) << r.microseconds()
      << " us at " << r.clock_ghz << " GHz; " << r.instructions() << " instructions issued\n";
+  if (r.waves > 1) {
+    const bool clusters = r.cores.front().kind != CoreKind::Any;
+    os << "  waves: " << (clusters ? r.cores.size() / 3 : r.cores.size()) << (clusters ? " clusters on the chip's " : " blocks on the chip's ")
+       << r.chip_cores << (clusters ? " AI cores" : " cores") << " ran in " << r.waves
+       << " waves, each block once a core was free (CostTable::cube_cores / vector_cores)\n";
+  }
   os << "  overlap: " << std::setprecision(2) << r.overlap() << "x (serialised: " << r.serialised_cycles()
      << " cycles on the slowest core)\n";
   const CoreReport* slowest = nullptr;
   for (const auto& c : r.cores)
-    if (c.cycles == r.cycles) {
+    if (c.dispatched + c.cycles == r.cycles) {
       slowest = &c;
       break;
     }

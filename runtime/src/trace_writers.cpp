@@ -149,6 +149,8 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
   std::string_view sep;
   std::uint64_t flow = 0;
   for (const CoreReport& c : r.cores) {
+    // On one launch-wide clock: a block of a later wave starts when the chip dispatched it.
+    auto at = [&](std::uint64_t cycles) { return ps(c.dispatched + cycles); };
     os.room(kRecord) << sep << R"({"ph":"M","name":"process_name","pid":)" << c.core << R"(,"args":{"name":")" << c.label() << "\"}}";
     sep = ",\n";
     for (int p : kLaneOrder)
@@ -166,8 +168,8 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
       os.room(kRecord + text[e.name_id].size() + text[e.operands_id].size() + intrinsics.size());
       os << sep << R"({"ph":"X","name":")" << text[e.name_id] << R"(","pid":)" << c.core << R"(,"tid":)" << int(e.pipe)
          << R"(,"ts":)";
-      os.micros(ps(e.start)) << R"(,"dur":)";
-      os.micros(ps(e.end) - ps(e.start))
+      os.micros(at(e.start)) << R"(,"dur":)";
+      os.micros(at(e.end) - at(e.start))
           << R"(,"args":{"seq":)" << e.seq << R"(,"start_cycle":)" << e.start << R"(,"end_cycle":)" << e.end;
       if (!text[e.operands_id].empty()) os << R"(,"operands":")" << text[e.operands_id] << '"';
       if (!intrinsics.empty()) os << R"(,"intrinsics":")" << intrinsics << '"';
@@ -184,10 +186,10 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
         ++flow;
         os.room(kRecord) << sep << R"({"ph":"s","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.core << R"(,"tid":)"
            << int(src.pipe) << R"(,"ts":)";
-        os.micros(ps(src.end) - 1) << R"(,"args":{"seq":)" << src.seq << "}}";
+        os.micros(at(src.end) - 1) << R"(,"args":{"seq":)" << src.seq << "}}";
         os << sep << R"({"ph":"f","bp":"e","name":"dep","cat":"dep","id":)" << flow << R"(,"pid":)" << c.core
            << R"(,"tid":)" << int(e.pipe) << R"(,"ts":)";
-        os.micros(e.pipe == PIPE_S ? std::max(ps(e.start), ps(e.end) - 1) : ps(e.start)) << R"(,"args":{"seq":)" << e.seq << "}}";
+        os.micros(e.pipe == PIPE_S ? std::max(at(e.start), at(e.end) - 1) : at(e.start)) << R"(,"args":{"seq":)" << e.seq << "}}";
       }
     }
   }

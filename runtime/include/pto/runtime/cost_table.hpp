@@ -38,6 +38,11 @@ struct DmaCost {
 struct CostTable {
   const char* name = "";
   double clock_ghz = 1.85;
+  // The chip's cores: a launch's blocks beyond them wait for a free one (waves). 910B2 has 24 AI cores,
+  // each 1 cube core (AIC) + 2 vector cores (AIV): pto-isa's flash attention README rates the chip at
+  // 24 x 1.8 GHz x 8192 flop / cycle. A5's count is not published: assumed the same. 0: no limit.
+  int cube_cores = 24;
+  int vector_cores = 48;
   // Transfers by (source, destination) memory: GM and the core's buffers (pto/isa/buffers.hpp). The
   // DMA instructions (TLOAD, TSTORE, and the cube's moves) are priced by the path their operands name;
   // a vector copy inside UB (copy_ubuf_to_ubuf) by UB -> UB.

@@ -188,9 +188,9 @@ detail::Issue TSTORE_FP(GlobalData& dst, TileData& src, FpTileData& fp, WaitEven
   return detail::acc_store_fp<Atomic, Relu>(dst, src, fp, events...);
 }
 
-// The STPhase forms (pto-isa's unit flag: the fixpipe waits on the mad's Partial / Final phase). The
-// phase orders the chip's pipes and changes no result; here flags and events order them, so each form is
-// its plain store.
+// The STPhase forms (pto-isa's unit flag: the fixpipe waits on the mad's Partial / Final phase). Each is
+// its plain store: every fixpipe read of L0C bytes an AccPhase mad wrote waits for that mad (Core's unit
+// flag), whatever the store's phase; the phase changes no result.
 template <STPhase Phase, class TileData, class GlobalData, class... WaitEvents>
   requires TileLike<TileData> && GlobalLike<GlobalData> && (detail::WaitEvent<WaitEvents> && ...)
 detail::Issue TSTORE(GlobalData& dst, TileData& src, WaitEvents&... events) {

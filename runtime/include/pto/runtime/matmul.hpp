@@ -8,7 +8,8 @@
 // The shape comes from the valid dims, as on the NPUs: m and k from a's valid rows and columns, n from b's
 // valid columns; each in [1, 4095]. b supplies k rows whatever its valid rows. c is float for half,
 // bfloat16_t, float (and A5's 8-bit floats) inputs, int32_t for int8_t ones.
-// The AccPhase overloads name the unit flag, which the model does not use: order M -> FIX with flags.
+// The AccPhase overloads set the L0C unit flag: the fixpipe's next read of the result waits for the mad
+// (pto-isa's UF mode, with TSTORE<STPhase>), as on the chip; without a phase, order M -> FIX with flags.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -86,7 +87,8 @@ inline void mad_mode(Core& core, InstrRecord& rec) {
     rec.variant = RoundMode(mode) == RoundMode::CAST_RINT ? std::uint8_t(kVariantTf32 | kVariantTf32Rint) : kVariantTf32;
 }
 
-template <Op O, class C, class A, class B, class... W>
+// UnitFlag: an AccPhase form, which sets the L0C unit flag the fixpipe's next read of c waits for.
+template <Op O, bool UnitFlag = false, class C, class A, class B, class... W>
 Issue mad(C& c, A& a, B& b, W&... events) {
   static_assert(mad_static<C, A, B>());
   Core& core = current_core();
@@ -96,11 +98,12 @@ Issue mad(C& c, A& a, B& b, W&... events) {
   add_tile(core, rec, b);
   mad_shape(rec, core_target(core), O == Op::TGEMV || O == Op::TGEMV_ACC, false);
   mad_mode(core, rec);
+  rec.unit_flag = UnitFlag;
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
 
-template <Op O, class C, class A, class B, class Bias, class... W>
+template <Op O, bool UnitFlag = false, class C, class A, class B, class Bias, class... W>
 Issue mad_bias(C& c, A& a, B& b, Bias& bias, W&... events) {
   static_assert(mad_static<C, A, B>());
   static_assert(Bias::Loc == TileType::Bias && Bias::Rows == 1 && Bias::isRowMajor,
@@ -115,6 +118,7 @@ Issue mad_bias(C& c, A& a, B& b, Bias& bias, W&... events) {
   add_tile(core, rec, bias);
   mad_shape(rec, core_target(core), O == Op::TGEMV_BIAS, true);
   mad_mode(core, rec);
+  rec.unit_flag = UnitFlag;
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -130,12 +134,12 @@ detail::Issue TMATMUL(C& c, A& a, B& b, W&... events) {
 template <AccPhase Phase, class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
 detail::Issue TMATMUL(C& c, A& a, B& b, W&... events) {
-  return detail::mad<Op::TMATMUL>(c, a, b, events...);
+  return detail::mad<Op::TMATMUL, Phase != AccPhase::Unspecified>(c, a, b, events...);
 }
 template <AccPhase Phase = AccPhase::Unspecified, class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
 detail::Issue TMATMUL_ACC(C& c, A& a, B& b, W&... events) {
-  return detail::mad<Op::TMATMUL_ACC>(c, a, b, events...);
+  return detail::mad<Op::TMATMUL_ACC, Phase != AccPhase::Unspecified>(c, a, b, events...);
 }
 template <class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
@@ -145,7 +149,7 @@ detail::Issue TMATMUL_ACC(C& cOut, C& /*cIn: not read (the NPUs accumulate into 
 template <AccPhase Phase, class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
 detail::Issue TMATMUL_ACC(C& cOut, C& /*cIn*/, A& a, B& b, W&... events) {
-  return detail::mad<Op::TMATMUL_ACC>(cOut, a, b, events...);
+  return detail::mad<Op::TMATMUL_ACC, Phase != AccPhase::Unspecified>(cOut, a, b, events...);
 }
 template <class C, class A, class B, class Bias, class... W>
   PTO_MAD_REQUIRES && TileLike<Bias>
@@ -155,7 +159,7 @@ detail::Issue TMATMUL_BIAS(C& c, A& a, B& b, Bias& bias, W&... events) {
 template <AccPhase Phase, class C, class A, class B, class Bias, class... W>
   PTO_MAD_REQUIRES && TileLike<Bias>
 detail::Issue TMATMUL_BIAS(C& c, A& a, B& b, Bias& bias, W&... events) {
-  return detail::mad_bias<Op::TMATMUL_BIAS>(c, a, b, bias, events...);
+  return detail::mad_bias<Op::TMATMUL_BIAS, Phase != AccPhase::Unspecified>(c, a, b, bias, events...);
 }
 template <class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
@@ -165,7 +169,7 @@ detail::Issue TGEMV(C& c, A& a, B& b, W&... events) {
 template <AccPhase Phase, class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
 detail::Issue TGEMV(C& c, A& a, B& b, W&... events) {
-  return detail::mad<Op::TGEMV>(c, a, b, events...);
+  return detail::mad<Op::TGEMV, Phase != AccPhase::Unspecified>(c, a, b, events...);
 }
 template <class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
@@ -175,7 +179,7 @@ detail::Issue TGEMV_ACC(C& cOut, C& /*cIn*/, A& a, B& b, W&... events) {
 template <AccPhase Phase, class C, class A, class B, class... W>
   PTO_MAD_REQUIRES
 detail::Issue TGEMV_ACC(C& cOut, C& /*cIn*/, A& a, B& b, W&... events) {
-  return detail::mad<Op::TGEMV_ACC>(cOut, a, b, events...);
+  return detail::mad<Op::TGEMV_ACC, Phase != AccPhase::Unspecified>(cOut, a, b, events...);
 }
 template <class C, class A, class B, class Bias, class... W>
   PTO_MAD_REQUIRES && TileLike<Bias>
@@ -185,7 +189,7 @@ detail::Issue TGEMV_BIAS(C& c, A& a, B& b, Bias& bias, W&... events) {
 template <AccPhase Phase, class C, class A, class B, class Bias, class... W>
   PTO_MAD_REQUIRES && TileLike<Bias>
 detail::Issue TGEMV_BIAS(C& c, A& a, B& b, Bias& bias, W&... events) {
-  return detail::mad_bias<Op::TGEMV_BIAS>(c, a, b, bias, events...);
+  return detail::mad_bias<Op::TGEMV_BIAS, Phase != AccPhase::Unspecified>(c, a, b, bias, events...);
 }
 #undef PTO_MAD_REQUIRES
 

@@ -13,6 +13,24 @@
 #ifndef __ubuf__
 #define __ubuf__
 #endif
+#ifndef __cbuf__  // L1
+#define __cbuf__
+#endif
+#ifndef __ca__  // L0A
+#define __ca__
+#endif
+#ifndef __cb__  // L0B
+#define __cb__
+#endif
+#ifndef __cc__  // L0C
+#define __cc__
+#endif
+#ifndef __fbuf__  // the fixpipe's buffer
+#define __fbuf__
+#endif
+#ifndef __biasbuf__
+#define __biasbuf__
+#endif
 #ifndef __in__
 #define __in__
 #endif

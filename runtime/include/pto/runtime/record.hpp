@@ -50,6 +50,7 @@ struct InstrRecord {
   std::uint8_t nops = 0;
   std::uint8_t nwaits = 0;
   std::uint8_t variant = 0;  // backend-specific form bits (kVariant* in isa/operand.hpp)
+  bool unit_flag = false;    // a mad's AccPhase form: the fixpipe's next read of its result waits for it
   Operand ops[kMaxOperands];
   ScalarValue scalar{};
   std::uint64_t waits[kMaxWaits] = {};  // sequence numbers of instructions that must finish first

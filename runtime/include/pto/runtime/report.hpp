@@ -69,6 +69,10 @@ struct CoreReport {
   int subblock = 0;                // get_subblockid(): 0 / 1 on a cluster's AIV0 / AIV1
   std::string label() const;       // "core 3", "cluster 1 AIC", "cluster 1 AIV0"
   std::uint64_t cycles = 0;        // modeled makespan of this core (kernel start to last retirement)
+  // The modeled cycle the chip would start this core's block: 0, or later when the launch has more blocks
+  // than the chip has cores (CostTable::cube_cores / vector_cores) and it waited for a free one. Its
+  // timeline and cycles count from there.
+  std::uint64_t dispatched = 0;
   std::uint64_t instructions = 0;  // everything the scalar pipe issued
   std::array<PipeStats, kNumPipeIds> pipes{};
   std::vector<TimelineEntry> timeline;  // in retirement order; empty unless LaunchConfig::timeline
@@ -108,7 +112,9 @@ struct LaunchReport {
   Policy policy = Policy::Deterministic;
   double clock_ghz = 1.0;
   std::vector<CoreReport> cores;
-  std::uint64_t cycles = 0;  // modeled makespan of the launch (slowest core)
+  std::uint64_t cycles = 0;  // modeled makespan of the launch (the latest core's dispatched + cycles)
+  int chip_cores = 0;        // the cores the blocks ran on (cube or vector cores; 0: no limit)
+  int waves = 1;             // blocks run one after another on the busiest core
   double host_seconds = 0;   // host wall-clock of the whole launch
   bool timeline = false;     // the launch recorded a timeline (LaunchConfig::timeline)
   double hbm_gb_per_s = 0;   // the cost table's HBM figure (the summary warns past it)
@@ -116,7 +122,7 @@ struct LaunchReport {
   double microseconds() const { return double(cycles) / (clock_ghz * 1000.0); }
   // Of the slowest core (the one that sets the launch's makespan).
   std::uint64_t serialised_cycles() const;
-  double overlap() const { return cycles ? double(serialised_cycles()) / double(cycles) : 0.0; }
+  double overlap() const;  // of the slowest core: its serialised cycles over its own cycles
   std::uint64_t instructions() const;
   std::vector<SyncFinding> findings() const;  // every core's, in core order
   std::vector<DeviceWarning> warnings() const;  // every core's, in core order

@@ -22,6 +22,11 @@ void tassign_tile(T& tile, std::uint64_t addr) {
   const std::size_t capacity = buffer_bytes(core, T::Loc);
   if (capacity == 0)
     fail("TASSIGN: operand tile ", tile.view(), ": ", name_of(T::Loc), " tiles have no buffer on ", name_of(target));
+  // An address taken from another tile of the buffer (`(uint64_t)other.data() + bytes`, as the chip's
+  // kernels cut sub-views): on the host data() is a host pointer into the buffer, so take its offset.
+  // Offsets are below the buffer's size and host pointers far above it: the two never meet.
+  const auto base = reinterpret_cast<std::uintptr_t>(buffer_base(core, T::Loc));
+  if (addr >= base && addr - base <= capacity) addr -= base;
   if (addr % kBlockBytes != 0)
     fail("TASSIGN: operand tile ", tile.view(), ": address 0x", std::hex, addr, std::dec,
          " is not 32-byte aligned (every on-chip address must be a multiple of 32)");
