@@ -30,8 +30,9 @@ function(pto_add_mix_kernel target)
   else()
     message(FATAL_ERROR "pto_add_mix_kernel(${target}): ARCH ${MIX_ARCH} is not A2A3 or A5")
   endif()
-  if(NOT CMAKE_OBJCOPY OR NOT CMAKE_NM)
-    message(FATAL_ERROR "pto_add_mix_kernel(${target}): needs objcopy and nm (CMAKE_OBJCOPY, CMAKE_NM: binutils)")
+  if(NOT CMAKE_OBJCOPY OR NOT CMAKE_NM OR NOT CMAKE_OBJDUMP)
+    message(FATAL_ERROR "pto_add_mix_kernel(${target}): needs objcopy, nm and objdump (CMAKE_OBJCOPY, CMAKE_NM, "
+                        "CMAKE_OBJDUMP: binutils)")
   endif()
   set(pto_lib pto::pto)
   set(chevron pto::pto_chevron)
@@ -79,9 +80,11 @@ function(pto_add_mix_kernel target)
   add_custom_command(
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} "-DCUBE=$<JOIN:$<TARGET_OBJECTS:${target}_cube>,|>" "-DVEC=$<JOIN:$<TARGET_OBJECTS:${target}_vec>,|>"
-            "-DOUT=${out}" "-DNM=${CMAKE_NM}" "-DOBJCOPY=${CMAKE_OBJCOPY}" "-DCXX=${CMAKE_CXX_COMPILER}"
+            "-DOUT=${out}" "-DNM=${CMAKE_NM}" "-DOBJCOPY=${CMAKE_OBJCOPY}" "-DOBJDUMP=${CMAKE_OBJDUMP}"
+            "-DCXX=${CMAKE_CXX_COMPILER}" "-DRUNTIME=$<TARGET_FILE:${pto_lib}>"
             -P "${PTO_MIX_RENAME_SCRIPT}"
     DEPENDS ${target}_cube ${target}_vec $<TARGET_OBJECTS:${target}_cube> $<TARGET_OBJECTS:${target}_vec> "${PTO_MIX_RENAME_SCRIPT}"
+            ${pto_lib}
     COMMENT "pto_add_mix_kernel(${target}): the cube compilation's symbols renamed, both sides linked"
     VERBATIM)
   add_library(${target} STATIC "${out}")

@@ -1,12 +1,25 @@
-# Run by pto_add_mix_kernel: CUBE, VEC (lists of objects), OUT, NM, OBJCOPY, CXX.
-# Every global or weak symbol the cube objects define gets the suffix __pto_aic (their references to one
-# another follow; references to anything else, the runtime included, do not), then all objects are
-# linked into OUT (ld -r). Kept shared: pto's variables, which its headers hold as inline variables
-# (the runtime's hooks: tile placement, the TF32 mode, GM lifetime) or as static locals of its inline
-# functions, with their guard variables and thread_local wrappers: each is one object of the runtime,
-# whichever compilation names it. Functions are renamed, pto's too: they may differ under the macros.
+# Run by pto_add_mix_kernel: CUBE, VEC (lists of objects), OUT, NM, OBJCOPY, OBJDUMP, CXX, RUNTIME (libpto).
+# 1. Every global or weak symbol the cube objects define gets the suffix __pto_aic (their references to one
+#    another follow; references to anything else, the runtime included, do not), so the two compilations
+#    are never merged. Kept shared: the variables libpto itself defines (its hooks, which its headers hold
+#    as inline variables: tile placement, the TF32 mode, GM lifetime; its inline functions' statics):
+#    one object of the runtime, whichever compilation names it.
+# 2. The kernel's own writable data (its globals and statics, in .data* and .bss* sections, the runtime's
+#    excepted) moves to the sections pto_kdata / pto_kbss, which the runtime gives each emulated core a
+#    copy of (runtime/src/kernel_statics.cpp): on the chip every core has its own.
+# 3. All objects are linked into OUT (ld -r).
 string(REPLACE "|" ";" CUBE "${CUBE}")  # the object lists arrive joined by |
 string(REPLACE "|" ";" VEC "${VEC}")
+execute_process(COMMAND "${NM}" --defined-only -P "${RUNTIME}" OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "pto_add_mix_kernel: ${NM} failed on ${RUNTIME}")
+endif()
+string(REPLACE "\n" ";" lines "${listing}")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^(_Z[^ ]+) [BDRVu] ")
+    set("runtime_${CMAKE_MATCH_1}" 1)
+  endif()
+endforeach()
 set(names "")
 foreach(obj IN LISTS CUBE)
   execute_process(COMMAND "${NM}" --defined-only -P "${obj}" OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
@@ -22,8 +35,7 @@ foreach(obj IN LISTS CUBE)
       # n with a C++ name: a COMDAT group's signature (a constructor's or destructor's C5 / D5), renamed
       # too, or `ld -r` would keep one group of the two compilations and drop the other's definitions.
       set(shared FALSE)
-      if((name MATCHES "^_Z(GV|TH|TW)Z?N3pto" OR (name MATCHES "^_ZZ?N3pto" AND type MATCHES "^[BDRVu]$"))
-         AND NOT name MATCHES "mix_registered")  # except each side's registration of the kernel (mix_kernel.hpp)
+      if(DEFINED "runtime_${name}")
         set(shared TRUE)
       endif()
       if((type MATCHES "^[A-Z]$" OR type STREQUAL "u" OR (type STREQUAL "n" AND name MATCHES "^_Z")) AND NOT type STREQUAL "U"
@@ -50,7 +62,43 @@ foreach(obj IN LISTS CUBE)
   list(APPEND renamed "${r}")
   math(EXPR i "${i} + 1")
 endforeach()
-execute_process(COMMAND "${CXX}" -r -nostdlib -o "${OUT}" ${renamed} ${VEC} RESULT_VARIABLE rc ERROR_VARIABLE err)
+# The kernel's writable data: every .data* / .bss* section but relro data and the runtime's variables.
+set(objects "")
+foreach(obj IN LISTS renamed VEC)
+  execute_process(COMMAND "${OBJDUMP}" -h -w "${obj}" OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pto_add_mix_kernel: ${OBJDUMP} failed on ${obj}")
+  endif()
+  string(REPLACE "\n" ";" lines "${listing}")
+  set(moves "")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^ *[0-9]+ (\\.(data|bss)[^ ]*) ")
+      continue()
+    endif()
+    set(section "${CMAKE_MATCH_1}")
+    set(kind "${CMAKE_MATCH_2}")
+    if(section MATCHES "^\\.data\\.rel\\.ro")
+      continue()
+    endif()
+    string(REGEX REPLACE "^\\.(data|bss)(\\.rel)?(\\.local)?\\.?" "" symbol "${section}")
+    string(REGEX REPLACE "__pto_aic$" "" symbol "${symbol}")
+    if(DEFINED "runtime_${symbol}")
+      continue()
+    endif()
+    list(APPEND moves "--rename-section" "${section}=pto_k${kind}")
+  endforeach()
+  if(moves)
+    set(moved "${obj}.kdata.o")
+    execute_process(COMMAND "${OBJCOPY}" ${moves} "${obj}" "${moved}" RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "pto_add_mix_kernel: ${OBJCOPY} failed on ${obj}:\n${err}")
+    endif()
+    list(APPEND objects "${moved}")
+  else()
+    list(APPEND objects "${obj}")
+  endif()
+endforeach()
+execute_process(COMMAND "${CXX}" -r -nostdlib -o "${OUT}" ${objects} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "pto_add_mix_kernel: linking the two compilations failed:\n${err}")
 endif()

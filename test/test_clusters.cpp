@@ -633,6 +633,31 @@ BOOST_AUTO_TEST_CASE(clusters_beyond_the_chips_ai_cores_run_in_waves) {
                     "once that cluster ends; ") != std::string::npos, e);
 }
 
+// Clusters that run one after the other on one AI core may reuse its buffers (pto-isa's TSYNC_CVID
+// slots): blocks 0 and 24 store into the same GM, which the checker does not call a race; with no core
+// limit they run at once, and it does.
+void slot_writer(__gm__ float* g) {
+  if (get_subblockdim() != 2) return;
+  VecF t;
+  TASSIGN(t, 0);
+  TEXPANDS(t, float(get_block_idx()));
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  GmVec dst(g + (get_block_idx() % 24) * 512 + get_subblockid() * 256);
+  TSTORE(dst, t);
+}
+
+BOOST_AUTO_TEST_CASE(clusters_of_successive_waves_on_one_core_do_not_race) {
+  std::vector<float> g(24 * 512, -1.0f);
+  const LaunchReport r = launch_mix({.blocks = 25, .check = SyncCheck::Report}, slot_writer, slot_writer, g);
+  BOOST_TEST(r.findings().empty());
+  BOOST_TEST(g[0] == 24.0f);  // the later wave's value
+  CostTable unlimited = default_cost_table(Target::A2A3);
+  unlimited.cube_cores = 0;
+  const LaunchReport all = launch_mix({.blocks = 25, .costs = &unlimited, .check = SyncCheck::Report}, slot_writer, slot_writer, g);
+  BOOST_TEST(all.findings().size() == 2u);  // AIV0 and AIV1 of clusters 0 and 24
+}
+
 // A launch without clusters runs every block at once; its timing is dispatched afterwards: 50 vector
 // blocks on the chip's 48 vector cores take two waves.
 BOOST_AUTO_TEST_CASE(plain_blocks_beyond_the_vector_cores_are_timed_in_waves) {

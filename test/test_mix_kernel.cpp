@@ -14,6 +14,7 @@
 
 pto::LaunchReport run_odr_kernel(std::vector<int>& out, std::vector<float>& data, int clusters);
 void launch_scale_rows(float* x, float* y, float factor, int blocks, aclrtStream stream);
+pto::LaunchReport run_statics_kernel(std::vector<int>& out, int clusters, int iters, int host_threads);
 pto::LaunchReport run_tf32_kernel(std::vector<float>& a, std::vector<float>& b, std::vector<float>& c);
 
 namespace {
@@ -111,4 +112,20 @@ BOOST_AUTO_TEST_CASE(the_cube_compilation_keeps_the_runtime_hooks) {
   BOOST_TEST(compared == M * N);
   BOOST_TEST(tf32_ok == M * N);
   BOOST_TEST(float_ok < M * N / 2);  // the inputs carry bits TF32 drops: the full product differs
+}
+
+// Each core has its own copy of the kernel's statics and globals, as on the chip: every core counts
+// 1, 2, ... whatever the others do, on any number of host threads, and a second launch starts afresh.
+BOOST_AUTO_TEST_CASE(each_core_has_its_own_kernel_statics) {
+  constexpr int clusters = 3, iters = 5;
+  int compared = 0;
+  for (int threads : {1, 4, 1}) {
+    std::vector<int> out(std::size_t(3 * clusters * (iters + 1)), -1);
+    run_statics_kernel(out, clusters, iters, threads);
+    for (int c = 0; c < 3 * clusters; ++c) {
+      for (int i = 0; i < iters; ++i, ++compared) BOOST_TEST(out[std::size_t(c * (iters + 1) + i)] == i + 1);
+      BOOST_TEST(out[std::size_t(c * (iters + 1) + iters)] == iters);
+    }
+  }
+  BOOST_TEST(compared == 3 * 3 * clusters * iters);
 }

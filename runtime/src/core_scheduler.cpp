@@ -222,6 +222,7 @@ void LaunchScheduler::worker(int w, const std::function<std::unique_ptr<CoreTask
 void LaunchScheduler::execute(Slot& s, bool fresh, const std::function<std::unique_ptr<CoreTask>(int)>& make) {
   std::exception_ptr error;
   bool done = false;
+  if (switch_) switch_(s.core, true);
   try {
     if (fresh) {
       s.task = make(s.core);
@@ -262,6 +263,7 @@ void LaunchScheduler::execute(Slot& s, bool fresh, const std::function<std::uniq
     error = std::current_exception();
     done = true;
   }
+  if (switch_) switch_(s.core, false);
   if (!done) return;  // it waits at a barrier: its release puts it in this worker's ready queue
   if (!error) s.end = s.task->modeled_end();
   s.task.reset();     // the core's memory goes now, on the thread that made it

@@ -78,6 +78,9 @@ public:
   LaunchScheduler& operator=(const LaunchScheduler&) = delete;
 
   const CoreLayout& layout() const { return layout_; }
+  // Called with (core, true) before a core runs a stretch on its host thread and (core, false) after
+  // (kernel statics: one copy per core, swapped in; precondition: one host thread).
+  void set_core_switch(std::function<void(int core, bool in)> f) { switch_ = std::move(f); }
   // Runs every core to its end; make(core) creates the core's task on the host thread that runs it
   // (the task is destroyed there too, as soon as the core has ended).
   void run(const std::function<std::unique_ptr<CoreTask>(int core)>& make);
@@ -142,6 +145,7 @@ private:
   mutable std::mutex m_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::function<void(int, bool)> switch_;
   int next_ = 0;     // the next core to start
   int running_ = 0;  // started, not ended, not waiting
   std::array<Barrier, 3> barriers_{};  // by BarrierGroup

@@ -28,6 +28,7 @@
 #include "core_tools.hpp"
 #include "cost_model.hpp"
 #include "env.hpp"
+#include "kernel_statics.hpp"
 
 namespace pto::detail {
 
@@ -307,7 +308,10 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   // per core, at most host_threads), and under the concurrent policy the rest (at least one) run the
   // pipes. More busy threads than host cores only trade places: on two cores, one kernel thread and
   // two pipe threads streamed at 39-50% of a triad, one and one at 55%.
-  const int threads = std::min(host_threads, cores);
+  // A mixed kernel's own globals and statics are one copy per core (kernel_statics.hpp): its cores then
+  // run on one host thread, each with its copy swapped in.
+  const bool statics = layout.clusters && KernelStatics::present();
+  const int threads = statics ? 1 : std::min(host_threads, cores);
   // A pipe thread serves one of three lanes (loads, compute, stores) of some cores: more than 3 per
   // core would sit idle, so a launch never starts them.
   const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cores);
@@ -329,6 +333,11 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
     HostWatchdog watchdog(cores, limits.seconds);
     const CostTable& table = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
     LaunchScheduler scheduler(layout, threads, coroutine, &arena, table.cube_cores);
+    std::unique_ptr<KernelStatics> per_core;
+    if (statics) {
+      per_core = std::make_unique<KernelStatics>(cores);
+      scheduler.set_core_switch([&](int core, bool in) { in ? per_core->enter(core) : per_core->leave(core); });
+    }
     scheduler.run([&](int c) {
       // A cluster's AIC runs the cube compilation of the kernel, its AIVs the vector one.
       const KernelStart s = layout.kind(c) == CoreKind::Cube ? cube_start : start;
@@ -347,7 +356,8 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   if (cfg.check != SyncCheck::Off) {
     std::vector<std::vector<SyncFinding>*> out;
     for (auto& c : reports) out.push_back(&c.sync);
-    cross_core_races(gm_logs, gm, out, cfg.check == SyncCheck::Throw, layout);
+    const int chip_cores = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).cube_cores;
+    cross_core_races(gm_logs, gm, out, cfg.check == SyncCheck::Throw, layout, chip_cores);
     gm_logs = {};
   }
 

@@ -56,7 +56,7 @@ AnyFn find_mix_entry(const char* key, bool cube) {
 namespace pto {
 // A kernel file's own host code (its driver, its launcher) runs unmodified, so what the user wants to
 // see of its launches comes from the environment: PTO_REPORT=1 prints each chevron launch's report to
-// stderr; PTO_TRACE=<base> records the timeline and writes <base>-<n>.json and .svg for launch n (if it
+// stderr; PTO_HOST_THREADS=n runs them on n host threads; PTO_TRACE=<base> records the timeline and writes <base>-<n>.json and .svg for launch n (if it
 // issued anything: a warm-up kernel does not).
 namespace {
 const char* env(const char* name) {
@@ -71,6 +71,12 @@ LaunchConfig& chevron_config() {
   static LaunchConfig cfg = [] {
     LaunchConfig c;
     c.timeline = env("PTO_TRACE") != nullptr;
+    if (const char* t = env("PTO_HOST_THREADS")) {
+      char* end = nullptr;
+      const long n = std::strtol(t, &end, 10);
+      if (*end || n < 0 || n > 4096) detail::fail("PTO_HOST_THREADS='", t, "': use a number of host threads, 0 (all) to 4096");
+      c.host_threads = int(n);
+    }
     return c;
   }();
   return cfg;

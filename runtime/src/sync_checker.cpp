@@ -368,12 +368,17 @@ void GmLog::add(bool write, std::uintptr_t lo, std::uintptr_t hi, std::uint64_t 
 }
 
 void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
-                      bool throw_first, const CoreLayout& layout) {
+                      bool throw_first, const CoreLayout& layout, int chip_cores) {
   // In a cluster launch, cores of one cluster and cores of different kinds order their GM through
   // cross-core flags (TPUSH / TPOP), which these epochs do not see: only same-kind cores of different
-  // clusters, whose SYNCALLs of their kind (and Mix) count alike, are compared.
+  // clusters, whose SYNCALLs of their kind (and Mix) count alike, are compared. Clusters that run on one
+  // chip core in successive waves (blocks b and b + chip_cores) are ordered too.
   auto comparable = [&](int x, int y) {
-    return x != y && (!layout.clusters || (layout.kind(x) == layout.kind(y) && layout.block(x) != layout.block(y)));
+    if (x == y) return false;
+    if (!layout.clusters) return true;
+    const int bx = layout.block(x), by = layout.block(y);
+    const bool one_core = chip_cores > 0 && bx % chip_cores == by % chip_cores;
+    return layout.kind(x) == layout.kind(y) && bx != by && !one_core;
   };
   struct Item {
     std::uintptr_t lo, hi;

@@ -55,9 +55,10 @@ struct GmLog {
 // k-th SYNCALL happen before every core's accesses after it. So GM bytes one core writes and another
 // reads or writes in the same epoch (between the same two SYNCALLs) are a race. Appends one finding
 // per pair of cores (and hazard) to the later core's report; with `throw_first`, throws at the first.
-// `layout` names the cores (a cluster launch compares only same-kind cores of different clusters).
+// `layout` names the cores (a cluster launch compares only same-kind cores of different clusters, and
+// not clusters that ran one after the other on one of the chip's `chip_cores` AI cores: 0, no limit).
 void cross_core_races(const std::vector<GmLog>& logs, const GmAllocations& gm, std::vector<std::vector<SyncFinding>*> out,
-                      bool throw_first, const CoreLayout& layout);
+                      bool throw_first, const CoreLayout& layout, int chip_cores = 0);
 
 class SyncChecker {
 public:
