@@ -74,7 +74,9 @@ function(pto_add_mix_kernel target)
     target_link_libraries(${target}_${side} PRIVATE ${pto_lib} ${MIX_LIBRARIES})
     # The renaming reads and rewrites machine code's symbol tables: LTO objects hold IR instead.
     set_target_properties(${target}_${side} PROPERTIES INTERPROCEDURAL_OPTIMIZATION OFF)
-    target_compile_options(${target}_${side} PRIVATE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-lto>)
+    # -fdata-sections: each variable in a section of its own, so the kernel's statics can be told apart
+    # from the runtime's and the C++ library's (pto_mix_rename.cmake).
+    target_compile_options(${target}_${side} PRIVATE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-fno-lto -fdata-sections>)
   endforeach()
   set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}_mix.o")
   add_custom_command(

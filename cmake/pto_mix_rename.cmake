@@ -2,8 +2,8 @@
 # 1. Every global or weak symbol the cube objects define gets the suffix __pto_aic (their references to one
 #    another follow; references to anything else, the runtime included, do not), so the two compilations
 #    are never merged. Kept shared: the variables libpto itself defines (its hooks, which its headers hold
-#    as inline variables: tile placement, the TF32 mode, GM lifetime; its inline functions' statics):
-#    one object of the runtime, whichever compilation names it.
+#    as inline variables: tile placement, the TF32 mode, GM lifetime; its inline functions' statics) and
+#    those of namespace pto::detail: one object of the runtime, whichever compilation names it.
 # 2. The kernel's own writable data (its globals and statics, in .data* and .bss* sections, the runtime's
 #    excepted) moves to the sections pto_kdata / pto_kbss, which the runtime gives each emulated core a
 #    copy of (runtime/src/kernel_statics.cpp): on the chip every core has its own.
@@ -35,8 +35,9 @@ foreach(obj IN LISTS CUBE)
       # n with a C++ name: a COMDAT group's signature (a constructor's or destructor's C5 / D5), renamed
       # too, or `ld -r` would keep one group of the two compilations and drop the other's definitions.
       set(shared FALSE)
-      if(DEFINED "runtime_${name}")
-        set(shared TRUE)
+      if(DEFINED "runtime_${name}" OR (type MATCHES "^[BDRVu]$" AND name MATCHES "^_Z(GV)?Z?N3pto6detail"
+                                        AND NOT name MATCHES "mix_registered"))
+        set(shared TRUE)  # the runtime's state, but each side's registration of the kernel (mix_kernel.hpp)
       endif()
       if((type MATCHES "^[A-Z]$" OR type STREQUAL "u" OR (type STREQUAL "n" AND name MATCHES "^_Z")) AND NOT type STREQUAL "U"
          AND NOT shared)
@@ -72,17 +73,24 @@ foreach(obj IN LISTS renamed VEC)
   string(REPLACE "\n" ";" lines "${listing}")
   set(moves "")
   foreach(line IN LISTS lines)
-    if(NOT line MATCHES "^ *[0-9]+ (\\.(data|bss)[^ ]*) ")
+    if(NOT line MATCHES "^ *[0-9]+ (\\.(data|bss)[^ ]*) +([0-9a-f]+) ")
       continue()
     endif()
     set(section "${CMAKE_MATCH_1}")
     set(kind "${CMAKE_MATCH_2}")
+    if(CMAKE_MATCH_3 MATCHES "^0+$")
+      continue()  # empty
+    endif()
     if(section MATCHES "^\\.data\\.rel\\.ro")
       continue()
     endif()
     string(REGEX REPLACE "^\\.(data|bss)(\\.rel)?(\\.local)?\\.?" "" symbol "${section}")
     string(REGEX REPLACE "__pto_aic$" "" symbol "${symbol}")
-    if(DEFINED "runtime_${symbol}")
+    # The runtime's (pto::detail: its hooks, each side's registration of the kernel, written once at
+    # static initialisation), the exception personality's pointer (constant) and <iostream>'s init
+    # object are one for all cores.
+    if(DEFINED "runtime_${symbol}" OR symbol MATCHES "^_Z(GV)?Z?N3pto6detail" OR symbol MATCHES "^DW\\.ref\\."
+       OR symbol MATCHES "__ioinit$")  # <iostream>'s std::ios_base::Init object: empty
       continue()
     endif()
     list(APPEND moves "--rename-section" "${section}=pto_k${kind}")

@@ -303,15 +303,17 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
          " a launch may have (kMaxBlocks)");
   const LaunchView view{cores, cfg.target, cfg.mode, cfg.policy, cfg.model_only};
   for (Observer* o : cfg.observers) o->on_launch(view);
-  const int host_threads = cfg.host_threads ? cfg.host_threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  // A mixed kernel's own globals and statics are one copy per core (kernel_statics.hpp): its cores then
+  // run on one host thread, each with its copy swapped in.
+  const bool statics = layout.clusters && KernelStatics::present();
+  const int host_threads = statics ? 1
+                           : cfg.host_threads ? cfg.host_threads
+                                              : int(std::max(1u, std::thread::hardware_concurrency()));
   // host_threads is what the launch runs at once: threads that drive the cores' kernels and models (one
   // per core, at most host_threads), and under the concurrent policy the rest (at least one) run the
   // pipes. More busy threads than host cores only trade places: on two cores, one kernel thread and
   // two pipe threads streamed at 39-50% of a triad, one and one at 55%.
-  // A mixed kernel's own globals and statics are one copy per core (kernel_statics.hpp): its cores then
-  // run on one host thread, each with its copy swapped in.
-  const bool statics = layout.clusters && KernelStatics::present();
-  const int threads = statics ? 1 : std::min(host_threads, cores);
+  const int threads = std::min(host_threads, cores);
   // A pipe thread serves one of three lanes (loads, compute, stores) of some cores: more than 3 per
   // core would sit idle, so a launch never starts them.
   const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cores);
