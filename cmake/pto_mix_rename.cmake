@@ -35,7 +35,7 @@ foreach(obj IN LISTS CUBE)
       # n with a C++ name: a COMDAT group's signature (a constructor's or destructor's C5 / D5), renamed
       # too, or `ld -r` would keep one group of the two compilations and drop the other's definitions.
       set(shared FALSE)
-      if(DEFINED "runtime_${name}" OR (type MATCHES "^[BDRVu]$" AND name MATCHES "^_Z(GV)?Z?N3pto6detail"
+      if(DEFINED "runtime_${name}" OR (type MATCHES "^[BDRVu]$" AND name MATCHES "^_Z(GV)?Z*NK?3pto6detail"
                                         AND NOT name MATCHES "mix_registered"))
         set(shared TRUE)  # the runtime's state, but each side's registration of the kernel (mix_kernel.hpp)
       endif()
@@ -89,7 +89,7 @@ foreach(obj IN LISTS renamed VEC)
     # The runtime's (pto::detail: its hooks, each side's registration of the kernel, written once at
     # static initialisation), the exception personality's pointer (constant) and <iostream>'s init
     # object are one for all cores.
-    if(DEFINED "runtime_${symbol}" OR symbol MATCHES "^_Z(GV)?Z?N3pto6detail" OR symbol MATCHES "^DW\\.ref\\."
+    if(DEFINED "runtime_${symbol}" OR symbol MATCHES "^_Z(GV)?Z*NK?3pto6detail" OR symbol MATCHES "^DW\\.ref\\."
        OR symbol MATCHES "__ioinit$")  # <iostream>'s std::ios_base::Init object: empty
       continue()
     endif()

@@ -662,12 +662,15 @@ BOOST_AUTO_TEST_CASE(clusters_of_successive_waves_on_one_core_do_not_race) {
 // blocks on the chip's 48 vector cores take two waves.
 BOOST_AUTO_TEST_CASE(plain_blocks_beyond_the_vector_cores_are_timed_in_waves) {
   std::vector<float> g(256, 1.0f);
-  const LaunchReport r = launch({.blocks = 50}, [](__gm__ float* p) {
+  std::vector<std::int64_t> ids(50, -1);
+  const LaunchReport r = launch({.blocks = 50}, [](__gm__ float* p, __gm__ std::int64_t* id) {
     VecF t;
     TASSIGN(t, 0);
     GmVec src(p);
     TLOAD(t, src);
-  }, g);
+    id[get_block_idx()] = get_coreid();  // all run at once here: each its own id
+  }, g, ids);
+  for (int b = 0; b < 50; ++b) BOOST_TEST(ids[std::size_t(b)] == b);
   BOOST_TEST(r.chip_cores == 48);
   BOOST_TEST(r.waves == 2);
   BOOST_TEST(r.cores[48].dispatched == r.cores[0].cycles);

@@ -627,21 +627,25 @@ void Core::run_finish(Slot& s) {
 // AccPhase mad wrote waits for that mad, and the next AccPhase mad to write bytes the fixpipe read that
 // way waits for the read. Conservative: the chip streams fractal by fractal, here whole instructions.
 void Core::unit_flag(InstrRecord& rec, std::uint64_t seq) {
+  // One wait, for the latest overlapping entry: each list's instructions run in order on one pipe.
   auto wait_on = [&](std::vector<std::pair<ByteRange, std::uint64_t>>& list, const ByteRange& bytes) {
+    std::uint64_t latest = 0;
     for (auto it = list.begin(); it != list.end();) {
       if (!it->first.overlaps(bytes)) {
         ++it;
         continue;
       }
-      if (rec.nwaits == kMaxWaits) fail(rec.desc->name, ": more than ", kMaxWaits, " wait events");
-      rec.waits[rec.nwaits++] = it->second;
+      latest = std::max(latest, it->second);
       it = list.erase(it);
     }
+    if (!latest) return;
+    if (rec.nwaits == kMaxWaits) fail(rec.desc->name, ": more than ", kMaxWaits, " wait events");
+    rec.waits[rec.nwaits++] = latest;
   };
   if (rec.unit_flag) {
     const ByteRange dst = rec.ops[0].tile.footprint();
     wait_on(uf_read_, dst);
-    std::erase_if(uf_written_, [&](const auto& u) { return u.first.overlaps(dst); });
+    std::erase_if(uf_written_, [&](const auto& u) { return dst.lo <= u.first.lo && u.first.hi <= dst.hi; });
     uf_written_.emplace_back(dst, seq);
     return;
   }

@@ -77,8 +77,8 @@ int core_block_num(const Core& c) { return c.options().block_num; }
 int core_subblock(const Core& c) { return c.options().subblock; }
 CoreKind core_kind(const Core& c) { return c.options().kind; }
 int core_chip_core(const Core& c) {
-  const int n = c.cost().table().cube_cores;
-  return n > 0 ? c.options().block_idx % n : c.options().block_idx;
+  const int n = c.cost().table().cube_cores;  // only cluster launches run their blocks in waves
+  return n > 0 && c.options().clusters ? c.options().block_idx % n : c.options().block_idx;
 }
 std::uint64_t core_sys_cnt(const Core& c) {
   return std::uint64_t(double(c.options().dispatched + c.scalar_time()) / (c.cost().table().clock_ghz * 20.0));

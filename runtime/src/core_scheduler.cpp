@@ -391,7 +391,7 @@ void LaunchScheduler::deliver(int core, int id, std::uint64_t at, int setter, st
   if (t.state == Slot::State::Waiting && t.on == Slot::On::Flag && (t.flag == id || t.flag2 == id) &&
       take(t, t.flag, t.flag2, when)) {
     t.abort.clear();
-    release(t, when);
+    release(t, when > t.dispatched ? when - t.dispatched : 0);  // back on the core's own clock
   }
 }
 
@@ -407,8 +407,9 @@ void LaunchScheduler::check_flag_counters() const {
       std::size_t taken = 0;
       for (std::size_t k = 0; k < c.sets.size(); ++k) {
         while (taken < c.takes.size() && c.takes[taken] <= c.sets[k]) ++taken;  // a wait ending as a set arrives
-        if (k + 1 - taken > std::size_t(kFftsCounterMax))
-          fail("cross-core flag ", id, " of ", layout_.label(slot->core), " counts ", k + 1 - taken,
+        const std::size_t pending = k + 1 > taken ? k + 1 - taken : 0;
+        if (pending > std::size_t(kFftsCounterMax))
+          fail("cross-core flag ", id, " of ", layout_.label(slot->core), " counts ", pending,
                " signals not yet waited for at modeled cycle ", c.sets[k], " (set by ", layout_.label(c.setter),
                "): the chip's flag counters have 4 bits, so a core may be ", kFftsCounterMax,
                " sets ahead of the waits at most; wait for the flag (wait_flag_dev / TPOP / TALLOC) before setting "
@@ -420,6 +421,7 @@ void LaunchScheduler::check_flag_counters() const {
 
 void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
   std::lock_guard lock(m_);
+  at += slots_[std::size_t(core)]->dispatched;  // signals are kept on the launch's clock (waves)
   const CoreLayout& L = layout_;
   const CoreKind kind = L.kind(core);
   if (mode == kCrossIntra) {  // A5: one core of the cluster; the AIC tells its AIVs apart by id + 16
@@ -474,10 +476,10 @@ void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
 bool LaunchScheduler::flag_wait(int core, int id, int id2, std::uint64_t arrival, bool in_place, std::string what) {
   std::lock_guard lock(m_);
   Slot& s = *slots_[std::size_t(core)];
-  s.arrival = arrival;
+  s.arrival = arrival + s.dispatched;  // the launch's clock, as the signals
   std::uint64_t at = 0;
   if (take(s, id, id2, at)) {
-    s.release = at;
+    s.release = at > s.dispatched ? at - s.dispatched : 0;
     s.abort.clear();
     return true;
   }

@@ -11,6 +11,7 @@
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <queue>
 #include <tuple>
 #include <thread>
@@ -335,8 +336,12 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
     HostWatchdog watchdog(cores, limits.seconds);
     const CostTable& table = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
     LaunchScheduler scheduler(layout, threads, coroutine, &arena, table.cube_cores);
+    // The program has one copy of the kernels' statics: launches that swap it run one at a time.
+    static std::mutex statics_in_use;
+    std::unique_lock<std::mutex> statics_lock(statics_in_use, std::defer_lock);
     std::unique_ptr<KernelStatics> per_core;
     if (statics) {
+      statics_lock.lock();
       per_core = std::make_unique<KernelStatics>(cores);
       scheduler.set_core_switch([&](int core, bool in) { in ? per_core->enter(core) : per_core->leave(core); });
     }

@@ -30,8 +30,9 @@ int core_subblock(const Core&);  // get_subblockid(): 0 / 1 on a cluster's AIV0 
 CoreKind core_kind(const Core&);
 // get_sys_cnt(): the chip's system counter, 50 MHz (20 ns a tick), read off the scalar pipe's modeled clock.
 std::uint64_t core_sys_cnt(const Core&);
-// get_coreid(): the chip core the block runs on: block % CostTable::cube_cores (a cluster launch's blocks
-// beyond the chip's AI cores run on the core of the block that many before; 0 cores: the block index).
+// get_coreid(): the chip core the block runs on. In a cluster launch block % CostTable::cube_cores (its
+// blocks beyond the chip's AI cores run on the core of the block that many before); otherwise, every
+// block running at once, the block index.
 int core_chip_core(const Core&);
 
 // Issue without suspending if the pipe accepts now (room in its queue; for scalar-pipe records, the
