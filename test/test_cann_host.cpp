@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -204,4 +205,15 @@ BOOST_AUTO_TEST_CASE(the_unit_flag_orders_the_cube_and_the_fixpipe) {
   BOOST_TEST(stores[0]->start >= mads[0]->end);  // FIX waits for the mad's unit flag ...
   BOOST_TEST(mads[1]->start >= stores[0]->end);  // ... and the next mad for the fixpipe's read
   BOOST_TEST(stores[1]->start >= mads[1]->end);
+}
+
+// A driver's launches take their settings from the environment; a bad value is an error naming it (read
+// once, when the chevron settings are first asked for: a failed read is tried again).
+BOOST_AUTO_TEST_CASE(a_bad_pto_host_threads_is_an_error) {
+  ::setenv("PTO_HOST_THREADS", "two", 1);
+  BOOST_TEST(error_text([] { chevron_config(); }) ==
+             "PTO_HOST_THREADS='two': use a number of host threads, 0 (all) to 4096");
+  ::setenv("PTO_HOST_THREADS", "3", 1);
+  BOOST_TEST(chevron_config().host_threads == 3);
+  ::unsetenv("PTO_HOST_THREADS");
 }

@@ -627,6 +627,10 @@ BOOST_AUTO_TEST_CASE(clusters_beyond_the_chips_ai_cores_run_in_waves) {
   const LaunchReport all = launch_mix({.blocks = 30, .costs = &unlimited}, wave_kernel, wave_kernel, g, out);
   BOOST_TEST(all.waves == 1);
   for (const CoreReport& c : all.cores) BOOST_TEST(c.dispatched == 0u);
+  CostTable negative = unlimited;
+  negative.cube_cores = -1;
+  BOOST_TEST(error_text([&] { launch_mix({.blocks = 1, .costs = &negative}, wave_kernel, wave_kernel, g, out); }) ==
+             "pto::launch: cost table 'A2A3': cube_cores and vector_cores must be >= 0 (0: no limit; found -1 and 48)");
   // A barrier across every cluster cannot complete when some wait for a core: a deadlock, named.
   const std::string e = error_text([] { launch_mix({.blocks = 25}, [] { SYNCALL<SyncCoreType::Mix>(); }, [] { SYNCALL<SyncCoreType::Mix>(); }); });
   BOOST_TEST(e.find("cluster 24 waits for an AI core: the chip has 24 (CostTable::cube_cores), so it runs on cluster 0's "
