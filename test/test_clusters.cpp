@@ -418,7 +418,153 @@ BOOST_AUTO_TEST_CASE(tpush_tpop_vector_to_cube_both_targets) {
     }
 }
 
+// ---- the checker sees the slots between the cores ---------------------------------------------------
+
+// The GlobalTensor forms, vector -> cube through one slot: each AIV TALLOCs its half of the slot, stores
+// X_t's half into it and TPUSHes; the cube TPOPs the slot, loads it into L1 and TFREEs it, then
+// multiplies. `free_first`: the cube frees the slot before loading it (the misuse): the AIVs' next
+// TSTORE into the slot may land while the cube still reads it - a race the checker must name.
+template <bool free_first>
+struct SlotReuse {
+  using Pipe = TPipe<6, DIR_V2C, M * K * 2, 1>;
+  using Half = Tile<TileType::Vec, half, M / 2, K>;
+  using GmHalf = GlobalTensor<half, Shape<1, 1, 1, M / 2, K>, pto::Stride<1, 1, 1, K, 1>>;
+  using GmC = GlobalTensor<float, Shape<1, 1, 1, M, N>, pto::Stride<1, 1, 1, N, 1>>;
+  static void cube(__gm__ half* x, __gm__ half* b, __gm__ half* ring, __gm__ float* out, int tiles) {
+    (void)x;
+    Pipe pipe(ring, 0x0, 0x0);
+    MatA in;
+    MatB mb;
+    LeftT l;
+    RightT r;
+    AccT acc;
+    TASSIGN(in, 0x8000);
+    TASSIGN(mb, 0x0);
+    TASSIGN(l, 0x0);
+    TASSIGN(r, 0x0);
+    TASSIGN(acc, 0x0);
+    GmB gb(b);
+    TLOAD(mb, gb);
+    TEXTRACT(r, mb, 0, 0);
+    for (int t = 0; t < tiles; ++t) {
+      GmA slot(ring);
+      TPOP<Pipe, GmA, TILE_UP_DOWN>(pipe, slot);
+      if (free_first) TFREE<Pipe, GmA, TILE_UP_DOWN>(pipe, slot);
+      TLOAD(in, slot);
+      if (!free_first) TFREE<Pipe, GmA, TILE_UP_DOWN>(pipe, slot);
+      TEXTRACT(l, in, 0, 0);
+      TMATMUL(acc, l, r);
+      GmC gc(out + std::size_t(t) * M * N);
+      TSTORE(gc, acc);
+    }
+  }
+  static void vec(__gm__ half* x, __gm__ half*, __gm__ half* ring, __gm__ float*, int tiles) {
+    Pipe pipe(ring, 0x0, 0x0);
+    Half h;
+    TASSIGN(h, 0x0);
+    for (int t = 0; t < tiles; ++t) {
+      GmHalf g(x + std::size_t(t) * M * K + std::size_t(get_subblockid()) * (M / 2) * K);
+      TLOAD(h, g);
+      GmHalf slot(ring);
+      TALLOC<Pipe, GmHalf, TILE_UP_DOWN>(pipe, slot);
+      TSTORE(slot, h);
+      TPUSH<Pipe, GmHalf, TILE_UP_DOWN>(pipe, slot);
+    }
+  }
+  static LaunchReport run(int threads, std::size_t& bad) {
+    constexpr int tiles = 4;
+    auto x = pto_test::random_vector<half>(std::size_t(tiles) * M * K, -1, 1, 31);
+    auto b = pto_test::random_vector<half>(std::size_t(K) * N, -1, 1, 32);
+    std::vector<half> ring(std::size_t(M) * K);
+    std::vector<float> out(std::size_t(tiles) * M * N, -7.0f);
+    LaunchReport rep = launch_mix({.blocks = 1, .mode = Mode::Auto, .host_threads = threads}, cube, vec, x, b, ring, out, tiles);
+    bad = 0;
+    for (int t = 0; t < tiles; ++t)
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+          double ref = 0;
+          for (int k = 0; k < K; ++k)
+            ref += double(x[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
+          if (std::fabs(out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)] - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
+        }
+    return rep;
+  }
+};
+
+BOOST_AUTO_TEST_CASE(the_checker_finds_a_slot_read_after_its_tfree_and_not_its_fixed_twin) {
+  std::string first_message;
+  for (int threads : {1, 3}) {
+    BOOST_TEST_CONTEXT("host threads " << threads) {
+      std::size_t bad = 0;
+      const LaunchReport fixed = SlotReuse<false>::run(threads, bad);
+      BOOST_TEST(fixed.findings().empty(), fixed);
+      BOOST_TEST(bad == 0u);  // 4 x 32 x 32 outputs against the double reference
+      const LaunchReport racy = SlotReuse<true>::run(threads, bad);
+      std::size_t races = 0;
+      for (const SyncFinding& f : racy.findings()) {
+        BOOST_TEST((f.kind == SyncFinding::Kind::Race && f.memory == Memory::GM), f.message);
+        // The cube's read and an AIV's store into the freed slot, in modeled-time order (either may start first).
+        BOOST_TEST((f.hazard == SyncFinding::Hazard::WAR || f.hazard == SyncFinding::Hazard::RAW), f.message);
+        BOOST_TEST(f.message.find("cross-core race in cluster 0: cluster 0 ") == 0u, f.message);
+        BOOST_TEST(f.message.find("AIC's TLOAD #") != std::string::npos, f.message);
+        BOOST_TEST(f.message.find("AIV" + std::to_string(f.core == 2 || f.first_core == 2 ? 1 : 0) + "'s TSTORE #") != std::string::npos, f.message);
+        BOOST_TEST(f.message.find("A slot read after its TFREE") != std::string::npos, f.message);
+        ++races;
+      }
+      BOOST_TEST(races == 6u);  // 3 reuses of the slot x 2 AIVs
+      // The host's order changes nothing: the same pairs, in the same order.
+      std::string pairs;
+      for (const SyncFinding& f : racy.findings())
+        pairs += std::to_string(f.first_core) + ":" + std::to_string(f.first.seq) + "-" + std::to_string(f.core) + ":" +
+                 std::to_string(f.second.seq) + "/" + std::to_string(int(f.hazard)) + "/" + std::to_string(f.hi - f.lo) + " ";
+      if (threads == 3) BOOST_TEST(pairs == first_message);
+      else first_message = pairs;
+    }
+  }
+}
+
 // ---- back-pressure: a full ring blocks the producer, in modeled time --------------------------------
+
+// Cross-core waits are attributed to the core whose signal ended them: the AIC's to the AIVs' frees
+// (TPOP), the AIVs' to the cube's TPUSH. Each wait has one cross-core edge, drawn in both pictures.
+void check_cross_attribution(const LaunchReport& r, int tiles, int aic_waits) {
+  std::size_t edges = 0;
+  for (const CoreReport& c : r.cores) {
+    const PipeStats& s = c.pipes[PIPE_S];
+    std::uint64_t named = 0;
+    for (const CoreIdle& w : s.cores) {
+      BOOST_TEST((c.kind == CoreKind::Cube ? w.core != 0 : w.core == 0), c.label() << " waits on core " << w.core);
+      BOOST_TEST(std::string(w.longest_name) == (c.kind == CoreKind::Cube ? "TPOP" : "TPUSH"));
+      BOOST_TEST(w.longest <= w.cycles);
+      named += w.cycles;
+    }
+    BOOST_TEST(named == s.idle[int(Stall::Cores)]);  // every cross-core wait here has a setter
+    BOOST_TEST(c.cross_edges.size() == std::size_t(c.kind == CoreKind::Cube ? aic_waits : tiles));
+    for (const CoreReport::CrossEdge& x : c.cross_edges) {
+      const CoreReport& from = r.cores[std::size_t(x.from_core)];
+      const auto it = std::find_if(from.timeline.begin(), from.timeline.end(), [&](const TimelineEntry& e) { return e.seq == x.from_seq; });
+      BOOST_TEST_REQUIRE((it != from.timeline.end()));
+      BOOST_TEST(from.name(*it).rfind(c.kind == CoreKind::Cube ? "TPOP: ffts_cross_core_sync" : "TPUSH: ffts_cross_core_sync", 0) == 0u);
+    }
+    edges += c.cross_edges.size();
+  }
+  std::ostringstream text;
+  text << r;
+  BOOST_TEST_REQUIRE(!r.cores[1].pipes[PIPE_S].cores.empty());  // the AIVs wait for the first push at least
+  BOOST_TEST(text.str().find("waiting on AIC (longest: its TPUSH #") != std::string::npos, text.str());
+  BOOST_TEST(text.str().find("waiting on AIV") != std::string::npos, text.str());
+  const std::string trace = pto_test::temp_path("cross.json"), svg = pto_test::temp_path("cross.svg");
+  write_chrome_trace(r, trace);
+  write_svg_timeline(r, svg);
+  const std::string json = pto_test::read_file(trace), picture = pto_test::read_file(svg);
+  std::filesystem::remove(trace);
+  std::filesystem::remove(svg);
+  std::size_t heads = 0;
+  for (std::size_t at = 0; (at = json.find(R"("ph":"f","bp":"e","name":"signal","cat":"cross-core")", at)) != std::string::npos; ++at) ++heads;
+  BOOST_TEST(heads == edges);
+  BOOST_TEST(picture.find("cross-core signal: set → wait ended") != std::string::npos);
+  BOOST_TEST(picture.find(R"x(marker-end="url(#ax)"/>)x") != std::string::npos);
+}
 
 // The cube produces faster than the AIVs consume (each adds 1 eight times): with one slot, push t waits
 // for the free the AIVs send after popping t - 1; with eight, every fourth push from the eighth waits
@@ -461,6 +607,7 @@ void check_back_pressure() {
   }
   BOOST_TEST(waits == (Slots == 1 ? tiles - 1 : 1));  // depth 8: only push 8 waits (12 tiles)
   BOOST_TEST(aic.pipes[PIPE_S].idle[int(Stall::Cores)] > 0u);
+  check_cross_attribution(r, tiles, waits);
 }
 
 BOOST_AUTO_TEST_CASE(a_full_ring_blocks_the_producer_in_modeled_time) {

@@ -163,6 +163,14 @@ BOOST_AUTO_TEST_CASE(every_core_goes_on_at_the_latest_arrival_plus_the_barrier_c
             BOOST_TEST(s.cycles == release + (base.rep.cores[std::size_t(c)].cycles - arrival[std::size_t(c)]));
             // The scalar pipe's wait for the other cores is attributed to them; busy + idle = makespan.
             BOOST_TEST(s.pipes[PIPE_S].idle[int(Stall::Cores)] == release - arrival[std::size_t(c)]);
+            // ... to the last core to arrive, and its SYNCALL.
+            const int last = int(std::max_element(arrival.begin(), arrival.end()) - arrival.begin());
+            if (c != last) {
+              BOOST_TEST_REQUIRE(s.pipes[PIPE_S].cores.size() == 1u);
+              BOOST_TEST(s.pipes[PIPE_S].cores[0].core == last);
+              BOOST_TEST(s.pipes[PIPE_S].cores[0].cycles == release - arrival[std::size_t(c)]);
+              BOOST_TEST(std::string(s.pipes[PIPE_S].cores[0].longest_name) == "SYNCALL");
+            }
             for (int p : {int(PIPE_S), int(PIPE_V), int(PIPE_MTE2), int(PIPE_MTE3)})
               BOOST_TEST(s.pipes[p].busy_cycles + s.pipes[p].idle_cycles() == s.cycles);
           }
@@ -357,7 +365,8 @@ BOOST_AUTO_TEST_CASE(a_syncall_timeline_is_drawn_and_summarised) {
   std::filesystem::remove(json);
   std::ostringstream os;
   os << r.rep;
-  BOOST_TEST(os.str().find("other cores (SYNCALL, cross-core flags)") != std::string::npos, os.str());
+  BOOST_TEST(os.str().find("waiting on core ") != std::string::npos, os.str());
+  BOOST_TEST(os.str().find("(longest: its SYNCALL #") != std::string::npos, os.str());
 }
 
 // Many plain cores on two host threads: every one waits on a fiber of its own (stacks reused).

@@ -205,7 +205,7 @@ BOOST_AUTO_TEST_CASE(svg_timeline_has_a_legend_an_axis_folded_cores_the_s_pipe_a
   }
   BOOST_TEST(arrows == edges);
   BOOST_TEST(backwards == 0u);
-  BOOST_TEST(s.find("all 15 flag and event waits drawn") != std::string::npos);
+  BOOST_TEST(s.find("all 15 flag, event and cross-core waits drawn") != std::string::npos);
   BOOST_TEST(edges == 15u);
 }
 
@@ -225,7 +225,7 @@ BOOST_AUTO_TEST_CASE(svg_timeline_of_a_long_run_merges_caps_and_adds_a_detail_pa
   // Bounded by pixels, not instructions: a lane holds at most a few boxes per 2 px.
   BOOST_TEST(bytes < 700'000u, bytes << " bytes for " << rep.instructions() << " instructions");
   BOOST_TEST(count(s, "<rect") < 5000u);
-  BOOST_TEST(s.find("9000 flag and event waits, more than 200: not drawn at this scale") != std::string::npos);  // 3 a tile
+  BOOST_TEST(s.find("9000 flag, event and cross-core waits, more than 200: not drawn at this scale") != std::string::npos);  // 3 a tile
   BOOST_TEST(s.find(" instructions, #") != std::string::npos);  // merged boxes
   const std::size_t detail = s.find("<g class=\"detail\">");
   BOOST_TEST_REQUIRE(detail != std::string::npos);

@@ -2,9 +2,14 @@
 #pragma once
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <pto/isa/error.hpp>
 
@@ -18,6 +23,17 @@ inline std::string error_text(const auto& f) {
     return e.what();
   }
   return "";
+}
+
+// A file name in the temporary directory, unique to this process.
+inline std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("pto_" + std::to_string(::getpid()) + "_" + name)).string();
+}
+inline std::string read_file(const std::string& path) {
+  std::ifstream is(path);
+  std::stringstream ss;
+  ss << is.rdbuf();
+  return ss.str();
 }
 
 template <class T>

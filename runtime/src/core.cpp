@@ -247,9 +247,8 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       if (opt_.executor) opt_.executor->wait_done(tok.seq);  // the real set_flag must have run too
       break;
     }
-    case RecordKind::CrossSet:  // on the scalar pipe: it goes out now (no queued pipe to wait for)
-      s_time_ += cost_.table().cross_set_cycles;
-      cross_set_retired(rec, 0, s_time_);
+    case RecordKind::CrossSet:  // on the scalar pipe: it goes out now (no queued pipe to wait for), once
+      s_time_ += cost_.table().cross_set_cycles;  // the observers (the checker) have seen it start
       break;
     case RecordKind::BarrierAll:
       stall = Stall::Barrier;
@@ -260,12 +259,12 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
       stall = Stall::Barrier;
       advance_scalar(last_end_, {Stall::Barrier});
       if (cross_release_ > s_time_) stall = Stall::Cores;
-      advance_scalar(cross_release_, {Stall::Cores});
+      advance_scalar(cross_release_, cores_why(0));
       cross_ = CrossState::None;
       break;
     case RecordKind::CrossWait:  // cross_begin took the signal: it reached this core at cross_release_
       stall = Stall::Cores;
-      advance_scalar(cross_release_, {Stall::Cores, 0, 0, rec.flag_id});
+      advance_scalar(cross_release_, cores_why(rec.flag_id));
       cross_ = CrossState::None;
       break;
     default:
@@ -295,11 +294,24 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
     v.issue = v.start = issue_start;
     v.end = s_time_;
     v.token_from = token_from;
+    if (rec.kind == RecordKind::SyncAll || rec.kind == RecordKind::CrossWait) {
+      v.from_core = cross_from_.core;
+      v.from_seq = cross_from_.seq;
+    }
     v.stall = stall;
     v.stall_cycles = s_time_ - before;
     notify([&](Observer& o) { o.on_start(v); });
     notify([&](Observer& o) { o.on_retire(v); });
   }
+  if (rec.kind == RecordKind::CrossSet) cross_set_retired(rec, seq, s_time_, false);
+}
+
+Core::Why Core::cores_why(int flag_id) const {
+  Why why{Stall::Cores, 0, 0, flag_id};
+  why.from_core = cross_from_.core;
+  why.from_seq = cross_from_.seq;
+  why.from_name = cross_from_.name;
+  return why;
 }
 
 void Core::advance_scalar(std::uint64_t to, const Why& why) {
@@ -370,6 +382,8 @@ bool Core::cross_begin(InstrRecord& rec, bool in_place) {
       return false;
     }
     cross_release_ = opt_.scheduler->released_at(opt_.core);
+    cross_from_ = opt_.scheduler->released_by(opt_.core);
+    cross_sources_ = opt_.scheduler->released_sources(opt_.core);
     cross_ = CrossState::Released;
     return true;
   }
@@ -384,12 +398,14 @@ bool Core::cross_begin(InstrRecord& rec, bool in_place) {
                                                            : BarrierGroup::Vector;
   if (local) {
     cross_release_ = arrival + cost;
-  } else if (!opt_.scheduler->arrive(opt_.core, group, arrival, cost, in_place)) {
+    cross_from_ = {};
+  } else if (!opt_.scheduler->arrive(opt_.core, group, arrival, cost, in_place, issued_ + 1)) {
     cross_ = CrossState::Waiting;
     if (opt_.beat) opt_.beat->state.store(CoreBeat::Waiting, std::memory_order_relaxed);
     return false;
   } else {
     cross_release_ = opt_.scheduler->released_at(opt_.core);
+    cross_from_ = opt_.scheduler->released_by(opt_.core);
   }
   cross_ = CrossState::Released;
   return true;
@@ -398,6 +414,8 @@ bool Core::cross_begin(InstrRecord& rec, bool in_place) {
 void Core::cross_resumed() {
   if (opt_.beat) opt_.beat->state.store(CoreBeat::Running, std::memory_order_relaxed);
   cross_release_ = opt_.scheduler->released_at(opt_.core);  // throws the deadlock error
+  cross_from_ = opt_.scheduler->released_by(opt_.core);
+  cross_sources_ = opt_.scheduler->released_sources(opt_.core);
   cross_ = CrossState::Released;
 }
 
@@ -405,12 +423,13 @@ void Core::cross_resumed() {
 // other cores cross_delivery_cycles later. Under the concurrent policy the host executor first runs
 // what the model retired, so the other core reads what this one wrote (`seq` 0: a set on the scalar
 // pipe, which orders nothing queued; a pipe_barrier before it does).
-void Core::cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t) {
+void Core::cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t, bool queued) {
   if (!opt_.scheduler)
     fail(describe(rec), " outside pto::launch: a cross-core flag goes to other cores, and a direct call has one "
          "core; launch the kernel (pto::launch_mix for a cluster)");
-  if (opt_.executor && seq) opt_.executor->wait_done(seq);
-  opt_.scheduler->flag_set(opt_.core, rec.flag_src, rec.flag_id, t + cost_.table().cross_delivery_cycles);
+  if (opt_.executor && queued) opt_.executor->wait_done(seq);
+  opt_.scheduler->flag_set(opt_.core, rec.flag_src, rec.flag_id, t + cost_.table().cross_delivery_cycles,
+                           {opt_.core, seq, rec.desc ? rec.desc->name : "ffts_cross_core_sync"});
 }
 
 void Core::park(InstrRecord& rec, RecordEvent& out, std::coroutine_handle<> k) {
@@ -553,7 +572,7 @@ void Core::end(PipeState& p, Slot& s, std::uint64_t t) {
     if (s.staging) staging_pool_.push_back(std::move(s.staging));
   }
   if (s.rec.kind == RecordKind::SetFlag) tokens(s.rec.flag_src, s.rec.flag_dst, s.rec.flag_id).push_back({t, s.seq});
-  if (s.rec.kind == RecordKind::CrossSet) cross_set_retired(s.rec, s.seq, t);
+  if (s.rec.kind == RecordKind::CrossSet) cross_set_retired(s.rec, s.seq, t, true);
   end_slot(s.seq) = t;
   if (opt_.executor && s.rec.kind == RecordKind::Compute && opt_.mode == Mode::Auto)
     p.unconfirmed.push_back({s.seq, s.rec});

@@ -41,6 +41,7 @@
 namespace pto::detail {
 
 class LaunchScheduler;  // core_scheduler.hpp
+class ClusterRaces;     // cluster_races.hpp
 
 // Pipes a record can be queued on, in tie-break order (the scalar pipe is the kernel itself).
 inline constexpr int kQueuedPipes[] = {PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX};
@@ -88,6 +89,7 @@ struct CoreOptions {
   std::uint64_t max_cycles = 0;
   std::uint8_t fill = 0;                   // the byte on-chip buffers start as (LaunchConfig::fill)
   CoreBeat* beat = nullptr;                // the host watchdog's view of this core; null: none
+  ClusterRaces* cluster_races = nullptr;   // a cluster launch's checker across its cluster's cores; null: none
 };
 
 class Core {
@@ -104,6 +106,8 @@ public:
   bool functional() const { return !opt_.executor && !opt_.model_only; }
   std::uint64_t run_id() const { return run_id_; }
   std::uint64_t issued() const { return issued_; }  // records issued so far
+  // The sets whose signals the latest cross-core flag wait took (the checker orders the cores by them).
+  const std::vector<SignalOrigin>& cross_sources() const { return cross_sources_; }
   // The cube's TF32 mode (Tile::SetMadTF32Mode): a RoundMode, or -1 for off. Scalar state, read at issue.
   int mad_mode = -1;
   BufferSet& buffers() { return buffers_; }
@@ -183,6 +187,7 @@ private:
   void execute_scalar(InstrRecord& rec, std::uint64_t seq);
   // The scalar pipe's clock moving forward to `to` (observers see the wait).
   void advance_scalar(std::uint64_t to, const Why& why);
+  Why cores_why(int flag_id) const;  // a wait for other cores: ended by cross_from_
   Why binding_wait(const Slot& s, std::uint64_t t, std::uint64_t token_time) const;
   void add_auto_dependencies(InstrRecord& rec);
   void unit_flag(InstrRecord& rec, std::uint64_t seq);  // the L0C unit flag (core.cpp)
@@ -200,7 +205,8 @@ private:
   }
   void resolve_syncall(InstrRecord& rec) const;  // the SyncCoreType to the group this core meets (kSyncAll*)
   void check_engine(const InstrRecord& rec) const;  // a cluster core has the instruction's pipe and buffers
-  void cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t);  // a CrossSet's signal goes out
+  // A CrossSet's signal goes out; `queued`: it ran on a queued pipe (what the host executor ran first).
+  void cross_set_retired(const InstrRecord& rec, std::uint64_t seq, std::uint64_t t, bool queued);
   // The scalar pipe cannot issue `blocked` (null: the end of the kernel) and no pipe can move: throws
   // a SyncError naming the stuck pipes and the kind (a wait nothing can satisfy, or a cycle of waits).
   [[noreturn]] void deadlock(const InstrRecord* blocked);
@@ -255,6 +261,8 @@ private:
   // A wait for other cores (SYNCALL, a cross-core flag): the modeled cycle it ends at, once released.
   enum class CrossState : std::uint8_t { None, Waiting, Released } cross_ = CrossState::None;
   std::uint64_t cross_release_ = 0;
+  SignalOrigin cross_from_;  // ... and the other core's instruction whose signal ended it
+  std::vector<SignalOrigin> cross_sources_;  // ... every set a cross-core flag wait took
   std::exception_ptr deferred_;  // an error raised in a destructor hook, rethrown at the kernel's end
   std::vector<GmAllocation> kernel_gm_;  // the kernel's live pto::KernelGm buffers (arg -1)
 };

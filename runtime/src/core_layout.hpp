@@ -26,4 +26,12 @@ struct CoreLayout {
   }
 };
 
+// Who ended a wait: the core whose signal it was (index in the launch), its instruction there and that
+// instruction's name ("TPOP", "SYNCALL"); core -1: none.
+struct SignalOrigin {
+  int core = -1;
+  std::uint64_t seq = 0;
+  const char* name = nullptr;
+};
+
 }  // namespace pto::detail

@@ -26,7 +26,7 @@ namespace bctx = boost::context;
 // One flag counter of a core: the signals not yet waited for, and for the 4-bit check once the launch has
 // run, when each signal arrived and when each wait took one (both in modeled time).
 struct LaunchScheduler::FlagCounter {
-  std::deque<std::uint64_t> pending;
+  std::deque<Signal> pending;
   std::vector<std::uint64_t> sets, takes;
   std::pair<int, int> source{-1, -1};  // (mode, first setting core) of its first signal
   int setter = -1;
@@ -52,6 +52,8 @@ struct LaunchScheduler::Slot {
   std::exception_ptr error;       // what run() threw
   bool failed = false, secondary = false;
   std::uint64_t release = 0;      // the modeled cycle its current wait ended at
+  SignalOrigin from;              // ... and the signal that ended it
+  std::vector<SignalOrigin> sources;  // ... every set it took
   std::string abort;              // non-empty: the wait will never end (the deadlock error)
   bool abort_secondary = false;   // ... because another core failed
   int barriers = 0;               // SYNCALLs passed
@@ -324,24 +326,31 @@ void LaunchScheduler::release(Slot& w, std::uint64_t at) {
   home.cv.notify_all();
 }
 
-bool LaunchScheduler::arrive(int core, BarrierGroup group, std::uint64_t arrival, std::uint64_t cost, bool in_place) {
+bool LaunchScheduler::arrive(int core, BarrierGroup group, std::uint64_t arrival, std::uint64_t cost, bool in_place,
+                             std::uint64_t seq) {
   std::lock_guard lock(m_);
   Slot& s = *slots_[std::size_t(core)];
   Barrier& b = barriers_[std::size_t(group)];
   ++b.arrived;
+  if (b.arrived == 1 || arrival > b.latest) b.last = {core, seq, "SYNCALL"};
   b.latest = std::max(b.latest, arrival);
   if (b.arrived == b.members) {  // the last one: every member goes on at the same modeled cycle
     const std::uint64_t at = b.latest + cost;
+    const SignalOrigin last = b.last;
     b.arrived = 0;
     b.latest = 0;
     ++b.released;
     s.release = at;
+    s.from = last.core == core ? SignalOrigin{} : last;
+    s.sources.clear();
     s.abort.clear();
     ++s.barriers;
     for (auto& w : slots_)
       if (w->state == Slot::State::Waiting && w->on == Slot::On::Barrier && w->group == group) {
         ++w->barriers;
         w->abort.clear();
+        w->from = last.core == w->core ? SignalOrigin{} : last;
+        w->sources.clear();
         release(*w, at);
       }
     return true;
@@ -357,11 +366,20 @@ bool LaunchScheduler::take(Slot& s, int id, int id2, std::uint64_t& at) {
   if (!s.flags) return false;
   FlagCounter& c1 = (*s.flags)[std::size_t(id)];
   if (c1.pending.empty() || (id2 >= 0 && (*s.flags)[std::size_t(id2)].pending.empty())) return false;
-  at = c1.pending.front();
+  s.sources.clear();
+  auto took = [&s](const Signal& sig) {
+    if (sig.members.empty()) s.sources.push_back(sig.from);
+    else s.sources.insert(s.sources.end(), sig.members.begin(), sig.members.end());
+  };
+  at = c1.pending.front().at;
+  s.from = c1.pending.front().from;
+  took(c1.pending.front());
   c1.pending.pop_front();
   if (id2 >= 0) {
     FlagCounter& c2 = (*s.flags)[std::size_t(id2)];
-    at = std::max(at, c2.pending.front());
+    if (c2.pending.front().at > at) s.from = c2.pending.front().from;
+    at = std::max(at, c2.pending.front().at);
+    took(c2.pending.front());
     c2.pending.pop_front();
     c2.takes.push_back(std::max(at, s.arrival));
   }
@@ -371,7 +389,9 @@ bool LaunchScheduler::take(Slot& s, int id, int id2, std::uint64_t& at) {
 
 // `source`: (mode, first core of the set's members). One counter fed by two sources would hand its waits
 // signals in the order the host ran the setters, which modeled time does not fix: an error.
-void LaunchScheduler::deliver(int core, int id, std::uint64_t at, int setter, std::pair<int, int> source) {
+void LaunchScheduler::deliver(int core, int id, Signal sig, std::pair<int, int> source) {
+  const std::uint64_t at = sig.at;
+  const int setter = source.second;
   Slot& t = *slots_[std::size_t(core)];
   if (!t.flags) t.flags = std::make_unique<std::array<FlagCounter, kCrossFlagIds>>();
   FlagCounter& c = (*t.flags)[std::size_t(id)];
@@ -385,7 +405,7 @@ void LaunchScheduler::deliver(int core, int id, std::uint64_t at, int setter, st
          ": its waits would take their signals in the order the host ran the two, which the chip's timing decides; "
          "give each producer a flag id of its own");
   }
-  c.pending.push_back(at);
+  c.pending.push_back(sig);
   c.sets.push_back(at);
   std::uint64_t when = 0;
   if (t.state == Slot::State::Waiting && t.on == Slot::On::Flag && (t.flag == id || t.flag2 == id) &&
@@ -419,7 +439,7 @@ void LaunchScheduler::check_flag_counters() const {
   }
 }
 
-void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
+void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at, SignalOrigin from) {
   std::lock_guard lock(m_);
   at += slots_[std::size_t(core)]->dispatched;  // signals are kept on the launch's clock (waves)
   const CoreLayout& L = layout_;
@@ -429,8 +449,8 @@ void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
       fail("set_intra_block: a flag between the cube and vector cores of a cluster; this launch has no clusters "
            "(launch the kernel with pto::launch_mix)");
     const int b = L.block(core);
-    if (kind == CoreKind::Cube) deliver(L.aiv(b, id >= 16), id % 16, at, core, {mode, core});
-    else deliver(L.aic(b), id + 16 * L.subblock(core), at, core, {mode, core});
+    if (kind == CoreKind::Cube) deliver(L.aiv(b, id >= 16), id % 16, {at, from, {}}, {mode, core});
+    else deliver(L.aic(b), id + 16 * L.subblock(core), {at, from, {}}, {mode, core});
     return;
   }
   // The cores that must all set before the signal goes out, and the cores it reaches.
@@ -457,20 +477,23 @@ void LaunchScheduler::flag_set(int core, int mode, int id, std::uint64_t at) {
     targets = members;
   }
   if (members.size() == 1) {
-    for (int t : targets) deliver(t, id, at, core, {mode, core});
+    for (int t : targets) deliver(t, id, {at, from, {}}, {mode, core});
     return;
   }
   auto& pending = gathering_[{mode, members.front(), id}];
   if (pending.empty()) pending.resize(members.size());
-  pending[std::size_t(std::find(members.begin(), members.end(), core) - members.begin())].push_back(at);
+  pending[std::size_t(std::find(members.begin(), members.end(), core) - members.begin())].push_back({at, from, {}});
   for (const auto& q : pending)
     if (q.empty()) return;
-  std::uint64_t latest = 0;
+  Signal latest;  // the gathered signal goes out with its last member's set
+  std::vector<SignalOrigin> all;
   for (auto& q : pending) {
-    latest = std::max(latest, q.front());
+    if (latest.from.core < 0 || q.front().at > latest.at) latest = q.front();
+    all.push_back(q.front().from);
     q.pop_front();
   }
-  for (int t : targets) deliver(t, id, latest, members.front(), {mode, members.front()});
+  latest.members = std::move(all);
+  for (int t : targets) deliver(t, id, latest, {mode, members.front()});
 }
 
 bool LaunchScheduler::flag_wait(int core, int id, int id2, std::uint64_t arrival, bool in_place, std::string what) {
@@ -582,6 +605,16 @@ std::uint64_t LaunchScheduler::released_at(int core) {
   const Slot& s = *slots_[std::size_t(core)];
   if (!s.abort.empty()) fail(s.abort);
   return s.release;
+}
+
+SignalOrigin LaunchScheduler::released_by(int core) const {
+  std::lock_guard lock(m_);
+  return slots_[std::size_t(core)]->from;
+}
+
+std::vector<SignalOrigin> LaunchScheduler::released_sources(int core) const {
+  std::lock_guard lock(m_);
+  return slots_[std::size_t(core)]->sources;
 }
 
 }  // namespace pto::detail

@@ -93,10 +93,11 @@ public:
   // true when this arrival completes the barrier (released_at is known), false when the core must wait:
   // `in_place` by wait(), else by returning from its run (a coroutine kernel's Core::drive). `what`
   // names the wait for a deadlock message ("SYNCALL #2").
-  bool arrive(int core, BarrierGroup group, std::uint64_t arrival, std::uint64_t cost, bool in_place);
+  // `seq`: the SYNCALL's instruction on `core` (the last arrival is what the others waited for).
+  bool arrive(int core, BarrierGroup group, std::uint64_t arrival, std::uint64_t cost, bool in_place, std::uint64_t seq);
   // A cross-core set by `core` in FFTS `mode` (kCross* in record.hpp) of flag `id` at modeled cycle
-  // `at`. Throws a pto::Error naming the rule for a mode the launch cannot have.
-  void flag_set(int core, int mode, int id, std::uint64_t at);
+  // `at`, by its instruction `from`. Throws a pto::Error naming the rule for a mode the launch cannot have.
+  void flag_set(int core, int mode, int id, std::uint64_t at, SignalOrigin from);
   // `core` waits for its flag `id` (and `id2` too, unless -1): true when a signal was there (released_at
   // is its time), false when the core must wait (as for arrive). `what` names the wait for a deadlock
   // message ("wait_flag_dev(3) (TPOP #12 at k.cpp:40)").
@@ -113,6 +114,10 @@ public:
   // The modeled cycle the core's wait ended at (a barrier's release, the signal's time); throws the
   // deadlock error instead.
   std::uint64_t released_at(int core);
+  // ... and the signal that ended it (after released_at): the set that sent it, and every set it took
+  // (a gathered signal's members, both flags of a paired wait).
+  SignalOrigin released_by(int core) const;
+  std::vector<SignalOrigin> released_sources(int core) const;
   // The modeled cycle the core's block was dispatched at: 0 in the first wave (call from its task).
   std::uint64_t dispatched(int core) const;
 
@@ -124,6 +129,12 @@ private:
   struct Barrier {
     int members = 0, arrived = 0, released = 0;
     std::uint64_t latest = 0;
+    SignalOrigin last;  // the latest arrival
+  };
+  struct Signal {
+    std::uint64_t at = 0;
+    SignalOrigin from;                  // the set that sent it (of a gathered set, the latest member's)
+    std::vector<SignalOrigin> members;  // a gathered set: every member's set
   };
   void worker(int w, const std::function<std::unique_ptr<CoreTask>(int)>& make);
   void execute(Slot& s, bool fresh, const std::function<std::unique_ptr<CoreTask>(int)>& make);
@@ -131,8 +142,8 @@ private:
   void suspend(Slot& s, bool in_place);          // under m_: s waits
   void release(Slot& s, std::uint64_t at);       // under m_: s goes on at `at`
   // under m_: a signal reaches core's counter
-  void deliver(int core, int id, std::uint64_t at, int setter, std::pair<int, int> source);
-  static bool take(Slot& s, int id, int id2, std::uint64_t& at);  // under m_
+  void deliver(int core, int id, Signal sig, std::pair<int, int> source);
+  static bool take(Slot& s, int id, int id2, std::uint64_t& at);  // under m_ (sets s.from)
   void check_deadlock();                         // under m_
   bool startable(int core);                      // under m_: its block's core is free (sets its dispatch)
   void wake_all();                               // under m_: every idle worker looks again
@@ -150,7 +161,7 @@ private:
   int running_ = 0;  // started, not ended, not waiting
   std::array<Barrier, 3> barriers_{};  // by BarrierGroup
   // Sets that gather several cores, by (mode, first member, id): each member's pending set times.
-  std::map<std::tuple<int, int, int>, std::vector<std::deque<std::uint64_t>>> gathering_;
+  std::map<std::tuple<int, int, int>, std::vector<std::deque<Signal>>> gathering_;
 
 public:
   struct StackPool;  // fiber stacks, reused (core_scheduler.cpp)

@@ -20,6 +20,16 @@ void StatsTool::note_idle(PipeStats& st, std::uint64_t cycles, const IdleCause& 
     if (it == st.flags.end()) st.flags.push_back({why.flag_src, why.flag_dst, why.flag_id, cycles});
     else it->cycles += cycles;
   }
+  if (why.cause == Stall::Cores && why.from_core >= 0) {
+    auto it = std::find_if(st.cores.begin(), st.cores.end(), [&](const CoreIdle& c) { return c.core == why.from_core; });
+    if (it == st.cores.end()) it = st.cores.insert(st.cores.end(), CoreIdle{why.from_core});
+    it->cycles += cycles;
+    if (cycles > it->longest) {
+      it->longest = cycles;
+      it->longest_seq = why.from_seq;
+      it->longest_name = why.from_name;
+    }
+  }
   if (why.cause == Stall::Event && cycles > st.event_cycles) {
     st.event_cycles = cycles;
     st.event_from = why.event_seq;
@@ -59,8 +69,10 @@ void StatsTool::contribute(CoreReport& r) {
     if (p != PIPE_S) note_idle(r.pipes[p], r.cycles - std::min(r.cycles, free_at_[p]), {Stall::QueueEmpty});
   r.pipes[PIPE_S].busy_cycles = end_.scalar_busy;
   note_idle(r.pipes[PIPE_S], r.cycles - std::min(r.cycles, end_.scalar_end), {Stall::Drain});  // the kernel's end waits for the pipes
-  for (PipeStats& st : r.pipes)
+  for (PipeStats& st : r.pipes) {
     std::sort(st.flags.begin(), st.flags.end(), [](const FlagIdle& a, const FlagIdle& b) { return a.cycles > b.cycles; });
+    std::stable_sort(st.cores.begin(), st.cores.end(), [](const CoreIdle& a, const CoreIdle& b) { return a.cycles > b.cycles; });
+  }
   for (DeviceWarning& w : warnings_) r.warnings.push_back(std::move(w));
 }
 
@@ -75,7 +87,10 @@ CheckTool::CheckTool(const Core& core, SyncCheck check, const GmAllocations* gm)
       unwritten_(
           core.options().core, core.buffers(), [](const InstrRecord& r) { return describe(r); },
           [this](SyncFinding f) { checker_.report(std::move(f)); }),
-      auto_mode_(core.options().mode == Mode::Auto) {}
+      auto_mode_(core.options().mode == Mode::Auto) {
+  const CoreOptions& o = core.options();
+  if (o.cluster_races) checker_.attach_cluster(o.cluster_races, o.kind == CoreKind::Cube ? 0 : 1 + o.subblock);
+}
 
 void CheckTool::on_issue(const InstrView& v) {
   const InstrRecord& rec = *v.record;
@@ -96,8 +111,12 @@ void CheckTool::on_start(const InstrView& v) {
 }
 
 void CheckTool::on_retire(const InstrView& v) {
-  if (v.pipe == PIPE_S) checker_.scalar(*v.record, v.seq, v.token_from, v.end);
-  else if (auto_mode_) checker_.retired(v.pipe, v.seq);
+  if (v.pipe == PIPE_S) {
+    checker_.scalar(*v.record, v.seq, v.token_from, v.end);
+    if (v.record->kind == RecordKind::CrossWait) checker_.cross_wait_passed(core_.cross_sources());
+  } else if (auto_mode_) {
+    checker_.retired(v.pipe, v.seq);
+  }
 }
 
 void CheckTool::contribute(CoreReport& r) {

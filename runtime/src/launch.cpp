@@ -25,6 +25,7 @@
 #include "concurrent_policy.hpp"
 #include "core.hpp"
 #include "core_layout.hpp"
+#include "cluster_races.hpp"
 #include "core_scheduler.hpp"
 #include "core_tools.hpp"
 #include "cost_model.hpp"
@@ -86,7 +87,7 @@ class BlockTask final : public CoreTask {
 public:
   BlockTask(const LaunchConfig& cfg, int core, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
             const GmAllocations& gm, bool sized_only, LaunchScheduler* scheduler, CoreReport& report, GmLog& gm_log,
-            const WatchdogLimits& limits, CoreBeat& beat)
+            const WatchdogLimits& limits, CoreBeat& beat, ClusterRaces* cluster_races)
       : start_(start), state_(state), report_(report), gm_log_(gm_log), beat_(beat) {
     executor_ = concurrent ? concurrent->make_executor(core, cfg.target, cfg.queue_depth) : nullptr;
     const CoreLayout& layout = scheduler->layout();
@@ -114,6 +115,7 @@ public:
     o.max_cycles = limits.max_cycles;
     o.fill = std::uint8_t(cfg.fill);  // resolved by launch_impl
     o.beat = &beat;
+    o.cluster_races = cluster_races;
     core_ = std::make_unique<Core>(o);
     tools_ = std::make_unique<CoreTools>(*core_, cfg.check, cfg.timeline);  // check: resolved by launch_impl
     for (Observer* obs : cfg.observers) core_->attach(obs);
@@ -345,11 +347,18 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
       per_core = std::make_unique<KernelStatics>(cores);
       scheduler.set_core_switch([&](int core, bool in) { in ? per_core->enter(core) : per_core->leave(core); });
     }
+    // The checker across each cluster's three cores (the cross-core flags order their GM).
+    std::vector<std::unique_ptr<ClusterRaces>> cluster_races;
+    if (layout.clusters && cfg.check != SyncCheck::Off)
+      for (int b = 0; b < cfg.blocks; ++b)
+        cluster_races.push_back(
+            std::make_unique<ClusterRaces>(layout, layout.aic(b), gm.empty() ? nullptr : &gm, cfg.check == SyncCheck::Throw));
     scheduler.run([&](int c) {
       // A cluster's AIC runs the cube compilation of the kernel, its AIVs the vector one.
       const KernelStart s = layout.kind(c) == CoreKind::Cube ? cube_start : start;
+      ClusterRaces* races = cluster_races.empty() ? nullptr : cluster_races[std::size_t(layout.block(c))].get();
       return std::make_unique<BlockTask>(cfg, c, s, state, concurrent.get(), gm, sized_only, &scheduler,
-                                         reports[std::size_t(c)], gm_logs[std::size_t(c)], limits, watchdog.core(c));
+                                         reports[std::size_t(c)], gm_logs[std::size_t(c)], limits, watchdog.core(c), races);
     });
     // The first error of the lowest core, except that a core left waiting by another core's failure
     // reports that failure's error, not its own.
@@ -358,6 +367,10 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
         if (scheduler.error(c) && scheduler.secondary(c) == secondary)
           std::rethrow_exception(with_core(layout.label(c), scheduler.error(c)));
     scheduler.check_flag_counters();
+    for (auto& c : cluster_races) {  // each race to the core of its later access
+      for (SyncFinding& f : c->take()) reports[std::size_t(f.core)].sync.push_back(std::move(f));
+      reports[std::size_t(c->first_core())].sync_suppressed += c->suppressed();
+    }
   }
 
   if (cfg.check != SyncCheck::Off) {

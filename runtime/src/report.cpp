@@ -387,14 +387,28 @@ std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
         n << "flag " << (pipe_name(f.src) + 5) << "->" << (pipe_name(f.dst) + 5) << '#' << f.id;
         parts.emplace_back(f.cycles, n.str());
       }
+      // Waits for other cores, by the core whose signal ended them ("waiting on cluster 0 AIV1 (longest:
+      // its TPOP #812)"); what no other core ended (a SYNCALL's own cost) stays "other cores".
+      std::uint64_t cores_named = 0;
+      for (const CoreIdle& w : s.cores) {
+        std::ostringstream n;
+        // A core of the same cluster by its place in it ("AIV1"): the line stands for a class of clusters.
+        std::string who = std::size_t(w.core) < r.cores.size() ? r.cores[std::size_t(w.core)].label() : "core ?";
+        if (c.kind != CoreKind::Any && std::size_t(w.core) < r.cores.size() && r.cores[std::size_t(w.core)].block == c.block)
+          who = who.substr(who.rfind(' ') + 1);
+        n << "waiting on " << who << " (longest: its " << (w.longest_name ? w.longest_name : "instruction") << " #" << w.longest_seq << ')';
+        parts.emplace_back(w.cycles, n.str());
+        cores_named += w.cycles;
+      }
       for (int k = 0; k < kNumStalls; ++k) {
         if (k == int(Stall::Flag) || s.idle[std::size_t(k)] == 0) continue;
         if (k == int(Stall::Drain)) continue;  // the scalar pipe waiting for the end: every kernel has it
+        if (k == int(Stall::Cores) && s.idle[std::size_t(k)] <= cores_named) continue;
         std::string n = stall_name(Stall(k));
         if (k == int(Stall::Event))
           n += std::string(" (longest: ") + (s.event_from_name ? s.event_from_name : "instruction") + " #" +
                std::to_string(s.event_from) + ")";
-        parts.emplace_back(s.idle[std::size_t(k)], n);
+        parts.emplace_back(s.idle[std::size_t(k)] - (k == int(Stall::Cores) ? cores_named : 0), n);
       }
       std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
       if (parts.empty()) continue;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,7 @@
 #include <pto/runtime/sync_check.hpp>
 
 #include "buffer_set.hpp"
+#include "cluster_races.hpp"
 #include "core_layout.hpp"
 #include "describe.hpp"
 #include "fifo.hpp"
@@ -66,6 +68,17 @@ public:
   // offsets inside them); `gm` names GM bytes inside the launch's sized arguments.
   SyncChecker(int block, const BufferSet& buffers, std::function<std::string(const InstrRecord&)> describe,
               std::function<std::string(const InstrRecord&)> operands, bool throw_first, const GmAllocations* gm);
+
+  // A cluster launch: this core is member `member` (0 AIC, 1 AIV0, 2 AIV1) of `cluster`, whose cores
+  // order their GM by cross-core flags (cluster_races.hpp).
+  void attach_cluster(ClusterRaces* cluster, int member) {
+    cluster_ = cluster;
+    member_ = member;
+  }
+  // A cross-core flag wait just passed (after scalar()): it took the signals of `sources`.
+  void cross_wait_passed(std::span<const SignalOrigin> sources) {
+    if (cluster_) cluster_->wait_passed(member_, vc_[PIPE_S][PIPE_S], sources);
+  }
 
   const VectorClock& scalar_vc() const { return vc_[PIPE_S]; }
   // Auto mode: the runtime orders every conflicting pair, either by a dependency on an instruction still
@@ -172,6 +185,9 @@ private:
   std::vector<SyncFinding> findings_;
   std::vector<RaceText> races_;
   std::uint64_t suppressed_ = 0;
+  ClusterRaces* cluster_ = nullptr;
+  int member_ = 0;
+  std::uint32_t mix_epoch_ = 0;  // SYNCALL<Mix>es passed: they order the cluster's cores
   static constexpr std::size_t kMaxFindings = 64;
 };
 

@@ -69,6 +69,7 @@ void TimelineRecorder::on_retire(const InstrView& v) {
   edges_.insert(edges_.end(), rec.waits, rec.waits + rec.nwaits);
   if (v.token_from) edges_.push_back(v.token_from);
   e.after_count = std::uint32_t(edges_.size() - e.after_begin);
+  if (v.from_core >= 0) cross_.push_back({v.seq, v.from_core, v.from_seq});
   timeline_.push_back(e);
 }
 
@@ -77,6 +78,7 @@ void TimelineRecorder::contribute(CoreReport& r) {
   r.strings = std::move(strings_);
   stream_strings_.clear();
   r.edges = std::move(edges_);
+  r.cross_edges = std::move(cross_);
 }
 
 }  // namespace pto::detail

@@ -40,6 +40,7 @@ private:
   char key_[640];  // the key being built
   std::size_t key_len_ = 0;
   std::vector<std::uint64_t> edges_;
+  std::vector<CoreReport::CrossEdge> cross_;
 };
 
 }  // namespace pto::detail

@@ -140,6 +140,16 @@ constexpr int kLaneOrder[] = {PIPE_S, PIPE_MTE2, PIPE_V, PIPE_MTE3, PIPE_MTE1, P
 
 }  // namespace
 
+// A core's timeline entries by seq (null where none retired).
+static std::vector<const TimelineEntry*> entries_by_seq(const CoreReport& c) {
+  std::vector<const TimelineEntry*> by_seq;
+  for (const TimelineEntry& e : c.timeline) {
+    if (e.seq >= by_seq.size()) by_seq.resize(e.seq + 1, nullptr);
+    by_seq[e.seq] = &e;
+  }
+  return by_seq;
+}
+
 void write_chrome_trace(const LaunchReport& r, const std::string& path) {
   Writer os(r, path, "write_chrome_trace");
   const double ps_per_cycle = 1000.0 / r.clock_ghz;
@@ -148,6 +158,13 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
   os.room(kRecord) << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   std::string_view sep;
   std::uint64_t flow = 0;
+  // Cross-core arrows need the other cores' entries by seq too.
+  std::vector<std::vector<const TimelineEntry*>> by_seq_of(r.cores.size());
+  for (const CoreReport& c : r.cores)
+    if (!c.cross_edges.empty()) {
+      for (std::size_t k = 0; k < r.cores.size(); ++k) by_seq_of[k] = entries_by_seq(r.cores[k]);
+      break;
+    }
   for (const CoreReport& c : r.cores) {
     // On one launch-wide clock: a block of a later wave starts when the chip dispatched it.
     auto at = [&](std::uint64_t cycles) { return ps(c.dispatched + cycles); };
@@ -157,11 +174,7 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
       os.room(kRecord) << sep << R"({"ph":"M","name":"thread_name","pid":)" << c.core << R"(,"tid":)" << p << R"(,"args":{"name":")"
          << pipe_name(p) << "\"}}";
     const std::vector<std::string> text = escaped(c.strings, json_escape);
-    std::vector<const TimelineEntry*> by_seq;
-    for (const TimelineEntry& e : c.timeline) {
-      if (e.seq >= by_seq.size()) by_seq.resize(e.seq + 1, nullptr);
-      by_seq[e.seq] = &e;
-    }
+    const std::vector<const TimelineEntry*> by_seq = entries_by_seq(c);
     for (const TimelineEntry& e : c.timeline) {
       static const std::string none;
       const std::string& intrinsics = e.intrinsics_id == ~0u ? none : text[e.intrinsics_id];
@@ -192,6 +205,24 @@ void write_chrome_trace(const LaunchReport& r, const std::string& path) {
         os.micros(e.pipe == PIPE_S ? std::max(at(e.start), at(e.end) - 1) : at(e.start)) << R"(,"args":{"seq":)" << e.seq << "}}";
       }
     }
+    // Another core's signal -> the wait it ended (TPUSH -> TPOP, the last arrival -> SYNCALL), from the
+    // end of the set (its signal leaves then) to the end of the wait, both 1 ps inside their slices.
+    for (const CoreReport::CrossEdge& x : c.cross_edges) {
+      const std::size_t from = std::size_t(x.from_core);
+      if (from >= r.cores.size() || x.seq >= by_seq.size() || !by_seq[x.seq] || x.from_seq >= by_seq_of[from].size() ||
+          !by_seq_of[from][x.from_seq])
+        continue;
+      const TimelineEntry& src = *by_seq_of[from][x.from_seq];
+      const TimelineEntry& dst = *by_seq[x.seq];
+      const CoreReport& sc = r.cores[from];
+      ++flow;
+      os.room(kRecord) << sep << R"({"ph":"s","name":"signal","cat":"cross-core","id":)" << flow << R"(,"pid":)" << sc.core
+                       << R"(,"tid":)" << int(src.pipe) << R"(,"ts":)";
+      os.micros(std::max(ps(sc.dispatched + src.start), ps(sc.dispatched + src.end) - 1)) << R"(,"args":{"seq":)" << src.seq << "}}";
+      os << sep << R"({"ph":"f","bp":"e","name":"signal","cat":"cross-core","id":)" << flow << R"(,"pid":)" << c.core
+         << R"(,"tid":)" << int(dst.pipe) << R"(,"ts":)";
+      os.micros(std::max(at(dst.start), at(dst.end) - 1)) << R"(,"args":{"seq":)" << dst.seq << "}}";
+    }
   }
   os.room(kRecord) << "\n]}\n";
   os.close();
@@ -211,6 +242,7 @@ constexpr std::size_t kDenseLane = 40;    // more boxes than this on a lane: nam
 constexpr std::size_t kDetailBoxes = 12;  // the detail panel's window: this many boxes of the densest lane
 constexpr const char* kFlagArrow = "#1a1a1a";
 constexpr const char* kEventArrow = "#7b3294";
+constexpr const char* kCrossArrow = "#e15759";
 constexpr const char* kIssueFill = "#8f8f8f";
 constexpr const char* kDrainFill = "#dcdcdc";
 constexpr const char* kOtherFill = "#bab0ac";
@@ -351,6 +383,7 @@ struct Arrow {
   std::uint64_t tail = 0, head = 0;  // cycles: the source's end, the waiter's release
   int from_lane = 0, to_lane = 0;
   bool flag = false;
+  int from_group = -1;  // a cross-core signal: the group drawing its source (-1: this group)
 };
 
 struct Panel {
@@ -488,7 +521,10 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       }
     }
   }
-  bool any_flag = false, any_event = false;
+  bool any_flag = false, any_event = false, any_cross = false;
+  // A cross-core arrow joins two drawn cores: the group whose representative each core is.
+  std::vector<int> group_of_rep(r.cores.size(), -1);
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) group_of_rep[std::size_t(groups[gi].rep.core->core)] = int(gi);
   for (Panel& pn : panels) {
     pn.scale = double(kWidth) / double(pn.t1 - pn.t0);
     pn.arrows.resize(groups.size());
@@ -514,6 +550,22 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
             drawn.resize(kMaxArrows);
           }
         }
+      // Signals from other drawn cores (TPUSH -> TPOP, the last arrival -> SYNCALL): set's end -> wait's end.
+      for (const CoreReport::CrossEdge& x : c.cross_edges) {
+        const int gj = std::size_t(x.from_core) < group_of_rep.size() ? group_of_rep[std::size_t(x.from_core)] : -1;
+        if (gj < 0 || x.seq >= g.by_seq.size() || g.by_seq[x.seq] == ~0u) continue;
+        const Group& sg = groups[std::size_t(gj)];
+        if (x.from_seq >= sg.by_seq.size() || sg.by_seq[x.from_seq] == ~0u) continue;
+        const TimelineEntry& src = sg.rep.core->timeline[sg.by_seq[x.from_seq]];
+        const TimelineEntry& dst = c.timeline[g.by_seq[x.seq]];
+        const int from_lane = int(std::find(sg.lanes.begin(), sg.lanes.end(), int(src.pipe)) - sg.lanes.begin());
+        const Arrow a{src.end, dst.end, from_lane, lane(dst.pipe), false, gj};
+        if (a.tail < pn.t0 || a.head > pn.t1) continue;
+        any_cross = true;
+        ++pn.arrows_in_window;
+        if (only_count && drawn.size() > kMaxArrows) continue;
+        drawn.emplace_back(gi, a);
+      }
     }
     // Too many for the whole run: the detail panel draws those of its window; else the earliest ones.
     pn.arrows_drawn = pn.arrows_in_window <= kMaxArrows || !only_count;
@@ -524,7 +576,7 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
   }
 
   // Legend items: a swatch and a text, laid out in rows.
-  enum Shape { kBox, kTickShape, kIssue, kFlag, kEvent };
+  enum Shape { kBox, kTickShape, kIssue, kFlag, kEvent, kCross };
   struct Item {
     std::string text;
     const char* fill;
@@ -543,6 +595,7 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
     items.push_back({"end-of-kernel drain", kDrainFill, kBox});
   if (any_flag) items.push_back({"flag: set_flag end → wait released", kFlagArrow, kFlag});
   if (any_event) items.push_back({"event: end → waiter released", kEventArrow, kEvent});
+  if (any_cross) items.push_back({"cross-core signal: set → wait ended", kCrossArrow, kCross});
   const std::string legend_head = "colour per instruction name:";
   const int legend_x0 = 8 + int(text_width(legend_head));
   std::vector<std::pair<int, int>> item_at;  // (x, row)
@@ -577,14 +630,14 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
                   " The right column: each pipe's busy share of its core's cycles (S: issuing).");
   for (const Panel& pn : panels) {
     const std::string where = pn.overview ? "whole run" : "detail";
-    if (pn.arrows_in_window == 0) notes.push_back("Arrows (" + where + "): none (no flag or event waits).");
+    if (pn.arrows_in_window == 0) notes.push_back("Arrows (" + where + "): none (no flag, event or cross-core waits).");
     else if (!pn.arrows_drawn)
-      notes.push_back("Arrows (" + where + "): " + std::to_string(pn.arrows_in_window) + " flag and event waits, more than " +
+      notes.push_back("Arrows (" + where + "): " + std::to_string(pn.arrows_in_window) + " flag, event and cross-core waits, more than " +
                       std::to_string(kMaxArrows) + ": not drawn at this scale; the detail panel draws those in its window.");
     else if (pn.arrows_in_window > kMaxArrows)
       notes.push_back("Arrows (" + where + "): the first " + std::to_string(kMaxArrows) + " of " + std::to_string(pn.arrows_in_window) +
                       " (by release time) drawn.");
-    else notes.push_back("Arrows (" + where + "): all " + std::to_string(pn.arrows_in_window) + " flag and event waits drawn.");
+    else notes.push_back("Arrows (" + where + "): all " + std::to_string(pn.arrows_in_window) + " flag, event and cross-core waits drawn.");
   }
   notes.push_back("");  // the boxes line, written once they are counted
   // Notes wrap at spaces to the picture's width (10 px text: 6 px a character); the boxes line is known
@@ -613,7 +666,7 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
   // ---- draw.
   os.room(kRecord) << R"(<svg xmlns="http://www.w3.org/2000/svg" width=")" << kTotalWidth << R"(" height=")" << height
                    << R"(" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="11">)" << '\n' << "<defs>";
-  for (const auto& [id, fill] : {std::pair{"af", kFlagArrow}, std::pair{"ae", kEventArrow}})
+  for (const auto& [id, fill] : {std::pair{"af", kFlagArrow}, std::pair{"ae", kEventArrow}, std::pair{"ax", kCrossArrow}})
     os << R"(<marker id=")" << id << R"(" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" )"
        << R"(markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0L8,4L0,8z" fill=")" << fill << R"("/></marker>)";
   os << "</defs>\n<style>rect { shape-rendering: crispEdges } .s { stroke: #ffffff; stroke-width: 0.6 }</style>\n" << R"(<rect width="100%" height="100%" fill="#ffffff"/>)" << '\n';
@@ -636,8 +689,9 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       case kIssue: os << R"(<rect x=")" << x << R"(" y=")" << ly + 2 << R"(" width="16" height="4" fill=")" << it.fill << R"("/>)"; break;
       case kFlag:
       case kEvent:
+      case kCross:
         os << R"(<line x1=")" << x << R"(" y1=")" << ly + 7 << R"(" x2=")" << x + 17 << R"(" y2=")" << ly + 7 << R"(" stroke=")" << it.fill
-           << R"(" stroke-width="1.2" marker-end="url(#)" << (it.shape == kFlag ? "af" : "ae") << ")\"/>";
+           << R"(" stroke-width="1.2" marker-end="url(#)" << (it.shape == kFlag ? "af" : it.shape == kEvent ? "ae" : "ax") << ")\"/>";
         break;
     }
     os << R"(<text x=")" << x + 20 << R"(" y=")" << ly + 11 << R"(">)" << it.text << "</text>\n";
@@ -684,6 +738,7 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
     }
     y = body_top;
 
+    std::vector<int> group_top(groups.size(), 0);  // where each group's lanes begin (cross-core arrows)
     for (std::size_t gi = 0; gi < groups.size(); ++gi) {
       const Group& g = groups[gi];
       const CoreReport& c = *g.rep.core;
@@ -840,7 +895,9 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       }
       // Arrows: from the end of what was waited for to where the waiter was released, lane centre to
       // lane centre (an arc above the lane when both are on one).
+      group_top[gi] = lanes_top;
       for (const Arrow& a : pn.arrows[gi]) {
+        if (a.from_group >= 0) continue;  // drawn once every group has its place
         const double x1 = pn.x(a.tail), x2 = pn.x(a.head);
         const int y1 = lanes_top + a.from_lane * kLane + kLane / 2, y2 = lanes_top + a.to_lane * kLane + kLane / 2;
         os.room(kRecord) << R"(<path d="M)";
@@ -856,6 +913,17 @@ void write_svg_timeline(const LaunchReport& r, const std::string& path) {
       }
       y += kGroupGap;
     }
+    // Cross-core arrows: from the set's lane in its core's group to the wait's lane in this one.
+    for (std::size_t gi = 0; gi < groups.size(); ++gi)
+      for (const Arrow& a : pn.arrows[gi]) {
+        if (a.from_group < 0) continue;
+        const int y1 = group_top[std::size_t(a.from_group)] + a.from_lane * kLane + kLane / 2;
+        const int y2 = group_top[gi] + a.to_lane * kLane + kLane / 2;
+        os.room(kRecord) << R"(<path d="M)";
+        os.fixed(pn.x(a.tail), 1) << ',' << y1 << 'L';
+        os.fixed(pn.x(a.head), 1) << ',' << y2 << R"(" fill="none" stroke=")" << kCrossArrow
+                                  << R"x(" stroke-width="1" stroke-opacity="0.8" marker-end="url(#ax)"/>)x" << '\n';
+      }
     os.room(kRecord) << "</g>\n";
   }
 

@@ -50,7 +50,8 @@ enum class Stall : std::uint8_t {
   Barrier,     // the scalar pipe waited at pipe_barrier(PIPE_ALL) / a pipe waited for that barrier's issue
   QueueFull,   // the scalar pipe waited for a free slot in a full issue queue
   Drain,       // the kernel had ended: the scalar pipe waited for the pipes to finish (its implicit barrier)
-  Cores        // the scalar pipe waited at SYNCALL for the other cores of the launch (and the barrier's cost)
+  Cores        // the scalar pipe waited for other cores: at SYNCALL (and the barrier's cost), or for a cross-core
+               // flag (TPUSH / TPOP / TFREE, ffts_cross_core_sync, set_intra_block)
 };
 inline constexpr int kNumStalls = 7;
 const char* stall_name(Stall s);
@@ -71,6 +72,12 @@ struct IdleCause {
   int flag_src = 0, flag_dst = 0, flag_id = 0;  // Stall::Flag
   std::uint64_t event_seq = 0;                  // Stall::Event: the instruction waited for ...
   const char* event_name = nullptr;             // ... and its name, when the core still knew it
+  // Stall::Cores: the core (index in LaunchReport::cores) whose signal ended the wait - the set of a
+  // cross-core flag, the last arrival at SYNCALL - its instruction there and that instruction's name
+  // ("TPOP", "SYNCALL"); -1 when no other core did (a SYNCALL of one core).
+  int from_core = -1;
+  std::uint64_t from_seq = 0;
+  const char* from_name = nullptr;
 };
 
 // A pipe's idle just before an instruction started, in three parts: the scalar pipe's stall while the
@@ -92,6 +99,10 @@ struct InstrView {
   std::uint64_t issue = 0, start = 0, end = 0;  // modeled cycles
   std::span<const std::uint64_t> waits;         // instructions whose end it waited for (events, auto mode)
   std::uint64_t token_from = 0;                 // wait_flag: the set_flag whose token it consumed
+  // A cross-core wait (wait_flag_dev, wait_intra_block, TPOP / TALLOC's wait) or SYNCALL: the core and
+  // its instruction whose signal released it (IdleCause::from_*); -1 when no other core did.
+  int from_core = -1;
+  std::uint64_t from_seq = 0;
   // Its pipe's idle just before it started: in total, its main cause, and (on_start of a queued
   // instruction that waited) split by cause; null otherwise.
   std::uint64_t stall_cycles = 0;

@@ -22,6 +22,15 @@ struct FlagIdle {
   std::uint64_t cycles = 0;
 };
 
+// Idle cycles spent waiting for one other core (Stall::Cores): in all, and the longest single wait with
+// the instruction of that core whose signal ended it ("AIV1's TPOP #812").
+struct CoreIdle {
+  int core = 0;                    // index in LaunchReport::cores
+  std::uint64_t cycles = 0;
+  std::uint64_t longest = 0, longest_seq = 0;
+  const char* longest_name = nullptr;
+};
+
 struct PipeStats {
   std::uint64_t busy_cycles = 0;   // modeled cycles the pipe spent executing instructions
   std::uint64_t instructions = 0;  // instructions (sync included) the pipe retired
@@ -30,6 +39,7 @@ struct PipeStats {
   // Idle cycles by cause (index: Stall); busy_cycles + the idle cycles = the core's cycles.
   std::array<std::uint64_t, kNumStalls> idle{};
   std::vector<FlagIdle> flags;     // the Flag idle split by flag, largest first
+  std::vector<CoreIdle> cores;     // the Cores idle split by the core that ended the waits, largest first
   std::uint64_t event_from = 0;    // the instruction whose event cost this pipe the longest single wait
   const char* event_from_name = nullptr;  // ... its name ("TLOAD"), when known
   std::uint64_t event_cycles = 0;  // ... and that wait's cycles
@@ -78,6 +88,15 @@ struct CoreReport {
   std::vector<TimelineEntry> timeline;  // in retirement order; empty unless LaunchConfig::timeline
   std::vector<std::string> strings;     // the timeline's distinct texts
   std::vector<std::uint64_t> edges;     // the timeline's wait edges
+  // The timeline's waits another core ended: the wait (seq here), and the core (index in
+  // LaunchReport::cores) and instruction whose signal ended it (a cross-core flag's set, the last
+  // arrival at SYNCALL). The Chrome trace and the SVG draw them as arrows between the cores.
+  struct CrossEdge {
+    std::uint64_t seq = 0;
+    int from_core = 0;
+    std::uint64_t from_seq = 0;
+  };
+  std::vector<CrossEdge> cross_edges;
   std::vector<SyncFinding> sync;        // the synchronisation checker's findings (LaunchConfig::check)
   std::uint64_t sync_suppressed = 0;    // findings beyond the first 64 of this core, counted only
   std::vector<DeviceWarning> warnings;  // device code paths' writes past the valid region (64 distinct at most)
