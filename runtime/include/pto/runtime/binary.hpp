@@ -12,6 +12,31 @@
 namespace pto {
 
 namespace detail {
+// The rules binary instructions check on their operands' views (dst, src0, src1[, tmp]), shared by the
+// C++ functions below (after their static_asserts) and the PTO IR reader.
+inline void binary_checks(const InstrRecord& rec, Target target) {
+  const InstrDesc& d = *rec.desc;
+  check_dtype(d, rec.ops[0].tile.dtype, target);
+  check_same_valid(d, "dst", rec.ops[0].tile, "src0", rec.ops[1].tile);
+  check_same_valid(d, "dst", rec.ops[0].tile, "src1", rec.ops[2].tile);
+  if (rec.nops > 3) {  // TXOR: A2A3 computes tmp = a | b first, then dst = ~(a & b) & tmp
+    check_same_valid(d, "dst", rec.ops[0].tile, "tmp", rec.ops[3].tile);
+    constexpr int kPairs[][2] = {{3, 0}, {3, 1}, {3, 2}, {0, 1}, {0, 2}};
+    if (target == Target::A2A3)
+      for (const auto& p : kPairs) {
+        const Operand &x = rec.ops[p[0]], &y = rec.ops[p[1]];
+        if (x.tile.footprint().overlaps(y.tile.footprint()))
+          fail("TXOR: operand ", d.operands[p[0]].name, " ", x.tile, " shares bytes with operand ", d.operands[p[1]].name, " ",
+               y.tile, ": the A2A3 algorithm writes tmp and dst before it has read all of src0 and src1 (pto-isa a2a3 "
+               "TXor.hpp requires dst, src0, src1 and tmp in different memory)");
+      }
+  }
+  if (d.op == Op::TDIV && target == Target::A5 && size_of(rec.ops[0].tile.dtype) == 8 && rec.ops[0].tile.valid_cols > 64)
+    fail("TDIV: operand dst ", rec.ops[0].tile, ": A5 divides 64-bit integers with one 64-lane predicate per row "
+         "(pto-isa a5 Int64Div has no column loop), so columns past 64 would be left unwritten on the chip; split the "
+         "tile into at most 64 valid columns");
+}
+
 template <Op O, class Dst, class Src0, class Src1, class Tmp, class... W>
 Issue binary_tmp(Dst& dst, Src0& src0, Src1& src1, Tmp* tmp, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src0::Loc == TileType::Vec && Src1::Loc == TileType::Vec,
@@ -28,29 +53,12 @@ Issue binary_tmp(Dst& dst, Src0& src0, Src1& src1, Tmp* tmp, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src0);
   add_tile(core, rec, src1);
-  const Target target = core_target(core);
-  check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
-  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src0", rec.ops[1].tile);
-  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src1", rec.ops[2].tile);
-  if (tmp) {  // TXOR: A2A3 computes tmp = a | b first, then dst = ~(a & b) & tmp
+  if (tmp) {
     static_assert(Tmp::Loc == TileType::Vec && std::is_same_v<typename Tmp::DType, typename Dst::DType>,
                   "TXOR: tmp must be a Vec tile of dst's DType");
     add_tile(core, rec, *tmp);
-    check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "tmp", rec.ops[3].tile);
-    constexpr int kPairs[][2] = {{3, 0}, {3, 1}, {3, 2}, {0, 1}, {0, 2}};
-    if (target == Target::A2A3)
-      for (const auto& p : kPairs) {
-        const Operand &x = rec.ops[p[0]], &y = rec.ops[p[1]];
-        if (x.tile.footprint().overlaps(y.tile.footprint()))
-          fail("TXOR: operand ", rec.desc->operands[p[0]].name, " ", x.tile, " shares bytes with operand ",
-               rec.desc->operands[p[1]].name, " ", y.tile, ": the A2A3 algorithm writes tmp and dst before it has read "
-               "all of src0 and src1 (pto-isa a2a3 TXor.hpp requires dst, src0, src1 and tmp in different memory)");
-      }
   }
-  if (O == Op::TDIV && target == Target::A5 && sizeof(typename Dst::DType) == 8 && rec.ops[0].tile.valid_cols > 64)
-    fail("TDIV: operand dst ", rec.ops[0].tile, ": A5 divides 64-bit integers with one 64-lane predicate per row "
-         "(pto-isa a5 Int64Div has no column loop), so columns past 64 would be left unwritten on the chip; split the "
-         "tile into at most 64 valid columns");
+  binary_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

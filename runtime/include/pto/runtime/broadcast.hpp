@@ -33,16 +33,11 @@ InstrRecord bcast_record(Core& core, Dst& dst, S0& src0, S1& src1) {
 }
 
 // ---- column family ----
-template <Op O, class Dst, class S0, class S1, class... W>
-Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
-  static_check_bcast<Dst, S0, S1>();
-  static_assert(S0::isRowMajor && S1::isRowMajor && !S0::isBoxedLayout && !S1::isBoxedLayout,
-                "TCOLEXPAND*: src0 and src1 must be RowMajor NoneBox tiles (the per-column operand is read by rows)");
-  Core& core = current_core();
-  InstrRecord rec = bcast_record<O>(core, dst, src0, src1);
+// TCOLEXPAND* (dst, src0, src1) on the views, after the dtype rule (shared with the PTO IR reader): the
+// role selection (A2A3/A5 TCOLEXPANDOP_IMPL: src0 is the full operand iff its valid shape is dst's).
+inline void colexpand_checks(InstrRecord& rec) {
   const InstrDesc& d = *rec.desc;
   const TileView &tv = rec.ops[0].tile, &t0 = rec.ops[1].tile, &t1 = rec.ops[2].tile;
-  // Role selection (A2A3/A5 TCOLEXPANDOP_IMPL): src0 is the full operand iff its valid shape is dst's.
   const bool src0_full = same_valid(t0, tv);
   const TileView& full = src0_full ? t0 : t1;
   const TileView& vec = src0_full ? t1 : t0;
@@ -53,6 +48,16 @@ Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
     fail(d.name, ": operand ", src0_full ? "src1 " : "src0 ", vec, " must provide one value per column of dst (",
          tv.valid_cols, " columns in row 0)");
   if (!src0_full) rec.variant |= kVariantSwap;
+}
+
+template <Op O, class Dst, class S0, class S1, class... W>
+Issue colexpand_op(Dst& dst, S0& src0, S1& src1, W&... events) {
+  static_check_bcast<Dst, S0, S1>();
+  static_assert(S0::isRowMajor && S1::isRowMajor && !S0::isBoxedLayout && !S1::isBoxedLayout,
+                "TCOLEXPAND*: src0 and src1 must be RowMajor NoneBox tiles (the per-column operand is read by rows)");
+  Core& core = current_core();
+  InstrRecord rec = bcast_record<O>(core, dst, src0, src1);
+  colexpand_checks(rec);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -78,22 +83,18 @@ inline void check_expand_operand_reading(const InstrDesc& d, const char* e_name,
          e.cols, ") of a ColMajor tile, which is column 0 only when the tile has one column (use a [R, 1] ColMajor tile)");
 }
 
-// Bytes of the A2/A3 vbrcb scratch a mode-1 expansion of R rows uses (spec §2.2 tmp tile).
-constexpr std::size_t rowexpand_tmp_bytes(int rows) { return rows < 256 ? std::size_t((rows + 7) / 8) * 256 : 30 * 256; }
-
-template <Op O, bool HasTmp, class Dst, class S0, class S1, class Tmp, class... W>
-Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
-  static_check_bcast<Dst, S0, S1>();
-  static_assert(!S0::isBoxedLayout && !S1::isBoxedLayout, "TROWEXPAND*: src0 and src1 must be NoneBox tiles");
-  Core& core = current_core();
-  const Target target = core_target(core);
-  InstrRecord rec = bcast_record<O>(core, dst, src0, src1);
+// TROWEXPAND* (dst, src0, src1[, tmp]) on the views, after the dtype rule (shared with the PTO IR
+// reader): which operand is full, the expand operand's mode, and the reading rules of both chips.
+struct RowExpandRoles {
+  bool src0_full = false, mode2 = false;
+};
+inline RowExpandRoles rowexpand_checks(InstrRecord& rec, Target target, bool has_tmp) {
   const InstrDesc& d = *rec.desc;
   const TileView &tv = rec.ops[0].tile, &t0 = rec.ops[1].tile, &t1 = rec.ops[2].tile;
   bool src0_full = same_valid(t0, tv);
   const bool src1_full = same_valid(t1, tv);
   // A2A3's 3-argument forms break a tie (C == 1 or C == 32/sizeof) by the larger static row stride.
-  if (src0_full && src1_full && !HasTmp && target == Target::A2A3) src0_full = S0::RowStride >= S1::RowStride;
+  if (src0_full && src1_full && !has_tmp && target == Target::A2A3) src0_full = t0.row_stride >= t1.row_stride;
   if (!((src0_full && t0.row_major) || (!src0_full && src1_full && t1.row_major)))
     fail(d.name, ": neither operand src0 ", t0, " nor operand src1 ", t1, " is a RowMajor tile with dst's valid shape ",
          tv.valid_rows, 'x', tv.valid_cols, "; one of them must be the full operand");
@@ -107,15 +108,49 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
          mode2 ? block : 1, ")");
   if (!src0_full) rec.variant |= kVariantSwap;
   if (mode2) rec.variant |= kVariantMode2;
-  check_expand_operand_reading(d, e_name, e, tv, Dst::Rows, target);
+  check_expand_operand_reading(d, e_name, e, tv, tv.rows, target);
   // A5's 1-D loop (dst Cols under one register, its valid width static and whole) reads the full
   // operand at row * validCol, as if its rows were dst's.
   const TileView& full = src0_full ? t0 : t1;
-  if (target == Target::A5 && Dst::Cols * sizeof(typename Dst::DType) < 256 && Dst::ValidCol == Dst::Cols && Dst::Rows > 1 &&
+  if (target == Target::A5 && std::size_t(tv.cols) * tv.elem_bytes() < 256 && tv.static_full_cols() && tv.rows > 1 &&
       tv.valid_rows > 1 && full.row_stride != tv.valid_cols)
     fail(d.name, ": operand ", src0_full ? "src0 " : "src1 ", full, " is the full operand, with rows ", full.row_stride,
          " elements apart: the A5 algorithm's 1-D loop (dst's static valid width ", tv.valid_cols,
          " is its Cols, under one 256-byte register) reads it at row * ", tv.valid_cols, " (give it dst's Cols)");
+  if (has_tmp && target == Target::A2A3 && mode2)
+    fail(d.name, ": operand ", e_name, " ", e, ": the tmp-tile form on A2A3 needs a ColMajor (mode 1) expand operand");
+  return {src0_full, mode2};
+}
+// The 3-argument form with a ColMajor expand operand on A2A3: the chip's scratch at UB [184 KiB, 192 KiB).
+inline void rowexpand_scratch(Core& core, const InstrRecord& rec) {
+  const InstrDesc& d = *rec.desc;
+  for (int i = 0; i < 3; ++i) {  // an operand inside the scratch would be overwritten by the chip
+    const TileView& o = rec.ops[i].tile;
+    const std::size_t lo = o.offset, hi = o.offset + o.capacity_bytes();
+    if (core_mode(core) != Mode::Auto && hi > TMP_UB_OFFSET && lo < TMP_UB_OFFSET + TMP_UB_SIZE)
+      fail(d.name, ": operand ", d.operands[i].name, " ", o, " at UB offset ", lo,
+           " overlaps UB [184 KiB, 192 KiB), which the 3-argument form with a ColMajor expand operand uses as "
+           "scratch on A2A3; place the tile below 184 KiB or pass a tmp tile");
+  }
+  claim_a2a3_scratch(core, d.name);
+}
+
+// Bytes of the A2/A3 vbrcb scratch a mode-1 expansion of R rows uses (spec §2.2 tmp tile).
+constexpr std::size_t rowexpand_tmp_bytes(int rows) { return rows < 256 ? std::size_t((rows + 7) / 8) * 256 : 30 * 256; }
+
+template <Op O, bool HasTmp, class Dst, class S0, class S1, class Tmp, class... W>
+Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
+  static_check_bcast<Dst, S0, S1>();
+  static_assert(!S0::isBoxedLayout && !S1::isBoxedLayout, "TROWEXPAND*: src0 and src1 must be NoneBox tiles");
+  Core& core = current_core();
+  const Target target = core_target(core);
+  InstrRecord rec = bcast_record<O>(core, dst, src0, src1);
+  const InstrDesc& d = *rec.desc;
+  const RowExpandRoles roles = rowexpand_checks(rec, target, HasTmp);
+  const TileView& tv = rec.ops[0].tile;
+  const TileView& e = roles.src0_full ? rec.ops[2].tile : rec.ops[1].tile;
+  const char* e_name = roles.src0_full ? "src1" : "src0";
+  const bool mode2 = roles.mode2;
   if (target == Target::A2A3 && !mode2) {
     if constexpr (HasTmp) {  // vbrcb writes ceil(R/8) 256-byte repeats (30 at most, reused) into tmp
       // Only the tmp tile's address matters (spec §2.2): the chip writes `need` bytes from it whatever
@@ -133,20 +168,11 @@ Issue rowexpand_op(Dst& dst, S0& src0, S1& src1, Tmp* tmp, W&... events) {
       o.role = Role::Write;
       o.tile = byte_run(t, need);
     } else {
-      for (int i = 0; i < 3; ++i) {  // an operand inside the scratch would be overwritten by the chip
-        const TileView& o = rec.ops[i].tile;
-        const std::size_t lo = o.offset, hi = o.offset + o.capacity_bytes();
-        if (core_mode(core) != Mode::Auto && hi > TMP_UB_OFFSET && lo < TMP_UB_OFFSET + TMP_UB_SIZE)
-          fail(d.name, ": operand ", d.operands[i].name, " ", o, " at UB offset ", lo,
-               " overlaps UB [184 KiB, 192 KiB), which the 3-argument form with a ColMajor expand operand uses as "
-               "scratch on A2A3; place the tile below 184 KiB or pass a tmp tile");
-      }
-      claim_a2a3_scratch(core, d.name);
+      rowexpand_scratch(core, rec);
     }
-  } else if constexpr (HasTmp) {
-    if (target == Target::A2A3)
-      fail(d.name, ": operand ", e_name, " ", e, ": the tmp-tile form on A2A3 needs a ColMajor (mode 1) expand operand");
   }
+  (void)e;
+  (void)e_name;
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -33,18 +33,10 @@ inline std::size_t cvt_tmp_bytes(const TileView& d, const TileView& s) {
   return std::max(32 * ((H + 7) / 8), 128 + 32 * ((H + 15) / 16));
 }
 
-template <class Dst, class Src, class Tmp, class... W>
-Issue convert(Dst& dst, Src& src, Tmp* tmp, RoundMode mode, bool sat_given, SaturationMode sat, W&... events) {
-  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec && Tmp::Loc == TileType::Vec,
-                "TCVT: dst, src and tmp must be Vec tiles");
-  static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
-                "TCVT: dst and src must be RowMajor NoneBox tiles (the chips walk them by RowStride)");
-  Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TCVT>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src);
-  if (tmp) add_tile(core, rec, *tmp);
-  const Target target = core_target(core);
+// TCVT's rules, footprints and variant bits on its operands' views (dst, src[, tmp]), shared with the PTO
+// IR reader: the pair, the valid shapes, the A2A3 PyTorch-compatible path's tmp, the effective mode.
+inline void cvt_checks(InstrRecord& rec, Target target, RoundMode mode, bool sat_given, SaturationMode sat) {
+  const bool tmp = rec.nops > 2;
   const TileView& d = rec.ops[0].tile;
   const TileView& s = rec.ops[1].tile;
   const CvtPair* pair = find_cvt(target, s.dtype, d.dtype);
@@ -75,6 +67,20 @@ Issue convert(Dst& dst, Src& src, Tmp* tmp, RoundMode mode, bool sat_given, Satu
   }
   rec.variant = std::uint8_t((std::uint8_t(cvt_effective_mode(*pair, mode)) << kVariantCvtShift) |
                              (eff_sat == SaturationMode::OFF ? kVariantCvtSatOff : 0) | (torch ? kVariantCvtTmp : 0));
+}
+
+template <class Dst, class Src, class Tmp, class... W>
+Issue convert(Dst& dst, Src& src, Tmp* tmp, RoundMode mode, bool sat_given, SaturationMode sat, W&... events) {
+  static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec && Tmp::Loc == TileType::Vec,
+                "TCVT: dst, src and tmp must be Vec tiles");
+  static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
+                "TCVT: dst and src must be RowMajor NoneBox tiles (the chips walk them by RowStride)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TCVT>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  if (tmp) add_tile(core, rec, *tmp);
+  cvt_checks(rec, core_target(core), mode, sat_given, sat);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

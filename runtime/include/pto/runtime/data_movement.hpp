@@ -105,6 +105,26 @@ constexpr void static_check_gm_tile() {
                 "64 for the 4-bit types)");
   }
 }
+
+// TLOAD (dst tile, src GM) and the Vec / Mat TSTORE (dst GM, src tile) on their operands' views, shared
+// with the PTO IR reader: the mapping rules, and TLOAD's pad, which completes each line's last 32-byte
+// block of a NoneBox tile (NZ tiles take no pad).
+inline void tload_checks(InstrRecord& rec, Target target) {
+  check_gm_tile(*rec.desc, "src", rec.ops[1].gm, "dst", rec.ops[0].tile, target);
+  const TileView& t = rec.ops[0].tile;
+  if (target == Target::A5 && t.elem_bytes() == 8 && t.pad != PadValue::Null && t.pad != PadValue::Zero)
+    fail("TLOAD: operand dst ", t, ": on A5 a 64-bit tile may only pad with PadValue::Null or Zero");
+  if (t.pad != PadValue::Null && !t.boxed) {
+    const int len = t.row_major ? t.valid_cols : t.valid_rows, cap = t.row_major ? t.cols : t.rows;
+    const int block = int(32 / t.elem_bytes());
+    rec.ops[0].write_tail_bytes = std::uint32_t((std::min(cap, (len + block - 1) / block * block) - len) * t.elem_bytes());
+  }
+}
+inline void vec_mat_store_checks(const InstrRecord& rec, Target target) {
+  if (rec.desc->op == Op::TSTORE_MAT && target == Target::A5)
+    fail("TSTORE: operand src ", rec.ops[1].tile, ": a Mat (L1) source is an A2A3 form; on A5 TSTORE takes Vec and Acc tiles");
+  check_gm_tile(*rec.desc, "dst", rec.ops[0].gm, "src", rec.ops[1].tile, target);
+}
 }  // namespace detail
 
 template <class TileData, class GlobalData, class... WaitEvents>
@@ -116,16 +136,7 @@ detail::Issue TLOAD(TileData& dst, GlobalData& src, WaitEvents&... events) {
   InstrRecord rec = compute_record(desc_of<Op::TLOAD>());
   add_tile(core, rec, dst);
   add_gm(rec, src);
-  check_gm_tile(*rec.desc, "src", rec.ops[1].gm, "dst", rec.ops[0].tile, core_target(core));
-  if (core_target(core) == Target::A5 && sizeof(typename TileData::DType) == 8 && TileData::PadVal != PadValue::Null &&
-      TileData::PadVal != PadValue::Zero)
-    fail("TLOAD: operand dst ", rec.ops[0].tile, ": on A5 a 64-bit tile may only pad with PadValue::Null or Zero");
-  if constexpr (TileData::PadVal != PadValue::Null && !TileData::isBoxedLayout) {  // the pad completes each line's last 32-byte block (NZ: no pad)
-    const TileView& t = rec.ops[0].tile;
-    const int len = t.row_major ? t.valid_cols : t.valid_rows, cap = t.row_major ? t.cols : t.rows;
-    const int block = int(32 / sizeof(typename TileData::DType));
-    rec.ops[0].write_tail_bytes = std::uint32_t((std::min(cap, (len + block - 1) / block * block) - len) * t.elem_bytes());
-  }
+  tload_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -139,9 +150,7 @@ Issue vec_mat_store(GlobalData& dst, TileData& src, WaitEvents&... events) {
   InstrRecord rec = compute_record(desc_of<op>());
   add_gm(rec, dst);
   add_tile(core, rec, src);
-  if (op == Op::TSTORE_MAT && core_target(core) == Target::A5)
-    fail("TSTORE: operand src ", rec.ops[1].tile, ": a Mat (L1) source is an A2A3 form; on A5 TSTORE takes Vec and Acc tiles");
-  check_gm_tile(*rec.desc, "dst", rec.ops[0].gm, "src", rec.ops[1].tile, core_target(core));
+  vec_mat_store_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -255,6 +264,48 @@ void TPREFETCH(TileData&, Src&) {
 // element (r, c) to (r, c); the dtypes may differ if their sizes agree. A2A3 requires one static shape
 // (its static_assert; a runtime rule here, the target being a launch option); A5 takes any two.
 namespace detail {
+// TMOV Vec -> Vec on the views (dst, src), shared with the PTO IR reader: ND -> NZ (a boxed dst, A5),
+// A2A3's same-shape rule and its layout-blind copy, and the region the chips move.
+inline void vec_move_checks(InstrRecord& rec, Target target) {
+  TileView& d = rec.ops[0].tile;
+  TileView& s = rec.ops[1].tile;
+  if (d.boxed) {
+    // a5 TMovToVecNd2Nz: per 256-byte column group and src row, a load and a block-strided store of its
+    // 32-byte blocks, the column blocks roundup16(dst's valid rows) rows apart.
+    if (target == Target::A2A3)
+      fail("TMOV: operand dst ", d, ": A2A3's TMOV converts no layout (a2a3 TMov.hpp copies the bytes linearly); ND -> NZ is A5's");
+    const int pitch = (d.valid_rows + 15) / 16 * 16;
+    if (d.rows != pitch)
+      fail("TMOV: operand dst ", d, ": A5's ND -> NZ lays the column blocks roundup16(validRow) = ", pitch,
+           " rows apart, so dst's Rows must be ", pitch, " (its NZ addressing uses Rows)");
+    if (s.valid_rows > d.valid_rows || d.valid_cols > s.cols)
+      fail("TMOV: operand src ", s, " and operand dst ", d, ": A5 moves src's valid rows and dst's valid columns, so src may "
+           "have no more valid rows than dst and dst no more valid columns than src's Cols");
+    d.valid_rows = s.valid_rows;
+    s.valid_cols = d.valid_cols;
+    return;
+  }
+  if (target == Target::A2A3 && (d.rows != s.rows || d.cols != s.cols))
+    fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3 moves between Vec tiles of one shape (Rows and Cols; "
+         "its static_assert); A5 takes any two");
+  if (target == Target::A2A3 && d.row_major != s.row_major) {
+    // a2a3 TMov.hpp converts no layout: with a whole-width valid region (the type's or at run time) it
+    // copies Cols x validRow elements' bytes in one burst, as they lie; else row by row at each tile's
+    // RowStride, 1 element for a ColMajor tile, off the 32-byte blocks its copy needs.
+    const int vr = std::min(d.valid_rows, s.valid_rows), vc = std::min(d.valid_cols, s.valid_cols);
+    if (!(d.static_full_cols() || vc == d.cols))
+      fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3's TMOV converts no layout; with a partial valid width it "
+           "copies row by row at each tile's RowStride (1 element for a ColMajor tile), off the 32-byte blocks its copy "
+           "needs. Give both tiles one layout (A5 converts)");
+    const std::size_t n = (std::size_t(d.cols) * std::size_t(vr) * d.elem_bytes() + 31) / 32 * 32;
+    d = byte_run(d, n);
+    s = byte_run(s, n);
+    return;
+  }
+  d.valid_rows = s.valid_rows = std::min(d.valid_rows, s.valid_rows);  // the chips move the smaller region
+  d.valid_cols = s.valid_cols = std::min(d.valid_cols, s.valid_cols);
+}
+
 template <class DstTile, class SrcTile, class... WaitEvents>
 Issue vec_move(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   static_assert(DstTile::Loc == TileType::Vec && SrcTile::Loc == TileType::Vec,
@@ -277,45 +328,7 @@ Issue vec_move(DstTile& dst, SrcTile& src, WaitEvents&... events) {
   InstrRecord rec = compute_record(desc_of<Op::TMOV_V2V>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  TileView& d = rec.ops[0].tile;
-  TileView& s = rec.ops[1].tile;
-  if constexpr (nd2nz) {
-    // a5 TMovToVecNd2Nz: per 256-byte column group and src row, a load and a block-strided store of its
-    // 32-byte blocks, the column blocks roundup16(dst's valid rows) rows apart.
-    if (core_target(core) == Target::A2A3)
-      fail("TMOV: operand dst ", d, ": A2A3's TMOV converts no layout (a2a3 TMov.hpp copies the bytes linearly); ND -> NZ is A5's");
-    const int pitch = (d.valid_rows + 15) / 16 * 16;
-    if (d.rows != pitch)
-      fail("TMOV: operand dst ", d, ": A5's ND -> NZ lays the column blocks roundup16(validRow) = ", pitch,
-           " rows apart, so dst's Rows must be ", pitch, " (its NZ addressing uses Rows)");
-    if (s.valid_rows > d.valid_rows || d.valid_cols > s.cols)
-      fail("TMOV: operand src ", s, " and operand dst ", d, ": A5 moves src's valid rows and dst's valid columns, so src may "
-           "have no more valid rows than dst and dst no more valid columns than src's Cols");
-    d.valid_rows = s.valid_rows;
-    s.valid_cols = d.valid_cols;
-    add_waits(core, rec, events...);
-    return Issue(core, rec);
-  }
-  if (core_target(core) == Target::A2A3 && (d.rows != s.rows || d.cols != s.cols))
-    fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3 moves between Vec tiles of one shape (Rows and Cols; "
-         "its static_assert); A5 takes any two");
-  if (core_target(core) == Target::A2A3 && d.row_major != s.row_major) {
-    // a2a3 TMov.hpp converts no layout: with a whole-width valid region (the type's or at run time) it
-    // copies Cols x validRow elements' bytes in one burst, as they lie; else row by row at each tile's
-    // RowStride, 1 element for a ColMajor tile, off the 32-byte blocks its copy needs.
-    const int vr = std::min(d.valid_rows, s.valid_rows), vc = std::min(d.valid_cols, s.valid_cols);
-    if (!(DstTile::ValidCol == DstTile::Cols || vc == d.cols))
-      fail("TMOV: operand dst ", d, " and operand src ", s, ": A2A3's TMOV converts no layout; with a partial valid width it "
-           "copies row by row at each tile's RowStride (1 element for a ColMajor tile), off the 32-byte blocks its copy "
-           "needs. Give both tiles one layout (A5 converts)");
-    const std::size_t n = (std::size_t(d.cols) * std::size_t(vr) * d.elem_bytes() + 31) / 32 * 32;
-    d = byte_run(d, n);
-    s = byte_run(s, n);
-    add_waits(core, rec, events...);
-    return Issue(core, rec);
-  }
-  d.valid_rows = s.valid_rows = std::min(d.valid_rows, s.valid_rows);  // the chips move the smaller region
-  d.valid_cols = s.valid_cols = std::min(d.valid_cols, s.valid_cols);
+  vec_move_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -411,6 +424,27 @@ detail::Issue TMOV_FP(DstTile& dst, SrcTile& src, FpTile& fp, WaitEvents&... eve
   return TMOV_FP<DstTile, SrcTile, FpTile, Relu>(dst, src, fp, events...);
 }
 
+namespace detail {
+// TEXPANDS (dst) on its view, shared with the PTO IR reader. A2A3 (TExpandS): a static valid length
+// fills validRow * validCol packed elements from the tile's start; shorter than the tile's lines and with
+// more than one line, that is not the valid region.
+inline void texpands_checks(const InstrRecord& rec, Target target) {
+  const TileView& t = rec.ops[0].tile;
+  check_dtype(*rec.desc, t.dtype, target);
+  if (target == Target::A5 && !t.row_major) fail("TEXPANDS: operand dst ", t, ": A5 requires a RowMajor tile");
+  const bool row = t.row_major;
+  const bool static_len = row ? t.static_valid_cols : t.static_valid_rows;
+  const int len = row ? t.valid_cols : t.valid_rows, cap_len = row ? t.cols : t.rows;
+  const bool one_cap_line = (row ? t.rows : t.cols) == 1;
+  const int lines = row ? t.valid_rows : t.valid_cols;
+  if (target == Target::A2A3 && static_len && len != cap_len && !one_cap_line && lines > 1)
+    fail("TEXPANDS: operand dst ", t, ": the A2A3 algorithm fills ", row ? "validRow * validCol" : "validCol * validRow",
+         " packed elements from the tile's start when the valid ", row ? "width" : "height", " is static (", len, " of ",
+         cap_len, "), so it would fill the first ", lines * len, " elements instead of the valid region (use a dynamic "
+         "valid shape)");
+}
+}  // namespace detail
+
 template <class TileData, class... WaitEvents>
   requires TileLike<TileData>
 detail::Issue TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvents&... events) {
@@ -419,20 +453,7 @@ detail::Issue TEXPANDS(TileData& dst, typename TileData::DType scalar, WaitEvent
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TEXPANDS>());
   add_tile(core, rec, dst);
-  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
-  if (core_target(core) == Target::A5 && !TileData::isRowMajor)
-    fail("TEXPANDS: operand dst ", rec.ops[0].tile, ": A5 requires a RowMajor tile");
-  // A2A3 (TExpandS): a static valid length fills validRow * validCol packed elements from the tile's
-  // start; shorter than the tile's lines and with more than one line, that is not the valid region.
-  constexpr bool row = TileData::isRowMajor;
-  constexpr int static_len = row ? TileData::ValidCol : TileData::ValidRow, cap_len = row ? TileData::Cols : TileData::Rows;
-  constexpr bool one_cap_line = (row ? TileData::Rows : TileData::Cols) == 1;
-  const int lines = row ? rec.ops[0].tile.valid_rows : rec.ops[0].tile.valid_cols;
-  if (core_target(core) == Target::A2A3 && static_len != -1 && static_len != cap_len && !one_cap_line && lines > 1)
-    fail("TEXPANDS: operand dst ", rec.ops[0].tile, ": the A2A3 algorithm fills ", row ? "validRow * validCol" : "validCol * validRow",
-         " packed elements from the tile's start when the valid ", row ? "width" : "height", " is static (", static_len,
-         " of ", cap_len, "), so it would fill the first ", lines * static_len, " elements instead of the valid region "
-         "(use a dynamic valid shape)");
+  texpands_checks(rec, core_target(core));
   rec.scalar = ScalarValue::of(scalar);
   add_waits(core, rec, events...);
   return Issue(core, rec);

@@ -122,6 +122,25 @@ void add_waits(Core& core, InstrRecord& rec, const W&... waits) {
   (one(event_of(waits)), ...);
 }
 
+// A scalar operand given as a number, in the bits of element type `t` (what ScalarValue::of<T>(T(v))
+// stores): the PTO IR reader's scalars, whose type the tile decides at run time.
+inline ScalarValue scalar_of(DType t, double v) {
+  switch (t) {
+    case DType::F16: return ScalarValue::of(half(static_cast<float>(v)));
+    case DType::BF16: return ScalarValue::of(bfloat16_t(static_cast<float>(v)));
+    case DType::F32: return ScalarValue::of(static_cast<float>(v));
+    case DType::I8: return ScalarValue::of(std::int8_t(std::int64_t(v)));
+    case DType::U8: return ScalarValue::of(std::uint8_t(std::int64_t(v)));
+    case DType::I16: return ScalarValue::of(std::int16_t(std::int64_t(v)));
+    case DType::U16: return ScalarValue::of(std::uint16_t(std::int64_t(v)));
+    case DType::I32: return ScalarValue::of(std::int32_t(std::int64_t(v)));
+    case DType::U32: return ScalarValue::of(std::uint32_t(std::int64_t(v)));
+    case DType::I64: return ScalarValue::of(std::int64_t(v));
+    case DType::U64: return ScalarValue::of(std::uint64_t(std::int64_t(v)));
+    default: fail("a scalar operand of dtype ", name_of(t), " is not supported");
+  }
+}
+
 // "half, float" style list of the dtypes a rule allows, for messages.
 inline std::string dtype_list(DTypeSet ts) {
   std::ostringstream os;

@@ -19,16 +19,23 @@
 namespace pto {
 
 namespace detail {
-template <class Src>
-void check_reduce_source(const InstrDesc& d, const TileView& s, Target target) {
+inline void check_reduce_source(const InstrDesc& d, const TileView& s, Target target) {
   check_dtype(d, s.dtype, target);
   if (s.valid_rows <= 0 || s.valid_cols <= 0)
     fail(d.name, ": operand src ", s, ": the valid region is empty (the NPU implementations require at least one row and "
          "one column)");
-  if (target == Target::A5 && sizeof(typename Src::DType) == 8 && s.valid_cols > 64)
+  if (target == Target::A5 && s.elem_bytes() == 8 && s.valid_cols > 64)
     fail(d.name, ": operand src ", s, ": A5 reduces 64-bit integers with one register pair per row (pto-isa a5 "
          "Int64Reduce.hpp has no column loop), so columns past 64 would be ignored on the chip; split the tile into at "
          "most 64 valid columns");
+}
+
+// TROWSUM / TROWMAX / TROWMIN / TROWPROD on their operands' views (dst, src, tmp), shared with the PTO IR reader.
+inline void row_reduce_checks(const InstrRecord& rec, Target target) {
+  check_reduce_source(*rec.desc, rec.ops[1].tile, target);
+  if (rec.ops[0].tile.valid_rows != rec.ops[1].tile.valid_rows)
+    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid rows as src ", rec.ops[1].tile,
+         " (one result per source row)");
 }
 
 template <Op O, class Dst, class Src, class Tmp, class... W>
@@ -47,10 +54,7 @@ Issue row_reduce(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   add_tile(core, rec, tmp);
-  check_reduce_source<Src>(*rec.desc, rec.ops[1].tile, core_target(core));
-  if (rec.ops[0].tile.valid_rows != rec.ops[1].tile.valid_rows)
-    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid rows as src ", rec.ops[1].tile,
-         " (one result per source row)");
+  row_reduce_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -65,7 +69,7 @@ InstrRecord col_reduce_record(Core& core, Dst& dst, Src& src) {
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  check_reduce_source<Src>(*rec.desc, rec.ops[1].tile, core_target(core));
+  check_reduce_source(*rec.desc, rec.ops[1].tile, core_target(core));
   if (rec.ops[0].tile.valid_cols != rec.ops[1].tile.valid_cols)
     fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid columns as src ", rec.ops[1].tile,
          " (one result per source column)");

@@ -10,6 +10,12 @@
 namespace pto {
 
 namespace detail {
+// The rules of a tile-scalar instruction (dst, src) on its operands' views, shared with the PTO IR reader.
+inline void tile_scalar_checks(const InstrRecord& rec, Target target) {
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, rec.desc->operands[1].name, rec.ops[1].tile);
+}
+
 template <Op O, class Dst, class Src, class... W>
 Issue tile_scalar(Dst& dst, Src& src, typename Src::DType scalar, bool scalar_first, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TADDS/TSUBS/TMULS/TDIVS/TMAXS/TMINS/TLRELU: dst and src must be Vec tiles");
@@ -21,8 +27,7 @@ Issue tile_scalar(Dst& dst, Src& src, typename Src::DType scalar, bool scalar_fi
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
-  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, rec.desc->operands[1].name, rec.ops[1].tile);
+  tile_scalar_checks(rec, core_target(core));
   rec.scalar = ScalarValue::of(scalar);
   if (scalar_first) rec.variant |= kVariantScalarFirst;
   add_waits(core, rec, events...);

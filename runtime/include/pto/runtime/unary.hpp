@@ -12,6 +12,24 @@
 namespace pto {
 
 namespace detail {
+// The rules and scalar of a unary instruction (dst, src) on its operands' views, shared with the PTO IR
+// reader. TEXP takes its dtypes from a static_assert (half, float), not the descriptor.
+inline void unary_checks(InstrRecord& rec, Target target) {
+  const Op o = rec.desc->op;
+  const DType t = rec.ops[0].tile.dtype;
+  if (o != Op::TEXP) check_dtype(*rec.desc, t, target);
+  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src", rec.ops[1].tile);
+  if (o == Op::TNEG) rec.scalar = scalar_of(t, -1);
+  if (o == Op::TRECIP) {
+    rec.scalar = scalar_of(t, 1);
+    rec.variant |= kVariantScalarFirst;
+    // A2A3 duplicates the 1s into dst before dividing: dst over src would divide 1 by 1.
+    if (target == Target::A2A3 && is_float(t) && rec.ops[0].tile.footprint().overlaps(rec.ops[1].tile.footprint()))
+      fail("TRECIP: operand dst ", rec.ops[0].tile, " overlaps src: the A2A3 algorithm writes 1 into dst before it "
+           "divides by src, so the chip would compute 1 / 1 there; give dst its own bytes");
+  }
+}
+
 template <Op O, class Dst, class Src, class... W>
 Issue unary(Dst& dst, Src& src, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec,
@@ -20,24 +38,11 @@ Issue unary(Dst& dst, Src& src, W&... events) {
                 "TABS/TNEG/TRELU/TNOT/TSQRT/TRSQRT/TRECIP/TLOG: dst and src must have the same DType");
   static_assert(Dst::isRowMajor && Src::isRowMajor && !Dst::isBoxedLayout && !Src::isBoxedLayout,
                 "TABS/TNEG/TRELU/TNOT/TSQRT/TRSQRT/TRECIP/TLOG: dst and src must be RowMajor NoneBox tiles");
-  using T = typename Dst::DType;
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  const Target target = core_target(core);
-  check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
-  check_same_valid(*rec.desc, "dst", rec.ops[0].tile, "src", rec.ops[1].tile);
-  if constexpr (O == Op::TNEG) rec.scalar = ScalarValue::of(T(-1));
-  if constexpr (O == Op::TRECIP) {
-    rec.scalar = ScalarValue::of(T(1));
-    rec.variant |= kVariantScalarFirst;
-    // A2A3 duplicates the 1s into dst before dividing: dst over src would divide 1 by 1.
-    if (target == Target::A2A3 && is_float(rec.ops[0].tile.dtype) &&
-        rec.ops[0].tile.footprint().overlaps(rec.ops[1].tile.footprint()))
-      fail("TRECIP: operand dst ", rec.ops[0].tile, " overlaps src: the A2A3 algorithm writes 1 into dst before it "
-           "divides by src, so the chip would compute 1 / 1 there; give dst its own bytes");
-  }
+  unary_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -1,0 +1,313 @@
+// PTO IR text files (pto::ir::Module): the parser's errors, control flow, and kernels whose results
+// are checked against double-precision references and whose modeled cycles equal the same kernel
+// written with the C++ API (one registry of instructions serves both).
+#define BOOST_TEST_MODULE ir
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <pto/ir/module.hpp>
+#include <pto/pto-inst.hpp>
+
+#include "../runtime/src/ir/syntax.hpp"
+#include "../runtime/src/ir/types.hpp"
+#include "test_util.hpp"
+
+using namespace pto;
+
+namespace {
+
+const std::string kDir = PTO_TEST_IR_DIR;  // test/ir
+
+std::string parse_error(const std::string& text) {
+  return pto_test::error_text([&] { ir::Module::parse(text, "t.pto"); });
+}
+
+// ---- the C++ twin of test/ir/vadd.pto ------------------------------------------------------------
+using T16 = Tile<TileType::Vec, float, 16, 64>;
+using G16 = GlobalTensor<float, Shape<1, 1, 1, 16, 64>, pto::Stride<1, 1, 1, 64, 1>>;
+void vadd_cpp(__gm__ float* a, __gm__ float* b, __gm__ float* c, int) {
+  const std::size_t off = std::size_t(get_block_idx()) * 16 * 64;
+  G16 ga(a + off), gb(b + off), gc(c + off);
+  T16 ta, tb, tc;
+  TLOAD(ta, ga);
+  TLOAD(tb, gb);
+  TADD(tc, ta, tb);
+  TSTORE(gc, tc);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_text_kernel_computes_and_times_as_its_cpp_twin) {
+  const ir::Module m = ir::Module::load(kDir + "/vadd.pto");
+  BOOST_TEST(m.default_entry() == "vadd");
+  for (int blocks : {1, 3}) {
+    const int rows = 16 * blocks;
+    auto a = pto_test::random_vector<float>(std::size_t(rows) * 64, -2, 2, 11);
+    auto b = pto_test::random_vector<float>(std::size_t(rows) * 64, -2, 2, 12);
+    std::vector<float> c(a.size(), -9.0f), c2(a.size(), -9.0f);
+    const LaunchReport r = m.launch({.blocks = blocks, .mode = Mode::Auto}, "vadd",
+                                    {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(c), ir::Arg::integer(rows)});
+    const LaunchReport r2 = launch({.blocks = blocks, .mode = Mode::Auto}, vadd_cpp, a, b, c2, rows);
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < a.size(); ++i, ++compared) BOOST_TEST(c[i] == a[i] + b[i]);  // one f32 add
+    BOOST_TEST(compared == std::size_t(rows) * 64);
+    BOOST_TEST(c == c2, boost::test_tools::per_element());
+    BOOST_TEST(r.cycles == r2.cycles);
+    BOOST_TEST(r.findings().empty());
+    for (int k = 0; k < blocks; ++k) BOOST_TEST(r.cores[std::size_t(k)].instructions == r2.cores[std::size_t(k)].instructions);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(loops_branches_calls_and_reductions_against_a_double_reference) {
+  const ir::Module m = ir::Module::load(kDir + "/accum.pto");
+  BOOST_TEST(m.target_arch() == "a2a3");
+  BOOST_TEST((m.entries() == std::vector<std::string>{"halve", "accum"}));
+  for (int n : {1, 4, 7}) {
+    auto x = pto_test::random_vector<float>(std::size_t(n) * 8 * 64, -1, 1, 40 + unsigned(n));
+    std::vector<float> out(8 * 64, -9.0f), sums(8, -9.0f);
+    const LaunchReport r = m.launch({.blocks = 1, .mode = Mode::Auto}, "accum",
+                                    {ir::Arg::buffer(x), ir::Arg::buffer(out), ir::Arg::buffer(sums), ir::Arg::integer(n), ir::Arg::real(0.75)});
+    BOOST_TEST(r.findings().empty());
+    std::size_t compared = 0;
+    for (int row = 0; row < 8; ++row) {
+      double sum = 0;
+      for (int col = 0; col < 64; ++col) {
+        double acc = 0, scale = 0.75;
+        for (int i = 0; i < n; ++i, scale *= 0.5) {
+          const double v = double(x[std::size_t(i) * 512 + std::size_t(row) * 64 + std::size_t(col)]) * scale;
+          acc += i % 2 ? -v : v;
+        }
+        BOOST_TEST(std::fabs(out[std::size_t(row) * 64 + std::size_t(col)] - acc) <= 1e-5 * (1 + std::fabs(acc)));
+        sum += acc;
+        ++compared;
+      }
+      BOOST_TEST(std::fabs(sums[std::size_t(row)] - sum) <= 1e-4 * (1 + std::fabs(sum)));
+    }
+    BOOST_TEST(compared == 512u);
+  }
+}
+
+// test/ir/softmax.pto: reductions, row-expand broadcasts, TEXP, TMOV and TCVT against a double softmax,
+// on both targets.
+BOOST_AUTO_TEST_CASE(a_softmax_text_kernel_against_a_double_reference) {
+  const ir::Module m = ir::Module::load(kDir + "/softmax.pto");
+  for (Target target : {Target::A2A3, Target::A5}) {
+    auto x = pto_test::random_vector<float>(8 * 64, -4, 4, 123);
+    std::vector<half> y(8 * 64, half(-1.0f));
+    const LaunchReport r = m.launch({.blocks = 1, .target = target, .mode = Mode::Auto}, "softmax", {ir::Arg::buffer(x), ir::Arg::buffer(y)});
+    BOOST_TEST(r.findings().empty());
+    std::size_t compared = 0;
+    for (int row = 0; row < 8; ++row) {
+      double mx = -1e30, sum = 0;
+      for (int c = 0; c < 64; ++c) mx = std::max(mx, double(x[std::size_t(row * 64 + c)]));
+      for (int c = 0; c < 64; ++c) sum += std::exp(double(x[std::size_t(row * 64 + c)]) - mx);
+      for (int c = 0; c < 64; ++c, ++compared) {
+        const double ref = std::exp(double(x[std::size_t(row * 64 + c)]) - mx) / sum;
+        BOOST_TEST(std::fabs(double(float(y[std::size_t(row * 64 + c)])) - ref) <= 1e-3 * ref + 1e-6, "row " << row << " col " << c);
+      }
+    }
+    BOOST_TEST(compared == 512u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(arith_wraps_to_its_type_and_scf_carries_values) {
+  // A kernel with no pto op: counts with i8 arithmetic (wrapping), a select and nested ifs; the result
+  // leaves through a tile (texpands) so it can be checked.
+  const std::string text = R"(
+module {
+  func.func @k(%out: !pto.ptr<f32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c10 = arith.constant 10 : index
+    %c8 = arith.constant 8 : index
+    %start = arith.constant 120 : i8
+    %three = arith.constant 3 : i8
+    %zero = arith.constant 0 : i8
+    %r = scf.for %i = %c0 to %c10 step %c1 iter_args(%a = %start) -> (i8) {
+      %b = arith.addi %a, %three : i8
+      scf.yield %b : i8
+    }
+    %neg = arith.cmpi slt, %r, %zero : i8
+    %picked = arith.select %neg, %r, %start : i8
+    %wide = arith.extsi %picked : i8 to i32
+    %f = arith.sitofp %wide : i32 to f32
+    %v = pto.make_tensor_view %out, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<1x8xf32>
+    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<1x8xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>
+    pto.texpands ins(%f : f32) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>)
+    pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>) outs(%p : !pto.partition_tensor_view<1x8xf32>)
+    return
+  }
+})";
+  // The same loop on std::int8_t: 120 + 10 x 3 wraps past 127 to a negative value, which the select keeps.
+  std::int8_t a = 120;
+  for (int i = 0; i < 10; ++i) a = std::int8_t(std::uint8_t(a) + 3u);
+  if (!(a < 0)) a = 120;
+  std::vector<float> out(8, 0.0f);
+  ir::Module::parse(text, "wrap.pto").launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(out)});
+  for (float v : out) BOOST_TEST(v == float(a));
+  BOOST_TEST(a == std::int8_t(-106));  // the wrap happened (else the test could not fail on it)
+}
+
+// The view a !pto.tile_buf gives its tiles is the one Tile<...>::view() gives the same C++ type.
+template <class T>
+void same_view(const std::string& type, int vr, int vc) {
+  const auto toks = ir::detail::tokenize(type, "t.pto");
+  BOOST_TEST_REQUIRE(toks.size() == 1u);
+  const ir::detail::Type t = ir::detail::parse_type(toks[0], "t.pto");
+  const TileView a = t.tile.view(vr, vc);
+  T tile;
+  const TileView b = tile.view();
+  BOOST_TEST_CONTEXT(type) {
+    BOOST_TEST((a.dtype == b.dtype && a.loc == b.loc && a.pad == b.pad));
+    BOOST_TEST(a.rows == b.rows);
+    BOOST_TEST(a.cols == b.cols);
+    BOOST_TEST(a.valid_rows == b.valid_rows);
+    BOOST_TEST(a.valid_cols == b.valid_cols);
+    BOOST_TEST(a.row_stride == b.row_stride);
+    BOOST_TEST(a.col_stride == b.col_stride);
+    BOOST_TEST(a.row_major == b.row_major);
+    BOOST_TEST(a.boxed == b.boxed);
+    BOOST_TEST(a.inner_rows == b.inner_rows);
+    BOOST_TEST(a.inner_cols == b.inner_cols);
+    BOOST_TEST(a.inner_row_major == b.inner_row_major);
+    BOOST_TEST(a.static_valid_rows == b.static_valid_rows);
+    BOOST_TEST(a.static_valid_cols == b.static_valid_cols);
+    BOOST_TEST(t.tile.bytes() == T::GetSizeInBytes());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(tile_buf_views_equal_the_cpp_tiles) {
+  same_view<Tile<TileType::Vec, float, 16, 64>>("!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=16, v_col=64>", 16, 64);
+  same_view<Tile<TileType::Vec, float, 16, 64, BLayout::RowMajor, -1, -1>>(
+      "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=64, v_row=?, v_col=?, blayout=row_major, slayout=none_box, fractal=512, pad=0>", 16, 64);
+  same_view<Tile<TileType::Vec, half, 16, 1, BLayout::ColMajor>>("!pto.tile_buf<loc=vec, dtype=f16, rows=16, cols=1, blayout=col_major>", 16, 1);
+  same_view<Tile<TileType::Mat, half, 32, 32, BLayout::ColMajor, 32, 32, SLayout::RowMajor, 512>>(
+      "!pto.tile_buf<loc=mat, dtype=f16, rows=32, cols=32, v_row=32, v_col=32, blayout=col_major, slayout=row_major, fractal=512, pad=0>", 32, 32);
+  same_view<Tile<TileType::Mat, half, 32, 32, BLayout::RowMajor, 32, 32, SLayout::ColMajor, 512>>(
+      "!pto.tile_buf<slayout=col_major, loc=mat, dtype=f16, rows=32, cols=32, blayout=row_major>", 32, 32);
+  same_view<Tile<TileType::Acc, float, 16, 32, BLayout::ColMajor, 16, 32, SLayout::RowMajor, 1024>>(
+      "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=32, blayout=col_major, slayout=row_major, fractal=1024>", 16, 32);
+  same_view<Tile<TileType::Vec, std::int8_t, 8, 64, BLayout::RowMajor, 8, 64, SLayout::NoneBox, 512, PadValue::Max>>(
+      "!pto.tile_buf<loc=vec, dtype=i8, rows=8, cols=64, pad=2>", 8, 64);
+  // PTOAS's compact form: location, ROWSxCOLSxDTYPE, then keys.
+  same_view<Tile<TileType::Left, float, 32, 32, BLayout::RowMajor, 32, 32, SLayout::RowMajor, 512>>(
+      "!pto.tile_buf<left, 32x32xf32, slayout=row_major>", 32, 32);
+}
+
+// TDIVS with the scalar first (`ins(%s, %t : f32, T)`) divides the scalar by each element.
+BOOST_AUTO_TEST_CASE(tdivs_takes_its_scalar_first_or_second) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=64>";
+  auto kernel = [&](bool first) {
+    return "module {\n  func.func @k(%x: !pto.ptr<f32>) {\n    %c0 = arith.constant 0 : index\n"
+           "    %c1 = arith.constant 1 : index\n    %c64 = arith.constant 64 : index\n    %s = arith.constant 6.0 : f32\n"
+           "    %v = pto.make_tensor_view %x, shape = [%c1, %c64], strides = [%c64, %c1] : !pto.tensor_view<1x64xf32>\n"
+           "    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c64] : !pto.tensor_view<1x64xf32> -> !pto.partition_tensor_view<1x64xf32>\n"
+           "    %t = pto.alloc_tile : " + T + "\n    %d = pto.alloc_tile : " + T + "\n"
+           "    pto.tload ins(%p : !pto.partition_tensor_view<1x64xf32>) outs(%t : " + T + ")\n" +
+           (first ? "    pto.tdivs ins(%s, %t : f32, " + T + ") outs(%d : " + T + ")\n"
+                  : "    pto.tdivs ins(%t, %s : " + T + ", f32) outs(%d : " + T + ")\n") +
+           "    pto.tstore ins(%d : " + T + ") outs(%p : !pto.partition_tensor_view<1x64xf32>)\n    return\n  }\n}\n";
+  };
+  for (bool first : {false, true}) {
+    auto x = pto_test::random_vector<float>(64, 0.5, 2, 91);
+    const std::vector<float> in = x;
+    ir::Module::parse(kernel(first), "tdivs.pto").launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(x)});
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < x.size(); ++i, ++compared) {
+      const double ref = first ? 6.0 / double(in[i]) : double(in[i]) / 6.0;
+      BOOST_TEST(std::fabs(x[i] - ref) <= 1e-6 * std::fabs(ref));
+    }
+    BOOST_TEST(compared == 64u);
+  }
+}
+
+// The SSA form of the seed articles (`%d = pto.tmuls %a, %s : T, f32 -> T`): dst is a new tile.
+BOOST_AUTO_TEST_CASE(the_ssa_form_makes_its_result_tile) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=64>";
+  const std::string text = "module {\n  func.func @k(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>) {\n"
+                           "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+                           "    %c8 = arith.constant 8 : index\n    %c64 = arith.constant 64 : index\n"
+                           "    %three = arith.constant 3.0 : f32\n"
+                           "    %vx = pto.make_tensor_view %x, shape = [%c8, %c64], strides = [%c64, %c1] : !pto.tensor_view<8x64xf32>\n"
+                           "    %vy = pto.make_tensor_view %y, shape = [%c8, %c64], strides = [%c64, %c1] : !pto.tensor_view<8x64xf32>\n"
+                           "    %px = pto.partition_view %vx, offsets = [%c0, %c0], sizes = [%c8, %c64] : !pto.tensor_view<8x64xf32> -> !pto.partition_tensor_view<8x64xf32>\n"
+                           "    %py = pto.partition_view %vy, offsets = [%c0, %c0], sizes = [%c8, %c64] : !pto.tensor_view<8x64xf32> -> !pto.partition_tensor_view<8x64xf32>\n"
+                           "    %t = pto.alloc_tile : " + T + "\n"
+                           "    pto.tload ins(%px : !pto.partition_tensor_view<8x64xf32>) outs(%t : " + T + ")\n"
+                           "    %m = pto.tmuls %t, %three : " + T + ", f32 -> " + T + "\n"
+                           "    %s = pto.tadd %m, %t : " + T + ", " + T + " -> " + T + "\n"
+                           "    %e = pto.texp %s : " + T + " -> " + T + "\n"
+                           "    pto.tstore ins(%e : " + T + ") outs(%py : !pto.partition_tensor_view<8x64xf32>)\n"
+                           "    return\n  }\n}\n";
+  auto x = pto_test::random_vector<float>(8 * 64, -1, 1, 77);
+  std::vector<float> y(8 * 64, 0.0f);
+  const LaunchReport r = ir::Module::parse(text, "ssa.pto").launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(x), ir::Arg::buffer(y)});
+  BOOST_TEST(r.findings().empty());
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < x.size(); ++i, ++compared) {
+    const double ref = std::exp(4.0 * double(x[i]));
+    BOOST_TEST(std::fabs(y[i] - ref) <= 2e-6 * ref);
+  }
+  BOOST_TEST(compared == 512u);
+}
+
+BOOST_AUTO_TEST_CASE(errors_name_the_file_line_and_column) {
+  struct Case {
+    std::string text, expect;
+  };
+  const std::vector<Case> cases = {
+      {"module {\n  func.func @f() {\n    %a = arith.addi %x, %x : index\n    return\n  }\n}\n",
+       "t.pto:3:21: error: arith.addi: '%x' is used but not defined before this point"},
+      {"module {\n  func.func @f() {\n    pto.tfoo\n    return\n  }\n}\n", "t.pto:3:5: error: 'pto.tfoo' is not an operation pto-run knows"},
+      {"module {\n  func.func @f() {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=16>\n    return\n  }\n}\n",
+       "t.pto:3:27: error: !pto.tile_buf: missing key 'cols'"},
+      {"module {\n  func.func @f() {\n    %c = arith.constant 1 : index\n    %c = arith.constant 2 : index\n    return\n  }\n}\n",
+       "t.pto:4:10: error: '%c' is defined twice"},
+      {"module {\n  func.func @f() {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8\n", "t.pto:3:40: error: unterminated '<'"},
+      {"module {\n  func.func @f() {\n    return\n  }\n", "t.pto:1:8: error: region '{' is never closed"},
+      {"module {\n  func.func @f(%a: !pto.ptr<f32>) {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>\n"
+       "    pto.tadd ins(%t, %a : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>, !pto.ptr<f32>) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>)\n"
+       "    return\n  }\n}\n",
+       "t.pto:4:5: error: pto.tadd: operand src1 must be a !pto.tile_buf, not !pto.ptr<f32>"},
+      {"module {\n  func.func @f() {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=f32, rows=8, cols=8>\n"
+       "    pto.texp ins(%t : !pto.tile_buf<loc=mat, dtype=f32, rows=8, cols=8>) outs(%t : !pto.tile_buf<loc=mat, dtype=f32, rows=8, cols=8>)\n"
+       "    return\n  }\n}\n",
+       "must be a Vec tile (loc=vec)"},
+  };
+  std::size_t checked = 0;
+  for (const Case& c : cases) {
+    const std::string e = parse_error(c.text);
+    BOOST_TEST(e.find(c.expect) != std::string::npos, "expected '" << c.expect << "' in '" << e << "'");
+    ++checked;
+  }
+  BOOST_TEST(checked == cases.size());
+}
+
+BOOST_AUTO_TEST_CASE(run_time_rules_are_located_errors_too) {
+  const ir::Module m = ir::Module::load(kDir + "/vadd.pto");
+  std::vector<float> a(16 * 64), b(16 * 64), c(16 * 64);
+  std::vector<half> h(16 * 64);
+  // Rows beyond the buffer: the partition's bounds.
+  std::string e = pto_test::error_text([&] {
+    m.launch({.blocks = 2, .mode = Mode::Auto}, "vadd", {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(c), ir::Arg::integer(16)});
+  });
+  BOOST_TEST(e.find("vadd.pto:13:") != std::string::npos, e);
+  BOOST_TEST(e.find("exceeds the view's 16") != std::string::npos, e);
+  // A buffer of the wrong element type, and a missing argument.
+  e = pto_test::error_text([&] {
+    m.launch({.blocks = 1, .mode = Mode::Auto}, "vadd", {ir::Arg::buffer(h), ir::Arg::buffer(b), ir::Arg::buffer(c), ir::Arg::integer(16)});
+  });
+  BOOST_TEST(e.find("argument 0 (!pto.ptr<f32>): the buffer holds half elements") != std::string::npos, e);
+  e = pto_test::error_text([&] { m.launch({.blocks = 1}, "vadd", {ir::Arg::buffer(a)}); });
+  BOOST_TEST(e.find("@vadd takes 4 arguments; 1 given") != std::string::npos, e);
+  // Manual mode needs addresses.
+  e = pto_test::error_text([&] {
+    m.launch({.blocks = 1, .mode = Mode::Manual}, "vadd", {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(c), ir::Arg::integer(16)});
+  });
+  BOOST_TEST(e.find("the tile has no address; give its alloc_tile `addr = ...`") != std::string::npos, e);
+}

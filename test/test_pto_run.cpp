@@ -1,0 +1,131 @@
+// pto-run as a user runs it: .npy and .bin arguments, --out, --golden with its exit status, --check,
+// --trace, and the errors (exit 2, the message on stderr).
+#define BOOST_TEST_MODULE pto_run
+#include <boost/test/unit_test.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <xtensor/xnpy.hpp>
+
+#include "test_util.hpp"
+
+namespace {
+
+const std::string kTool = PTO_RUN_PATH, kDir = PTO_TEST_IR_DIR;
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+Result run(const std::string& args) {
+  Result r;
+  FILE* p = popen((kTool + " " + args + " 2>&1").c_str(), "r");
+  BOOST_TEST_REQUIRE(p != nullptr);
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+void write_npy(const std::string& path, const std::vector<float>& v, std::vector<std::size_t> shape) {
+  std::ofstream os(path, std::ios::binary);
+  xt::detail::write_header(os, "<f4", false, shape);
+  os.write(reinterpret_cast<const char*>(v.data()), std::streamsize(v.size() * sizeof(float)));
+}
+std::vector<float> read_npy(const std::string& path) {
+  std::ifstream is(path, std::ios::binary);
+  auto f = xt::detail::load_npy_file(is);
+  BOOST_TEST(f.m_typestring == "<f4");
+  const float* p = reinterpret_cast<const float*>(f.ptr());
+  return std::vector<float>(p, p + f.n_bytes() / sizeof(float));
+}
+
+struct Files {
+  std::string a = pto_test::temp_path("a.npy"), b = pto_test::temp_path("b.npy"), ref = pto_test::temp_path("ref.npy"),
+              c = pto_test::temp_path("c.npy"), raw = pto_test::temp_path("b.bin"), trace = pto_test::temp_path("run.json");
+  std::vector<float> va, vb, sum;
+  Files() {
+    va = pto_test::random_vector<float>(32 * 64, -3, 3, 5);
+    vb = pto_test::random_vector<float>(32 * 64, -3, 3, 6);
+    for (std::size_t i = 0; i < va.size(); ++i) sum.push_back(float(double(va[i]) + double(vb[i])));
+    write_npy(a, va, {32, 64});
+    write_npy(b, vb, {32, 64});
+    write_npy(ref, sum, {32, 64});
+    std::ofstream(raw, std::ios::binary).write(reinterpret_cast<const char*>(vb.data()), std::streamsize(vb.size() * 4));
+  }
+  ~Files() {
+    for (const auto& p : {a, b, ref, c, raw, trace}) std::filesystem::remove(p);
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(a_run_writes_its_output_and_passes_its_golden) {
+  Files f;
+  const std::string vadd = kDir + "/vadd.pto";
+  Result r = run(vadd + " --blocks 2 --arg " + f.a + " --arg " + f.raw + ":f32:32x64 --arg f32:32x64 --arg 32 --out 2=" + f.c +
+                 " --golden 2=" + f.ref + " --trace " + f.trace);
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("golden 2 (" + f.ref + "): 2048 elements, 0 mismatch(es)") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("launch: 2 core(s), target A2A3, auto mode") != std::string::npos, r.output);
+  BOOST_TEST(read_npy(f.c) == f.sum, boost::test_tools::per_element());
+  BOOST_TEST(std::filesystem::file_size(f.trace) > 100u);
+}
+
+BOOST_AUTO_TEST_CASE(a_golden_mismatch_exits_1_and_counts_the_bad_elements) {
+  Files f;
+  std::vector<float> wrong = f.sum;
+  for (std::size_t i : {3u, 700u, 2047u}) wrong[i] += 0.5f;
+  write_npy(f.ref, wrong, {32, 64});
+  const Result r = run(kDir + "/vadd.pto --blocks 2 --arg " + f.a + " --arg " + f.b + " --arg f32:32x64 --arg 32 --golden 2=" + f.ref);
+  BOOST_TEST(r.status == 1, r.output);
+  BOOST_TEST(r.output.find("3 mismatch(es)") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("first at element 3") != std::string::npos, r.output);
+}
+
+BOOST_AUTO_TEST_CASE(errors_exit_2_with_a_message) {
+  Files f;
+  const std::string vadd = kDir + "/vadd.pto";
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {vadd + " --arg " + f.a, "@vadd takes 4 argument(s) (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>, index); 1 --arg given"},
+      {vadd + " --arg " + f.a + " --arg " + f.b + " --arg i32:32x64 --arg 32", "holds int32 elements; the parameter !pto.ptr<f32> takes float"},
+      {vadd + " --arg " + f.a + " --arg " + f.b + " --arg f32:32x64 --arg x", "--arg x: the parameter index takes a number"},
+      {vadd + " --arg " + f.a + " --arg " + f.raw + ":f32:16x64 --arg f32:32x64 --arg 32", "holds 8192 bytes; 16x64 f32 elements are 4096"},
+      {vadd + " --arg " + f.a + " --arg " + f.b + " --arg f32:32x64 --arg 32 --out 3=x.npy", "--out 3=x.npy: argument 3 is not a GM buffer"},
+      {vadd + " --blocks 3 --arg " + f.a + " --arg " + f.b + " --arg f32:32x64 --arg 48",
+       "vadd.pto:19:5: error: TLOAD: operand src GlobalTensor<float,ND> shape(1,1,1,16,64) stride(1,1,1,64,1) reads GM bytes"},
+      {kDir + "/missing.pto", "cannot open the file"},
+      {vadd + " --target a9", "--target a9: a2a3 or a5"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run(c.args);
+    BOOST_TEST(r.status == 2, c.args << ": " << r.output);
+    BOOST_TEST(r.output.find(c.expect) != std::string::npos, c.args << ": " << r.output);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(check_verifies_without_running) {
+  const Result ok = run(kDir + "/accum.pto --check --entry accum");
+  BOOST_TEST(ok.status == 0, ok.output);
+  BOOST_TEST(ok.output.find("ok (2 function(s); entry @accum takes 5 argument(s))") != std::string::npos, ok.output);
+  const Result all = run(kDir + "/accum.pto --check");
+  BOOST_TEST(all.status == 0, all.output);
+  BOOST_TEST(all.output.find("ok (2 function(s): @halve @accum)") != std::string::npos, all.output);
+  const std::string bad = pto_test::temp_path("bad.pto");
+  std::ofstream(bad) << "module {\n  func.func @f() {\n    %x = arith.addi %y, %y : index\n    return\n  }\n}\n";
+  const Result r = run(bad + " --check");
+  std::filesystem::remove(bad);
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(r.output.find(bad + ":3:21: error: arith.addi: '%y' is used but not defined") != std::string::npos, r.output);
+}
