@@ -270,6 +270,9 @@ BOOST_AUTO_TEST_CASE(errors_name_the_file_line_and_column) {
        "t.pto:4:10: error: '%c' is defined twice"},
       {"module {\n  func.func @f() {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8\n", "t.pto:3:40: error: unterminated '<'"},
       {"module {\n  func.func @f() {\n    return\n  }\n", "t.pto:1:8: error: region '{' is never closed"},
+      {"module {\n  func.func @f(%a: i32) {\n    func.call @g(%a) : (i32) -> ()\n    return\n  }\n"
+       "  func.func @g(%a: i32) {\n    func.call @f(%a) : (i32) -> ()\n    return\n  }\n}\n",
+       "t.pto:7:5: error: func.call: recursion (@f -> @g -> @f) is not supported"},
       {"module {\n  func.func @f(%a: !pto.ptr<f32>) {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>\n"
        "    pto.tadd ins(%t, %a : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>, !pto.ptr<f32>) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>)\n"
        "    return\n  }\n}\n",

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -78,6 +79,30 @@ BOOST_AUTO_TEST_CASE(a_run_writes_its_output_and_passes_its_golden) {
   BOOST_TEST(r.output.find("launch: 2 core(s), target A2A3, auto mode") != std::string::npos, r.output);
   BOOST_TEST(read_npy(f.c) == f.sum, boost::test_tools::per_element());
   BOOST_TEST(std::filesystem::file_size(f.trace) > 100u);
+}
+
+// numpy has no bfloat16: a bf16 parameter takes a uint16 .npy of the bits.
+BOOST_AUTO_TEST_CASE(a_bf16_parameter_takes_the_bits_as_uint16) {
+  const std::string x = pto_test::temp_path("x16.npy"), y = pto_test::temp_path("y.npy"), ref = pto_test::temp_path("y_ref.npy");
+  std::vector<std::uint16_t> bits(8 * 64);
+  std::vector<float> twice(8 * 64);
+  for (std::size_t i = 0; i < bits.size(); ++i) {
+    const float v = float(int(i % 97) - 48) / 8.0f;  // exact in bfloat16
+    std::uint32_t u;
+    std::memcpy(&u, &v, 4);
+    bits[i] = std::uint16_t(u >> 16);
+    twice[i] = 2 * v;
+  }
+  {
+    std::ofstream os(x, std::ios::binary);
+    xt::detail::write_header(os, "<u2", false, std::vector<std::size_t>{8, 64});
+    os.write(reinterpret_cast<const char*>(bits.data()), std::streamsize(bits.size() * 2));
+  }
+  write_npy(ref, twice, {8, 64});
+  const Result r = run(kDir + "/bf16_scale.pto --arg " + x + " --arg f32:8x64 --out 1=" + y + " --golden 1=" + ref + " --atol 0 --rtol 0");
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(read_npy(y) == twice, boost::test_tools::per_element());
+  for (const auto& p : {x, y, ref}) std::filesystem::remove(p);
 }
 
 BOOST_AUTO_TEST_CASE(a_golden_mismatch_exits_1_and_counts_the_bad_elements) {

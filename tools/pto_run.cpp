@@ -172,6 +172,8 @@ Array array_arg(const std::string& s, const pto::ir::Param& p) {
   } else {
     throw Usage("--arg " + s + ": a " + p.type + " parameter takes FILE.npy, FILE.bin:DTYPE:SHAPE or DTYPE:SHAPE (such as f32:128x64)");
   }
+  if (a.dtype == pto::DType::U16 && p.dtype == pto::DType::BF16 && !a.source.empty())
+    a.dtype = pto::DType::BF16;  // numpy has no bfloat16: a uint16 .npy holds the bits (ml_dtypes' and PTOAS's goldens)
   if (a.dtype != p.dtype)
     throw Usage("--arg " + s + ": holds " + pto::name_of(a.dtype) + " elements; the parameter " + p.type + " takes " + pto::name_of(p.dtype) +
                 " (pto-run does not convert: save the array with the parameter's type)");
@@ -264,8 +266,9 @@ int run(const Options& o) {
   int status = 0;
   for (const auto& [i, path] : goldens) {
     if (o.model_only) throw Usage("--golden with --model-only: a model-only run computes no data");
-    const Array g = read_npy(path);
+    Array g = read_npy(path);
     const Array& a = arrays[i];
+    if (g.dtype == pto::DType::U16 && a.dtype == pto::DType::BF16) g.dtype = pto::DType::BF16;  // bf16 bits
     if (g.count() != a.count())
       throw Usage("--golden " + std::to_string(i) + "=" + path + ": holds " + std::to_string(g.count()) + " elements; argument " +
                   std::to_string(i) + " has " + std::to_string(a.count()));

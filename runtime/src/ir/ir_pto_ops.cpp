@@ -665,15 +665,19 @@ int event_of_name(Cursor& cur, const std::string& s) {
   return s[at + 8] - '0';
 }
 
-void exec_barrier(Frame&, const Op& op) { ::pipe_barrier(int(op.ints[0])).finish(); }
+// No C++ call site: a sync op's messages are located at its .pto line by run_block (std::source_location
+// cannot be made for a text file's line, and the default would name this file).
+pto::source_location site(const Frame&, const Op&) { return pto::source_location{}; }
+
+void exec_barrier(Frame& f, const Op& op) { ::pipe_barrier(int(op.ints[0]), site(f, op)).finish(); }
 void c_barrier(Compiler&, Cursor& cur, Op& op) {
   const Token& t = cur.next();
   op.ints = {pipe_of_name(cur, t.text)};
   op.exec = exec_barrier;
 }
-void exec_flag(Frame&, const Op& op) {
-  if (op.ints[3]) ::set_flag(int(op.ints[0]), int(op.ints[1]), int(op.ints[2])).finish();
-  else ::wait_flag(int(op.ints[0]), int(op.ints[1]), int(op.ints[2])).finish();
+void exec_flag(Frame& f, const Op& op) {
+  if (op.ints[3]) ::set_flag(int(op.ints[0]), int(op.ints[1]), int(op.ints[2]), site(f, op)).finish();
+  else ::wait_flag(int(op.ints[0]), int(op.ints[1]), int(op.ints[2]), site(f, op)).finish();
 }
 void c_flag(Compiler&, Cursor& cur, Op& op) {  // pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
   cur.expect("[");

@@ -1,5 +1,7 @@
 #include "program.hpp"
 
+#include <algorithm>
+
 #include <pto/isa/error.hpp>
 #include <pto/runtime/sync_check.hpp>
 
@@ -264,6 +266,39 @@ void compile_function(Compiler& c, const Stmt& s, Function& fn, bool body_too) {
   fn.body.args.clear();
 }
 
+// A function that calls itself, directly or through others, would run until the host's stack ends: as
+// PTOAS does, recursion is an error (at the call that closes the cycle).
+void calls_of(const Block& b, std::vector<const Op*>& out) {
+  for (const Op& op : b.ops) {
+    if (op.callee >= 0) out.push_back(&op);
+    for (const Block& r : op.regions) calls_of(r, out);
+  }
+}
+void reject_recursion(const Program& p) {
+  std::vector<std::vector<const Op*>> calls(p.funcs.size());
+  for (std::size_t i = 0; i < p.funcs.size(); ++i) calls_of(p.funcs[i].body, calls[i]);
+  std::vector<int> state(p.funcs.size(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::vector<std::size_t> path;
+  auto visit = [&](auto&& self, std::size_t f) -> void {
+    state[f] = 1;
+    path.push_back(f);
+    for (const Op* call : calls[f]) {
+      const auto g = std::size_t(call->callee);
+      if (state[g] == 1) {
+        std::string cycle;
+        for (auto it = std::find(path.begin(), path.end(), g); it != path.end(); ++it) cycle += "@" + p.funcs[*it].name + " -> ";
+        syntax_error(p.file, call->line, call->col, "func.call: recursion (" + cycle + "@" + p.funcs[g].name +
+                                                         ") is not supported: a kernel's calls must form no cycle");
+      }
+      if (state[g] == 0) self(self, g);
+    }
+    path.pop_back();
+    state[f] = 2;
+  };
+  for (std::size_t i = 0; i < p.funcs.size(); ++i)
+    if (state[i] == 0) visit(visit, i);
+}
+
 }  // namespace
 
 std::shared_ptr<const Program> compile(const std::vector<Stmt>& top, const std::string& file) {
@@ -311,6 +346,7 @@ std::shared_ptr<const Program> compile(const std::vector<Stmt>& top, const std::
   prog->funcs.resize(funcs.size());
   for (std::size_t i = 0; i < funcs.size(); ++i) compile_function(c, *funcs[i], prog->funcs[i], false);
   for (std::size_t i = 0; i < funcs.size(); ++i) compile_function(c, *funcs[i], prog->funcs[i], true);
+  reject_recursion(*prog);
   return prog;
 }
 
