@@ -523,6 +523,31 @@ BOOST_AUTO_TEST_CASE(the_checker_finds_a_slot_read_after_its_tfree_and_not_its_f
   }
 }
 
+// The two AIVs of a cluster also meet at SYNCALL<AIVOnly>: AIV0's store, the barrier, AIV1's load of the
+// same bytes is no race; without the barrier it is one (each cluster's AIVs, both clusters).
+BOOST_AUTO_TEST_CASE(aivonly_syncall_orders_a_clusters_two_aivs) {
+  using Row = Tile<TileType::Vec, float, 1, 64>;
+  using GmRow = GlobalTensor<float, Shape<1, 1, 1, 1, 64>, pto::Stride<1, 1, 1, 64, 1>>;
+  for (bool barrier : {true, false}) {
+    std::vector<float> buf(2 * 64, 0.0f);
+    auto vec = [barrier](__gm__ float* g) {
+      Row t;
+      GmRow row(g + std::size_t(get_block_idx()) * 64);
+      if (get_subblockid() == 0) {
+        TEXPANDS(t, 5.0f);
+        TSTORE(row, t);
+      }
+      if (barrier) SYNCALL<SyncCoreType::AIVOnly>();
+      if (get_subblockid() == 1) TLOAD(t, row);
+    };
+    const LaunchReport r = launch_mix({.blocks = 2, .mode = Mode::Auto, .check = SyncCheck::Report}, [](__gm__ float*) {}, vec, buf);
+    std::size_t races = 0;
+    for (const SyncFinding& f : r.findings())
+      if (f.kind == SyncFinding::Kind::Race && f.message.find("cross-core race in cluster") == 0) ++races;
+    BOOST_TEST(races == (barrier ? 0u : 2u), r);
+  }
+}
+
 // ---- back-pressure: a full ring blocks the producer, in modeled time --------------------------------
 
 // Cross-core waits are attributed to the core whose signal ended them: the AIC's to the AIVs' frees

@@ -256,6 +256,38 @@ BOOST_AUTO_TEST_CASE(the_ssa_form_makes_its_result_tile) {
   BOOST_TEST(compared == 512u);
 }
 
+// Literal addresses (0 included) in manual mode, -inf written as MLIR prints it (bits), and integer
+// rules: a host value must fit its parameter, division by zero is an error after the wrap.
+BOOST_AUTO_TEST_CASE(literal_addresses_hex_floats_and_integer_rules) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>";
+  const std::string text = "module {\n  func.func @k(%out: !pto.ptr<f32>, %d: i8) {\n    %c0 = arith.constant 0 : index\n"
+                           "    %c1 = arith.constant 1 : index\n    %c8 = arith.constant 8 : index\n"
+                           "    %ninf = arith.constant 0xFF800000 : f32\n    %x = arith.constant 7 : i8\n"
+                           "    %q = arith.remui %x, %d : i8\n"
+                           "    %v = pto.make_tensor_view %out, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<1x8xf32>\n"
+                           "    %p = pto.partition_view %v, offsets = [0, 0], sizes = [1, 8] : !pto.tensor_view<1x8xf32> -> !pto.partition_tensor_view<1x8xf32>\n"
+                           "    %t = pto.alloc_tile addr = 0 : " + T + "\n"
+                           "    pto.texpands ins(%ninf : f32) outs(%t : " + T + ")\n"
+                           "    pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]\n    pto.wait_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]\n"
+                           "    pto.tstore ins(%t : " + T + ") outs(%p : !pto.partition_tensor_view<1x8xf32>)\n    return\n  }\n}\n";
+  const ir::Module m = ir::Module::parse(text, "lit.pto");
+  std::vector<float> out(8, 0.0f);
+  const LaunchReport r = m.launch({.blocks = 1, .mode = Mode::Manual}, "k", {ir::Arg::buffer(out), ir::Arg::integer(3)});
+  BOOST_TEST(r.findings().empty(), r);
+  for (float v : out) BOOST_TEST((std::isinf(v) && v < 0));
+  std::string e = pto_test::error_text([&] { m.launch({.blocks = 1, .mode = Mode::Manual}, "k", {ir::Arg::buffer(out), ir::Arg::integer(256)}); });
+  BOOST_TEST(e.find("argument 1 (i8): 256 does not fit i8") != std::string::npos, e);
+  e = pto_test::error_text([&] { m.launch({.blocks = 1, .mode = Mode::Manual}, "k", {ir::Arg::buffer(out), ir::Arg::integer(0)}); });
+  BOOST_TEST(e.find("lit.pto:8:10: error: arith.remui: division by zero") != std::string::npos, e);
+  // A negative literal size, a return inside scf.if, an event id past 7.
+  BOOST_TEST(parse_error(std::string(text).replace(text.find("sizes = [1, 8]"), 14, "sizes = [1, -8]")).find("must not be negative") !=
+             std::string::npos);
+  BOOST_TEST(parse_error("module {\n  func.func @f(%c: i1) {\n    scf.if %c {\n      return\n    }\n    return\n  }\n}\n")
+                 .find("t.pto:4:7: error: return: a return belongs at the end of the function's body") != std::string::npos);
+  BOOST_TEST(parse_error(std::string(text).replace(text.find("<EVENT_ID0>]\n    pto.wait"), 11, "<EVENT_ID12>")).find("EVENT_ID0 ... EVENT_ID7") !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(errors_name_the_file_line_and_column) {
   struct Case {
     std::string text, expect;

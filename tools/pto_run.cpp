@@ -6,6 +6,7 @@
 // CLI11 parses the command line (Debian's libcli11-dev: the help text and the option errors are its);
 // xtensor's npy reader and header writer (libxtensor-dev) read and write the arrays. README: pto-run.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -70,13 +71,19 @@ std::vector<std::size_t> parse_shape(const std::string& s, const std::string& ar
   while (std::getline(ss, d, 'x')) {
     if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos)
       throw Usage("--arg " + arg + ": the shape '" + s + "' must be dimensions joined by 'x', such as 128x64");
-    shape.push_back(std::stoull(d));
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), n);
+    if (ec != std::errc() || end != d.data() + d.size() || n > (std::size_t(1) << 40))
+      throw Usage("--arg " + arg + ": dimension '" + d + "' is out of range");
+    shape.push_back(n);
   }
   return shape;
 }
+// Elements of a shape; more than 2^36 (a 256 GiB f32 array) is an error, not a wrapped size.
 std::size_t product(const std::vector<std::size_t>& s) {
   std::size_t n = 1;
-  for (std::size_t d : s) n *= d;
+  for (std::size_t d : s)
+    if (__builtin_mul_overflow(n, d, &n) || n > (std::size_t(1) << 36)) throw Usage("an array shape of more than 2^36 elements");
   return n;
 }
 
@@ -91,6 +98,7 @@ Array read_npy(const std::string& path) {
     }
   };
   xt::detail::npy_file f = load();
+  if (!is) throw Usage(path + ": the file ends before its header's " + std::to_string(f.n_bytes()) + " bytes of data");
   if (f.m_fortran_order) throw Usage(path + ": a Fortran-order array; save it in C order (numpy.ascontiguousarray)");
   const auto it = typestrings().find(f.m_typestring);
   if (it == typestrings().end())
@@ -186,7 +194,10 @@ std::pair<std::size_t, std::string> indexed(const std::string& s, const char* op
   const auto eq = s.find('=');
   if (eq == std::string::npos || eq == 0 || s.substr(0, eq).find_first_not_of("0123456789") != std::string::npos)
     throw Usage(std::string(option) + " " + s + ": expected I=FILE (I: the 0-based index of a GM argument)");
-  return {std::stoull(s.substr(0, eq)), s.substr(eq + 1)};
+  std::size_t i = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + eq, i);
+  if (ec != std::errc() || end != s.data() + eq) throw Usage(std::string(option) + " " + s + ": the index is out of range");
+  return {i, s.substr(eq + 1)};
 }
 
 struct Options {
@@ -237,7 +248,7 @@ int run(const Options& o) {
     std::size_t used = 0;
     try {
       if (p.kind == pto::ir::Param::Kind::Float) args.push_back(pto::ir::Arg::real(std::stod(s, &used)));
-      else args.push_back(pto::ir::Arg::integer(std::stoll(s, &used, 0)));
+      else args.push_back(pto::ir::Arg::integer(std::stoll(s, &used, s.rfind("0x", 0) == 0 || s.rfind("-0x", 0) == 0 ? 16 : 10)));
     } catch (const std::exception&) {
       used = 0;
     }
@@ -276,7 +287,7 @@ int run(const Options& o) {
     double max_abs = 0, max_rel = 0;
     for (std::size_t k = 0; k < a.count(); ++k) {
       const double x = element(a, k), y = element(g, k);
-      if (std::isnan(x) && std::isnan(y)) continue;
+      if (x == y || (std::isnan(x) && std::isnan(y))) continue;  // equal infinities too
       const double d = std::fabs(x - y);
       if (!(d <= o.atol + o.rtol * std::fabs(y))) {
         if (bad++ == 0) first = k;

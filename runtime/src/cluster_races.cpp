@@ -52,7 +52,7 @@ void ClusterRaces::split(std::uintptr_t at) {
   if (prev->first != at) shadow_.emplace_hint(it, at, prev->second);
 }
 
-void ClusterRaces::access(int m, std::uint64_t seq, const char* name, int pipe, const PipeClock& vc, std::uint32_t epoch,
+void ClusterRaces::access(int m, std::uint64_t seq, const char* name, int pipe, const PipeClock& vc, Epochs epoch,
                           std::uint64_t now, std::uintptr_t lo, std::uintptr_t hi, bool write) {
   if (hi <= lo) return;
   std::lock_guard lock(m_);
@@ -69,7 +69,8 @@ void ClusterRaces::access(int m, std::uint64_t seq, const char* name, int pipe, 
         if (e.pipe == me.pipe && e.write == write) e = me, mine = true;
         continue;
       }
-      if (!(e.write || write) || e.epoch != epoch) continue;  // reads only, or a SYNCALL<Mix> between
+      const bool aivs = e.member != 0 && m != 0;  // two AIVs also meet at SYNCALL<AIVOnly>
+      if (!(e.write || write) || (aivs ? e.epoch.vec != epoch.vec : e.epoch.mix != epoch.mix)) continue;  // reads only, or a barrier between
       if (knows[e.member][e.pipe] >= e.idx) continue;          // it ended before a set this core waited for
       // Told in modeled-time order (the host may run the later one first).
       const bool e_first = e.start < me.start || (e.start == me.start && e.member < me.member);

@@ -49,10 +49,14 @@ public:
   // of `sources` (launch core, seq).
   void wait_passed(int m, std::uint32_t s_index, std::span<const SignalOrigin> sources);
   // Its GM access [lo, hi) by instruction `seq` (named `name`) on pipe `pipe`, the `idx`-th there, with
-  // clock `vc`, after `epoch` SYNCALL<Mix>, starting at modeled cycle `now` (the cluster's cores share a
-  // clock): checked against the other members' accesses.
-  void access(int m, std::uint64_t seq, const char* name, int pipe, const PipeClock& vc, std::uint32_t epoch,
-              std::uint64_t now, std::uintptr_t lo, std::uintptr_t hi, bool write);
+  // clock `vc`, starting at modeled cycle `now` (the cluster's cores share a clock), after `epochs`
+  // barriers - the SYNCALL<Mix>es (they order all three cores) and the SYNCALLs an AIV meets (AIVOnly and
+  // Mix: they order the two AIVs): checked against the other members' accesses.
+  struct Epochs {
+    std::uint32_t mix = 0, vec = 0;
+  };
+  void access(int m, std::uint64_t seq, const char* name, int pipe, const PipeClock& vc, Epochs epochs, std::uint64_t now,
+              std::uintptr_t lo, std::uintptr_t hi, bool write);
   // After the launch: the races found, each for the core of its later access, sorted (core, seqs); and
   // how many more there were than the 64 kept.
   std::vector<SyncFinding> take();
@@ -63,7 +67,8 @@ private:
   struct Entry {
     std::uint8_t member = 0, pipe = 0;
     bool write = false;
-    std::uint32_t idx = 0, epoch = 0;
+    std::uint32_t idx = 0;
+    Epochs epoch;
     std::uint64_t seq = 0, start = 0;
     const char* name = "";
   };

@@ -174,7 +174,7 @@ void SyncChecker::commit(const InstrRecord& rec, std::uint64_t seq, VectorClock 
     for_each_gm_span(rec, write, [&](ByteRange r) {
       access(rec, seq, vc, r.lo, r.hi, write, true);
       if (!atomic) gm_log_.add(write, r.lo, r.hi, seq, name);
-      if (cluster_ && !atomic) cluster_->access(member_, seq, name, p, vc, mix_epoch_, now, r.lo, r.hi, write);
+      if (cluster_ && !atomic) cluster_->access(member_, seq, name, p, vc, {mix_epoch_, vec_epoch_}, now, r.lo, r.hi, write);
     });
 }
 
@@ -195,6 +195,7 @@ void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_
     for (const VectorClock& other : vc_) join(vc, other);  // everything issued has ended
   if (rec.kind == RecordKind::SyncAll && syncall_meets(rec.variant)) gm_log_.next_epoch();  // the cores of its group met
   if (rec.kind == RecordKind::SyncAll && rec.variant == kSyncAllMix) ++mix_epoch_;
+  if (rec.kind == RecordKind::SyncAll && syncall_meets(rec.variant) && rec.variant != kSyncAllCube) ++vec_epoch_;
   if (rec.kind == RecordKind::WaitFlag) join(vc, clock_of(token_from));
   commit(rec, seq, vc, now);
 }

@@ -188,6 +188,7 @@ private:
   ClusterRaces* cluster_ = nullptr;
   int member_ = 0;
   std::uint32_t mix_epoch_ = 0;  // SYNCALL<Mix>es passed: they order the cluster's cores
+  std::uint32_t vec_epoch_ = 0;  // SYNCALLs an AIV meets (AIVOnly and Mix): they order the two AIVs
   static constexpr std::size_t kMaxFindings = 64;
 };
 

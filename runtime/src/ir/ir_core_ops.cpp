@@ -56,9 +56,37 @@ void c_constant(Compiler& c, Cursor& cur, Op& op) {
   } else if (v.kind == Token::Kind::Int || v.kind == Token::Kind::Float) {
     cur.expect(":");
     t = cur.type();
-    if (t.kind == Type::Kind::Float) op.floats = {round_to(std::stod(v.text), t)};
-    else if (v.kind == Token::Kind::Int) op.ints = {wrap(std::int64_t(std::stoull(v.text[0] == '-' ? v.text.substr(1) : v.text, nullptr, 0)) * (v.text[0] == '-' ? -1 : 1), t)};
-    else cur.error_at(v, "a float literal needs a float type");
+    const bool hex = v.text.find("0x") != std::string::npos || v.text.find("0X") != std::string::npos;
+    if (t.kind == Type::Kind::Float && hex) {  // MLIR writes inf and NaN as their bits
+      const std::uint64_t bits = std::uint64_t(int_of(v, c.file));
+      double value = 0;
+      if (t.bits == 32) {
+        const auto u = std::uint32_t(bits);
+        float x;
+        std::memcpy(&x, &u, 4);
+        value = x;
+      } else if (t.bits == 16) {
+        const auto u = std::uint16_t(bits);
+        if (t.dtype == DType::F16) {
+          half h;
+          std::memcpy(static_cast<void*>(&h), &u, 2);
+          value = double(static_cast<float>(h));
+        } else {
+          bfloat16_t h;
+          std::memcpy(static_cast<void*>(&h), &u, 2);
+          value = double(static_cast<float>(h));
+        }
+      } else {
+        std::memcpy(&value, &bits, 8);
+      }
+      op.floats = {value};
+    } else if (t.kind == Type::Kind::Float) {
+      op.floats = {round_to(float_of(v, c.file), t)};
+    } else if (v.kind == Token::Kind::Int) {
+      op.ints = {wrap(int_of(v, c.file), t)};
+    } else {
+      cur.error_at(v, "a float literal needs a float type");
+    }
     if (!t.scalar()) cur.error_at(v, "a constant of type " + t.text + ": only index, integer and float constants");
   } else {
     cur.error_at(v, "expected a number, true or false");
@@ -103,11 +131,13 @@ void exec_bin(Frame& f, const Op& op) {
     set(f, op, 0, round_to(r, t));
     return;
   }
-  const std::int64_t x = as_int(f, op, op.in[0]), y = as_int(f, op, op.in[1]);
+  // The operands as their type holds them (a wider value passed in wraps, as the chip's register would).
+  const std::int64_t x = wrap(as_int(f, op, op.in[0]), t), y = wrap(as_int(f, op, op.in[1]), t);
   const std::uint64_t ux = unsigned_of(x, t), uy = unsigned_of(y, t);
   const bool div = b == Bin::DivS || b == Bin::DivU || b == Bin::RemS || b == Bin::RemU || b == Bin::CeilDivS || b == Bin::CeilDivU ||
                    b == Bin::FloorDivS;
-  if (div && y == 0) op_error(f, op, op.name + ": division by zero");
+  if (div && (y == 0 || uy == 0)) op_error(f, op, op.name + ": division by zero");
+  const bool min_by_minus_one = x == std::numeric_limits<std::int64_t>::min() && y == -1;
   std::int64_t r = 0;
   switch (b) {
     case Bin::Add: r = std::int64_t(std::uint64_t(x) + std::uint64_t(y)); break;
@@ -127,9 +157,9 @@ void exec_bin(Frame& f, const Op& op) {
     case Bin::MinS: r = std::min(x, y); break;
     case Bin::MaxU: r = std::int64_t(std::max(ux, uy)); break;
     case Bin::MinU: r = std::int64_t(std::min(ux, uy)); break;
-    case Bin::CeilDivS: r = x / y + ((x % y != 0) && ((x < 0) == (y < 0)) ? 1 : 0); break;
+    case Bin::CeilDivS: r = min_by_minus_one ? x : x / y + ((x % y != 0) && ((x < 0) == (y < 0)) ? 1 : 0); break;
     case Bin::CeilDivU: r = std::int64_t(ux / uy + (ux % uy != 0 ? 1 : 0)); break;
-    case Bin::FloorDivS: r = x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0); break;
+    case Bin::FloorDivS: r = min_by_minus_one ? x : x / y - ((x % y != 0) && ((x < 0) != (y < 0)) ? 1 : 0); break;
     default: break;
   }
   set(f, op, 0, wrap(r, t));
@@ -258,7 +288,7 @@ void exec_cast(Frame& f, const Op& op) {
     set(f, op, 0, round_to(n == "arith.uitofp" ? double(unsigned_of(x, from)) : double(x), to));
   } else if (n == "arith.fptosi" || n == "arith.fptoui") {
     const double x = as_float(f, op, op.in[0]);
-    if (!std::isfinite(x)) op_error(f, op, n + ": " + std::to_string(x) + " has no integer value");
+    if (!std::isfinite(x) || std::fabs(x) >= 9.2e18) op_error(f, op, n + ": " + std::to_string(x) + " has no 64-bit integer value");
     set(f, op, 0, wrap(std::int64_t(std::trunc(x)), to));
   } else if (n == "arith.extf" || n == "arith.truncf") {
     set(f, op, 0, round_to(as_float(f, op, op.in[0]), to));
@@ -341,7 +371,7 @@ void exec_for(Frame& f, const Op& op) {
   std::vector<Value> carried;
   for (std::size_t k = 3; k < op.in.size(); ++k) carried.push_back(f.v[std::size_t(op.in[k])]);
   const Block& body = op.regions[0];
-  for (std::int64_t i = lb; i < ub; i += step) {
+  for (std::int64_t i = lb; i < ub; i = std::uint64_t(ub) - std::uint64_t(i) <= std::uint64_t(step) ? ub : i + step) {
     f.v[std::size_t(body.args[0])] = i;
     for (std::size_t k = 0; k < carried.size(); ++k) f.v[std::size_t(body.args[k + 1])] = carried[k];
     std::vector<Value> y = run_region(f, body);
@@ -421,7 +451,9 @@ void exec_yield(Frame& f, const Op& op) {
   for (int s : op.in) f.yielded.push_back(f.v[std::size_t(s)]);
   if (op.name == "return" || op.name == "func.return") f.returned = true;
 }
-void c_yield(Compiler&, Cursor& cur, Op& op) {
+void c_yield(Compiler& c, Cursor& cur, Op& op) {
+  if ((op.name == "return" || op.name == "func.return") && c.scopes.size() != 1)
+    cur.error("a return belongs at the end of the function's body, not inside scf.for / scf.if (yield the values out)");
   if (!cur.done() && cur.peek().kind == Token::Kind::Value) {
     do op.in.push_back(cur.value()); while (cur.accept(","));
     cur.expect(":");

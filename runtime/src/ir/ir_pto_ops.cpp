@@ -4,6 +4,7 @@
 // checked here on the op's types) and issues it to the core: one registry of kernels and one cost model
 // serve both front doors. test_ir runs kernels through both and compares results and modeled cycles.
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <sstream>
 
@@ -28,6 +29,8 @@ using pto::detail::InstrRecord;
 
 namespace {
 
+constexpr std::int64_t kNone = INT64_MIN;  // an index_list entry that is absent (alloc_tile without addr = ...)
+
 void set(Frame& f, const Op& op, std::size_t k, Value v) { f.v[std::size_t(op.out[k])] = std::move(v); }
 int result(Compiler& c, Cursor& cur, const Type& t, std::size_t k = 0) {
   const auto& r = cur.stmt().results;
@@ -46,6 +49,7 @@ Type index_type() {
 // %v = pto.make_tensor_view %ptr, shape = [...], strides = [...] {layout = #pto.layout<nd>} : !pto.tensor_view<...>
 void exec_make_view(Frame& f, const Op& op) {
   TensorVal t = as_tensor(f, op, op.in[0]);
+  if (t.rank != 0) op_error(f, op, op.name + ": the operand is a tensor view, not a !pto.ptr");
   const Type& ty = op.types[0];
   const int rank = int(ty.shape.size());
   t.rank = rank;
@@ -103,6 +107,9 @@ void c_make_view(Compiler& c, Cursor& cur, Op& op) {
 void exec_partition(Frame& f, const Op& op) {
   TensorVal t = as_tensor(f, op, op.in[0]);
   const int rank = t.rank;
+  if (rank != int(op.types[0].shape.size()))
+    op_error(f, op, op.name + ": the view has " + std::to_string(rank) + " dimensions; the op's types say " +
+                        std::to_string(op.types[0].shape.size()));
   std::int64_t offset = 0;
   for (int k = 0; k < rank; ++k) {
     const std::int64_t o = index_of(f, op, op.ints[std::size_t(k)]), n = index_of(f, op, op.ints[std::size_t(rank + k)]);
@@ -178,15 +185,21 @@ void exec_alloc(Frame& f, const Op& op) {
   const TileType_& tt = op.types[0].tile;
   auto t = new_tile(tt);
   int vr = tt.v_row, vc = tt.v_col;
-  if (op.ints[1] != -1) vr = int(index_of(f, op, op.ints[1]));
-  if (op.ints[2] != -1) vc = int(index_of(f, op, op.ints[2]));
+  auto valid = [&](std::int64_t entry, int& out) {
+    if (entry == kNone) return;
+    const std::int64_t v = index_of(f, op, entry);
+    if (v < 0 || v > 65535) op_error(f, op, op.name + ": a valid row or column count of " + std::to_string(v) + " is out of range");
+    out = int(v);
+  };
+  valid(op.ints[1], vr);
+  valid(op.ints[2], vc);
   if (vr < 0 || vc < 0)
     op_error(f, op, op.name + ": the type's valid shape is dynamic ('?'): give valid_row = and valid_col = (or set_validshape before use)");
   if (vr > tt.rows || vc > tt.cols)
     op_error(f, op, op.name + ": valid shape " + std::to_string(vr) + "x" + std::to_string(vc) + " exceeds the tile's " +
                         std::to_string(tt.rows) + "x" + std::to_string(tt.cols));
   t->view = tt.view(vr, vc);
-  if (op.ints[0] != -1) {
+  if (op.ints[0] != kNone) {
     const std::int64_t addr = index_of(f, op, op.ints[0]);
     if (addr < 0) op_error(f, op, op.name + ": addr " + std::to_string(addr) + " is negative");
     pto::detail::Core& core = pto::detail::current_core();
@@ -208,11 +221,19 @@ void exec_alloc(Frame& f, const Op& op) {
   set(f, op, 0, std::move(t));
 }
 void c_alloc(Compiler& c, Cursor& cur, Op& op) {
-  op.ints = {-1, -1, -1};  // addr, valid_row, valid_col (index_list entries; -1: none)
+  op.ints = {kNone, kNone, kNone};  // addr, valid_row, valid_col (index_list entries)
   while (!cur.done() && !cur.peek().is(":")) {
     const std::string k = cur.ident();
     cur.expect("=");
-    const std::int64_t v = cur.peek().kind == Token::Kind::Int ? -1 - cur.integer() : cur.value();
+    std::int64_t v = 0;
+    if (cur.peek().kind == Token::Kind::Int) {
+      const Token& t = cur.peek();
+      const std::int64_t n = cur.integer();
+      if (n < 0) cur.error_at(t, k + " must not be negative (" + t.text + ")");
+      v = -1 - n;
+    } else {
+      v = cur.value();
+    }
     if (k == "addr") op.ints[0] = v;
     else if (k == "valid_row") op.ints[1] = v;
     else if (k == "valid_col") op.ints[2] = v;
@@ -660,9 +681,12 @@ int pipe_of_name(Cursor& cur, const std::string& s) {
 }
 int event_of_name(Cursor& cur, const std::string& s) {
   const auto at = s.find("EVENT_ID");
-  if (at == std::string::npos || at + 8 >= s.size() || !std::isdigit(static_cast<unsigned char>(s[at + 8])))
+  std::string digits;
+  for (std::size_t i = at == std::string::npos ? s.size() : at + 8; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i)
+    digits += s[i];
+  if (digits.empty() || digits.size() > 1 || digits[0] > '7')
     cur.error("expected an event id (EVENT_ID0 ... EVENT_ID7), found '" + s + "'");
-  return s[at + 8] - '0';
+  return digits[0] - '0';
 }
 
 // No C++ call site: a sync op's messages are located at its .pto line by run_block (std::source_location

@@ -106,7 +106,14 @@ LaunchReport Module::launch(const LaunchConfig& cfg, const std::string& entry, c
       st.args.emplace_back(a.kind == Arg::Kind::Float ? a.f : double(a.i));
     } else if (t.kind == detail::Type::Kind::Index || t.kind == detail::Type::Kind::Int) {
       if (a.kind != Arg::Kind::Int) bad("an integer parameter takes an integer");
-      st.args.emplace_back(a.i);
+      std::int64_t v = a.i;
+      if (t.kind == detail::Type::Kind::Int && t.bits < 64) {  // the value the parameter's type holds
+        const std::uint64_t mask = (std::uint64_t(1) << t.bits) - 1, u = std::uint64_t(v) & mask;
+        const bool fits = t.is_unsigned || t.bits == 1 ? std::uint64_t(v) == u
+                                                        : v >= -(std::int64_t(1) << (t.bits - 1)) && v < (std::int64_t(1) << (t.bits - 1));
+        if (!fits) bad(std::to_string(v) + " does not fit " + t.text);
+      }
+      st.args.emplace_back(v);
     } else {
       bad("parameters of this type cannot be passed from the host");
     }

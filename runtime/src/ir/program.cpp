@@ -116,12 +116,12 @@ std::vector<Type> Cursor::type_list() {
 std::int64_t Cursor::integer() {
   const Token& t = next();
   if (t.kind != Token::Kind::Int) error_at(t, "expected an integer, found '" + t.text + "'");
-  return std::stoll(t.text, nullptr, 0);
+  return int_of(t, c_.file);
 }
 double Cursor::number() {
   const Token& t = next();
   if (t.kind != Token::Kind::Int && t.kind != Token::Kind::Float) error_at(t, "expected a number, found '" + t.text + "'");
-  return std::stod(t.text);
+  return float_of(t, c_.file);
 }
 std::string Cursor::ident() {
   const Token& t = next();
@@ -131,7 +131,7 @@ std::string Cursor::ident() {
 const Region& Cursor::region() {
   const Token& t = next();
   if (t.kind != Token::Kind::Region) error_at(t, "expected a region '{ ... }', found '" + t.text + "'");
-  return s_.regions[std::size_t(std::stoi(t.text))];
+  return s_.regions[std::size_t(std::stoul(t.text))];  // written by the parser: a small index
 }
 void Cursor::ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::vector<int>& outs, std::vector<Type>& out_types) {
   auto list = [&](const char* kw, std::vector<int>& slots, std::vector<Type>& types) {
@@ -157,8 +157,14 @@ std::vector<std::int64_t> Cursor::index_list() {
   expect("[");
   if (accept("]")) return out;
   do {
-    if (peek().kind == Token::Kind::Int) out.push_back(-1 - integer());
-    else out.push_back(value());
+    if (peek().kind == Token::Kind::Int) {
+      const Token& t = peek();
+      const std::int64_t n = integer();
+      if (n < 0) error_at(t, "a size, offset or stride must not be negative (" + t.text + ")");
+      out.push_back(-1 - n);
+    } else {
+      out.push_back(value());
+    }
   } while (accept(","));
   expect("]");
   return out;

@@ -1,6 +1,10 @@
 #include "syntax.hpp"
 
 #include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
 
 #include <pto/isa/error.hpp>
 
@@ -8,6 +12,41 @@ namespace pto::ir::detail {
 
 void syntax_error(const std::string& file, int line, int col, const std::string& what) {
   throw SyntaxLocated(file + ":" + std::to_string(line) + ":" + std::to_string(col) + ": error: " + what);
+}
+
+bool parse_int(const std::string& text, std::int64_t& out) {
+  std::string_view s(text);
+  const bool neg = !s.empty() && s[0] == '-';
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s.remove_prefix(2);
+  std::uint64_t u = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), u, base);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return false;
+  if (neg) {
+    if (u > std::uint64_t(1) << 63) return false;
+    out = std::int64_t(0 - u);
+  } else {
+    if (base == 10 && u > std::uint64_t(INT64_MAX)) return false;
+    out = std::int64_t(u);  // hex: the bits
+  }
+  return true;
+}
+bool parse_float(const std::string& text, double& out) {
+  char* end = nullptr;
+  errno = 0;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size() && errno != ERANGE;
+}
+std::int64_t int_of(const Token& t, const std::string& file) {
+  std::int64_t v = 0;
+  if (!parse_int(t.text, v)) syntax_error(file, t.line, t.col, "'" + t.text + "' is not an integer in range");
+  return v;
+}
+double float_of(const Token& t, const std::string& file) {
+  double v = 0;
+  if (!parse_float(t.text, v)) syntax_error(file, t.line, t.col, "'" + t.text + "' is not a number in range");
+  return v;
 }
 
 namespace {
@@ -243,10 +282,11 @@ private:
       ++i_;
       if (t_[i_].is(",")) ++i_;
       if (t_[i_].is(":") && t_[i_ + 1].kind == Token::Kind::Int) {  // %r:2: two results named %r#0, %r#1
-        const int n = std::stoi(t_[i_ + 1].text);
+        const std::int64_t n = int_of(t_[i_ + 1], file_);
+        if (n < 1 || n > 64) err(t_[i_ + 1], "a result group %r:N needs N from 1 to 64");
         const std::string base = s.results.back();
         s.results.pop_back();
-        for (int k = 0; k < n; ++k) s.results.push_back(base + "#" + std::to_string(k));
+        for (std::int64_t k = 0; k < n; ++k) s.results.push_back(base + "#" + std::to_string(k));
         i_ += 2;
       }
     }

@@ -52,6 +52,13 @@ struct Stmt {
   std::vector<Region> regions;
 };
 
+// A number as written (decimal, or 0x hex for integers), or false when it is not one or out of range.
+bool parse_int(const std::string& text, std::int64_t& out);
+bool parse_float(const std::string& text, double& out);
+// The same, or a `file:line:col: error:` naming what was expected.
+std::int64_t int_of(const Token& t, const std::string& file);
+double float_of(const Token& t, const std::string& file);
+
 // Splits `text` into tokens; throws pto::Error "file:line:col: error: ..." on a malformed token.
 std::vector<Token> tokenize(std::string_view text, const std::string& file);
 // The top-level statements of `text` (usually one `module { ... }`).

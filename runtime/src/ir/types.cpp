@@ -65,7 +65,9 @@ bool shape_and_element(const std::string& s, std::vector<std::int64_t>& shape, s
       element = s.substr(at);
       return !element.empty();
     }
-    shape.push_back(part == "?" ? -1 : std::stoll(part));
+    std::int64_t n = -1;
+    if (part != "?" && (!parse_int(part, n) || n < 0 || n > (std::int64_t(1) << 40))) return false;
+    shape.push_back(n);
     if (x == std::string::npos) return false;
     at = x + 1;
   }
@@ -112,12 +114,8 @@ TileType_ tile_buf(const Token& t, const std::string& body, const std::string& f
   auto number = [&](const char* k, bool dyn) -> int {
     const std::string& v = need(k);
     if (dyn && v == "?") return -1;
-    try {
-      std::size_t used = 0;
-      const int n = std::stoi(v, &used);
-      if (used == v.size()) return n;
-    } catch (...) {
-    }
+    std::int64_t n = 0;
+    if (parse_int(v, n) && n >= -1 && n <= 65535) return int(n);
     bad(t, file, std::string("!pto.tile_buf: ") + k + "=" + v + " is not " + (dyn ? "an integer or '?'" : "an integer"));
   };
   static const std::map<std::string, TileType> locs = {{"vec", TileType::Vec},     {"ub", TileType::Vec},    {"mat", TileType::Mat},
@@ -183,7 +181,9 @@ Type parse_type(const Token& t, const std::string& file) {
       const std::string digits = n.substr(u ? 2 : 1);
       if (!digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos) {
         ty.kind = Type::Kind::Int;
-        ty.bits = std::stoi(digits);
+        std::int64_t bits = 0;
+        if (!parse_int(digits, bits)) bits = -1;
+        ty.bits = int(bits);
         ty.is_unsigned = u;
         if (ty.bits != 1 && ty.bits != 8 && ty.bits != 16 && ty.bits != 32 && ty.bits != 64)
           bad(t, file, "integer type " + n + ": widths 1, 8, 16, 32 and 64 are supported");
