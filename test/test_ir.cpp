@@ -288,6 +288,34 @@ BOOST_AUTO_TEST_CASE(literal_addresses_hex_floats_and_integer_rules) {
              std::string::npos);
 }
 
+// set_validshape narrows a dynamic valid shape for what follows: 2.0 lands in the top-left 4 x 32 only.
+BOOST_AUTO_TEST_CASE(set_validshape_changes_the_valid_region_of_later_instructions) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=64, v_row=?, v_col=?>";
+  const std::string text = "module {\n  func.func @k(%out: !pto.ptr<f32>) {\n    %c0 = arith.constant 0 : index\n"
+                           "    %c1 = arith.constant 1 : index\n    %c4 = arith.constant 4 : index\n    %c8 = arith.constant 8 : index\n"
+                           "    %c32 = arith.constant 32 : index\n    %c64 = arith.constant 64 : index\n"
+                           "    %one = arith.constant 1.0 : f32\n    %two = arith.constant 2.0 : f32\n"
+                           "    %v = pto.make_tensor_view %out, shape = [%c8, %c64], strides = [%c64, %c1] : !pto.tensor_view<8x64xf32>\n"
+                           "    %p = pto.partition_view %v, offsets = [0, 0], sizes = [8, 64] : !pto.tensor_view<8x64xf32> -> !pto.partition_tensor_view<8x64xf32>\n"
+                           "    %t = pto.alloc_tile valid_row = %c8 valid_col = %c64 : " + T + "\n"
+                           "    pto.texpands ins(%one : f32) outs(%t : " + T + ")\n"
+                           "    pto.set_validshape %t, %c4, %c32 : " + T + "\n"
+                           "    pto.texpands ins(%two : f32) outs(%t : " + T + ")\n"
+                           "    pto.set_validshape %t, %c8, %c64 : " + T + "\n"
+                           "    pto.tstore ins(%t : " + T + ") outs(%p : !pto.partition_tensor_view<8x64xf32>)\n    return\n  }\n}\n";
+  std::vector<float> out(8 * 64, 0.0f);
+  const LaunchReport r = ir::Module::parse(text, "valid.pto").launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(out)});
+  BOOST_TEST(r.findings().empty(), r);
+  std::size_t compared = 0;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 64; ++j, ++compared) BOOST_TEST(out[std::size_t(i * 64 + j)] == (i < 4 && j < 32 ? 2.0f : 1.0f));
+  BOOST_TEST(compared == 512u);
+  const std::string e = pto_test::error_text([&] {
+    ir::Module::parse(std::string(text).replace(text.find("%c4, %c32"), 9, "%c8, %c64, %c1"), "valid.pto");
+  });
+  BOOST_TEST(!e.empty());
+}
+
 BOOST_AUTO_TEST_CASE(errors_name_the_file_line_and_column) {
   struct Case {
     std::string text, expect;

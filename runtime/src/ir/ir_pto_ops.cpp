@@ -646,6 +646,31 @@ void c_family(Compiler& c, Cursor& cur, Op& op) {
   }
 }
 
+// pto.set_validshape %tile, %rows, %cols [: type]: a dynamic valid shape (v_row=? / v_col=?) changes
+// for the instructions issued after it (Tile::SetValidRow / SetValidCol).
+void exec_set_validshape(Frame& f, const Op& op) {
+  TileVal& t = as_tile(f, op, op.in[0]);
+  const std::int64_t vr = as_int(f, op, op.in[1]), vc = as_int(f, op, op.in[2]);
+  if (vr < 0 || vc < 0 || vr > t.type.rows || vc > t.type.cols)
+    op_error(f, op, op.name + ": valid shape " + std::to_string(vr) + "x" + std::to_string(vc) + " is outside the tile's " +
+                        std::to_string(t.type.rows) + "x" + std::to_string(t.type.cols));
+  if ((t.type.v_row != -1 && vr != t.type.v_row) || (t.type.v_col != -1 && vc != t.type.v_col))
+    op_error(f, op, op.name + ": the tile's type fixes its valid shape (v_row / v_col not '?'); only a dynamic one changes");
+  t.view.valid_rows = int(vr);
+  t.view.valid_cols = int(vc);
+}
+void c_set_validshape(Compiler&, Cursor& cur, Op& op) {
+  Type t;
+  op.in = {cur.value(&t)};
+  cur.expect(",");
+  op.in.push_back(cur.value());
+  cur.expect(",");
+  op.in.push_back(cur.value());
+  if (cur.accept(":")) t = cur.type();
+  if (t.kind != Type::Kind::Tile) cur.error("the first operand must be a tile, not " + t.text);
+  op.exec = exec_set_validshape;
+}
+
 // ---- the core's ids, flags and barriers ----------------------------------------------------------
 
 void exec_id(Frame& f, const Op& op) {
@@ -726,6 +751,7 @@ void register_pto_ops(std::map<std::string, CompileFn>& t) {
   for (const Family& f : kFamilies) t[f.name] = c_family;
   for (const char* n : {"pto.get_block_idx", "pto.get_block_num", "pto.get_subblock_idx", "pto.get_subblock_num"}) t[n] = c_id;
   t["pto.tcvt"] = c_tcvt;
+  t["pto.set_validshape"] = c_set_validshape;
   t["pto.tmov"] = c_tmov;
   for (const Bcast& b : kBcasts) t[b.name] = c_bcast_named;
   t["pto.barrier"] = c_barrier;
