@@ -260,6 +260,22 @@ using AccT = TileAcc<float, M, N>;
 using GmA = GlobalTensor<half, Shape<1, 1, 1, M, K>, pto::Stride<1, 1, 1, K, 1>>;
 using GmB = GlobalTensor<half, Shape<1, 1, 1, K, N>, pto::Stride<1, 1, 1, 1, K>, Layout::DN>;  // B column-major
 
+// out_t = bias + X_t B for `tiles` M x K tiles X_t (B column-major), checked against double products:
+// (outputs compared, outputs off by more than 1e-4 relative).
+std::pair<std::size_t, std::size_t> gemm_mismatches(const std::vector<half>& x, const std::vector<half>& b,
+                                                    const std::vector<float>& out, int tiles, double bias) {
+  std::size_t compared = 0, bad = 0;
+  for (int t = 0; t < tiles; ++t)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j, ++compared) {
+        double ref = bias;
+        for (int k = 0; k < K; ++k)
+          ref += double(x[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
+        if (std::fabs(out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)] - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
+      }
+  return {compared, bad};
+}
+
 // Tile t of the cube side: A_t x B, pushed to the AIVs split `Split`; AIV s adds 1 to its part and
 // stores it into out_t's part. SlotNum and the split are the test's parameters.
 template <std::uint32_t Slots, TileSplitAxis Split, std::uint8_t Dir = DIR_C2V>
@@ -312,17 +328,7 @@ struct C2V {
     launch_mix({.blocks = 1, .target = target, .mode = Mode::Auto, .policy = policy, .host_threads = threads,
                 .check = SyncCheck::Throw},
                cube, vec, a, b, ring, out, tiles);
-    std::size_t compared = 0, bad = 0;
-    for (int t = 0; t < tiles; ++t)
-      for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-          double ref = 1.0;
-          for (int k = 0; k < K; ++k)
-            ref += double(a[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
-          const double got = out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)];
-          ++compared;
-          if (std::fabs(got - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
-        }
+    const auto [compared, bad] = gemm_mismatches(a, b, out, tiles, 1.0);
     BOOST_TEST(compared == std::size_t(tiles) * M * N);
     BOOST_TEST(bad == 0u);
   }
@@ -394,16 +400,7 @@ struct V2C {
     launch_mix({.blocks = 1, .target = target, .mode = Mode::Auto, .policy = policy, .host_threads = threads,
                 .check = SyncCheck::Throw},
                cube, vec, x, b, ring, out, tiles);
-    std::size_t compared = 0, bad = 0;
-    for (int t = 0; t < tiles; ++t)
-      for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-          double ref = 0;
-          for (int k = 0; k < K; ++k)
-            ref += double(x[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
-          ++compared;
-          if (std::fabs(out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)] - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
-        }
+    const auto [compared, bad] = gemm_mismatches(x, b, out, tiles, 0.0);
     BOOST_TEST(compared == std::size_t(tiles) * M * N);
     BOOST_TEST(bad == 0u);
   }
@@ -478,15 +475,9 @@ struct SlotReuse {
     std::vector<half> ring(std::size_t(M) * K);
     std::vector<float> out(std::size_t(tiles) * M * N, -7.0f);
     LaunchReport rep = launch_mix({.blocks = 1, .mode = Mode::Auto, .host_threads = threads}, cube, vec, x, b, ring, out, tiles);
-    bad = 0;
-    for (int t = 0; t < tiles; ++t)
-      for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-          double ref = 0;
-          for (int k = 0; k < K; ++k)
-            ref += double(x[std::size_t(t) * M * K + std::size_t(i) * K + std::size_t(k)]) * double(b[std::size_t(j) * K + std::size_t(k)]);
-          if (std::fabs(out[std::size_t(t) * M * N + std::size_t(i) * N + std::size_t(j)] - ref) > 1e-4 * (1 + std::fabs(ref))) ++bad;
-        }
+    const auto [compared, mismatched] = gemm_mismatches(x, b, out, tiles, 0.0);
+    BOOST_TEST(compared == std::size_t(tiles) * M * N);
+    bad = mismatched;
     return rep;
   }
 };

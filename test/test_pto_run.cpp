@@ -51,7 +51,8 @@ std::vector<float> read_npy(const std::string& path) {
 
 struct Files {
   std::string a = pto_test::temp_path("a.npy"), b = pto_test::temp_path("b.npy"), ref = pto_test::temp_path("ref.npy"),
-              c = pto_test::temp_path("c.npy"), raw = pto_test::temp_path("b.bin"), trace = pto_test::temp_path("run.json");
+              c = pto_test::temp_path("c.npy"), raw = pto_test::temp_path("b.bin"), trace = pto_test::temp_path("run.json"),
+              trunc = pto_test::temp_path("trunc.npy");
   std::vector<float> va, vb, sum;
   Files() {
     va = pto_test::random_vector<float>(32 * 64, -3, 3, 5);
@@ -61,9 +62,12 @@ struct Files {
     write_npy(b, vb, {32, 64});
     write_npy(ref, sum, {32, 64});
     std::ofstream(raw, std::ios::binary).write(reinterpret_cast<const char*>(vb.data()), std::streamsize(vb.size() * 4));
+    std::ofstream t(trunc, std::ios::binary);  // a header for 32 x 64 floats, then half of them
+    xt::detail::write_header(t, "<f4", false, std::vector<std::size_t>{32, 64});
+    t.write(reinterpret_cast<const char*>(va.data()), std::streamsize(va.size() * 2));
   }
   ~Files() {
-    for (const auto& p : {a, b, ref, c, raw, trace}) std::filesystem::remove(p);
+    for (const auto& p : {a, b, ref, c, raw, trace, trunc}) std::filesystem::remove(p);
   }
 };
 
@@ -132,6 +136,8 @@ BOOST_AUTO_TEST_CASE(errors_exit_2_with_a_message) {
        "vadd.pto:19:5: error: TLOAD: operand src GlobalTensor<float,ND> shape(1,1,1,16,64) stride(1,1,1,64,1) reads GM bytes"},
       {kDir + "/missing.pto", "cannot open the file"},
       {vadd + " --target a9", "--target a9: a2a3 or a5"},
+      {vadd + " --arg " + f.a + " --arg f32:1048576x1048576x1048576 --arg f32:32x64 --arg 32", "an array shape of more than 2^36 elements"},
+      {vadd + " --arg " + f.trunc + " --arg " + f.b + " --arg f32:32x64 --arg 32", ": the file ends before its header's 8192 bytes of data"},
   };
   for (const Case& c : cases) {
     const Result r = run(c.args);

@@ -1,5 +1,7 @@
 #include "cluster_races.hpp"
 
+#include "segment_map.hpp"
+
 #include <algorithm>
 #include <iterator>
 #include <sstream>
@@ -42,23 +44,13 @@ void ClusterRaces::wait_passed(int m, std::uint32_t s_index, std::span<const Sig
   w.emplace_back(s_index, c);
 }
 
-void ClusterRaces::split(std::uintptr_t at) {
-  auto it = shadow_.upper_bound(at);
-  if (it == shadow_.begin()) {
-    shadow_.emplace(at, Cell{});
-    return;
-  }
-  auto prev = std::prev(it);
-  if (prev->first != at) shadow_.emplace_hint(it, at, prev->second);
-}
-
 void ClusterRaces::access(int m, std::uint64_t seq, const char* name, int pipe, const PipeClock& vc, Epochs epoch,
                           std::uint64_t now, std::uintptr_t lo, std::uintptr_t hi, bool write) {
   if (hi <= lo) return;
   std::lock_guard lock(m_);
   const ClusterClock knows = known(m, vc[PIPE_S]);
-  split(lo);
-  split(hi);
+  split_segment(shadow_, lo);
+  split_segment(shadow_, hi);
   const Entry me{std::uint8_t(m), std::uint8_t(pipe), write, vc[std::size_t(pipe)], epoch, seq, now, name};
   for (auto it = shadow_.find(lo); it != shadow_.end() && it->first < hi; ++it) {
     const std::uintptr_t seg_hi = std::next(it) == shadow_.end() ? hi : std::min(hi, std::next(it)->first);

@@ -73,7 +73,6 @@ private:
     const char* name = "";
   };
   using Cell = std::vector<Entry>;  // per (member, pipe, read / write): the latest access
-  void split(std::uintptr_t at);
   ClusterClock known(int m, std::uint32_t s_index) const;  // what member m knew after its s_index-th scalar
   SyncFinding race(const Entry& a, const Entry& b, std::uintptr_t lo, std::uintptr_t hi) const;  // a before b
   std::string message(const SyncFinding& f) const;

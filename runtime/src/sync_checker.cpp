@@ -1,5 +1,7 @@
 #include "sync_checker.hpp"
 
+#include "segment_map.hpp"
+
 #include <algorithm>
 #include <sstream>
 
@@ -200,16 +202,6 @@ void SyncChecker::scalar(const InstrRecord& rec, std::uint64_t seq, std::uint64_
   commit(rec, seq, vc, now);
 }
 
-void SyncChecker::split(std::map<std::uintptr_t, Cell>& shadow, std::uintptr_t at) {
-  auto it = shadow.upper_bound(at);
-  if (it == shadow.begin()) {
-    shadow.emplace(at, Cell{});
-    return;
-  }
-  auto prev = std::prev(it);
-  if (prev->first != at) shadow.emplace_hint(it, at, prev->second);
-}
-
 void SyncChecker::sweep_gm() {
   // Every instruction from now on, on any pipe, starts with at least its pipe's clock joined with the
   // scalar pipe's (its issue). An access that clock covers can never race again: forget it, and merge
@@ -244,8 +236,8 @@ void SyncChecker::access(const InstrRecord& rec, std::uint64_t seq, const Vector
                          std::uintptr_t hi, bool write, bool gm) {
   if (hi <= lo) return;
   auto& shadow_ = gm ? gm_shadow_ : this->shadow_;
-  split(shadow_, lo);
-  split(shadow_, hi);
+  split_segment(shadow_, lo);
+  split_segment(shadow_, hi);
   const auto p = std::uint8_t(rec.pipe);
   const Epoch me{vc[p], p, seq, rec.desc};
   for (auto it = shadow_.find(lo); it != shadow_.end() && it->first < hi; ++it) {

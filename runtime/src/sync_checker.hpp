@@ -154,7 +154,6 @@ private:
   void remember(std::uint64_t seq, const VectorClock& vc);
   void access(const InstrRecord& rec, std::uint64_t seq, const VectorClock& vc, std::uintptr_t lo, std::uintptr_t hi,
               bool write, bool gm);
-  void split(std::map<std::uintptr_t, Cell>& shadow, std::uintptr_t at);
   void sweep_gm();
   void race(const Epoch& earlier, bool earlier_writes, const InstrRecord& rec, std::uint64_t seq, bool writes,
             std::uintptr_t lo, std::uintptr_t hi, bool gm);
