@@ -18,7 +18,7 @@
 
 namespace {
 
-const std::string kTool = PTO_RUN_PATH, kDir = PTO_TEST_IR_DIR;
+const std::string kTool = PTO_RUN_PATH, kDir = PTO_TEST_IR_DIR, kEx = PTO_EXAMPLES_PTO_DIR;
 
 struct Result {
   int status = -1;
@@ -75,7 +75,7 @@ struct Files {
 
 BOOST_AUTO_TEST_CASE(a_run_writes_its_output_and_passes_its_golden) {
   Files f;
-  const std::string vadd = kDir + "/vadd.pto";
+  const std::string vadd = kEx + "/vadd.pto";
   Result r = run(vadd + " --blocks 2 --arg " + f.a + " --arg " + f.raw + ":f32:32x64 --arg f32:32x64 --arg 32 --out 2=" + f.c +
                  " --golden 2=" + f.ref + " --trace " + f.trace);
   BOOST_TEST(r.status == 0, r.output);
@@ -114,7 +114,7 @@ BOOST_AUTO_TEST_CASE(a_golden_mismatch_exits_1_and_counts_the_bad_elements) {
   std::vector<float> wrong = f.sum;
   for (std::size_t i : {3u, 700u, 2047u}) wrong[i] += 0.5f;
   write_npy(f.ref, wrong, {32, 64});
-  const Result r = run(kDir + "/vadd.pto --blocks 2 --arg " + f.a + " --arg " + f.b + " --arg f32:32x64 --arg 32 --golden 2=" + f.ref);
+  const Result r = run(kEx + "/vadd.pto --blocks 2 --arg " + f.a + " --arg " + f.b + " --arg f32:32x64 --arg 32 --golden 2=" + f.ref);
   BOOST_TEST(r.status == 1, r.output);
   BOOST_TEST(r.output.find("3 mismatch(es)") != std::string::npos, r.output);
   BOOST_TEST(r.output.find("first at element 3") != std::string::npos, r.output);
@@ -122,7 +122,7 @@ BOOST_AUTO_TEST_CASE(a_golden_mismatch_exits_1_and_counts_the_bad_elements) {
 
 BOOST_AUTO_TEST_CASE(errors_exit_2_with_a_message) {
   Files f;
-  const std::string vadd = kDir + "/vadd.pto";
+  const std::string vadd = kEx + "/vadd.pto";
   struct Case {
     std::string args, expect;
   };

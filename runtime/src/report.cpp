@@ -266,6 +266,16 @@ std::string group_runs(const std::vector<std::string>& names) {
 }  // namespace
 
 std::ostream& operator<<(std::ostream& os, const LaunchReport& r) {
+  // The report sets fixed notation and precisions as it goes: the caller's stream gets its own back.
+  struct FormatSaver {
+    std::ostream& os;
+    std::ios_base::fmtflags flags = os.flags();
+    std::streamsize precision = os.precision();
+    ~FormatSaver() {
+      os.flags(flags);
+      os.precision(precision);
+    }
+  } saver{os};
   os << "launch: " << r.cores.size() << " core(s), target " << name_of(r.target) << ", "
      << (r.mode == Mode::Auto ? "auto" : "manual") << " mode, "
      << (r.policy == Policy::Concurrent ? "concurrent" : "deterministic") << " policy\n";

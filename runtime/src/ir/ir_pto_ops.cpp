@@ -11,6 +11,7 @@
 #include <pto/isa/bfloat16.hpp>
 #include <pto/runtime/core_api.hpp>
 #include <pto/runtime/data_movement.hpp>
+#include <pto/runtime/layout.hpp>
 #include <pto/runtime/operands.hpp>
 #include <pto/runtime/binary.hpp>
 #include <pto/runtime/broadcast.hpp>
@@ -22,20 +23,21 @@
 #include <pto/runtime/unary.hpp>
 
 #include "program.hpp"
+#include "pto_ops.hpp"
 
 namespace pto::ir::detail {
 
 using pto::detail::InstrRecord;
 
-namespace {
-
-constexpr std::int64_t kNone = INT64_MIN;  // an index_list entry that is absent (alloc_tile without addr = ...)
-
 void set(Frame& f, const Op& op, std::size_t k, Value v) { f.v[std::size_t(op.out[k])] = std::move(v); }
-int result(Compiler& c, Cursor& cur, const Type& t, std::size_t k = 0) {
+int result(Compiler& c, Cursor& cur, const Type& t, std::size_t k) {
   const auto& r = cur.stmt().results;
   if (k >= r.size()) cur.error("the op has a result; name it (%r = " + cur.stmt().op + " ...)");
   return c.define(r[k], t, cur.stmt().line, cur.stmt().col);
+}
+TileView type_view(const Type& t) {
+  const TileType_& tt = t.tile;
+  return tt.view(tt.v_row < 0 ? tt.rows : tt.v_row, tt.v_col < 0 ? tt.cols : tt.v_col);
 }
 Type index_type() {
   Type t;
@@ -104,6 +106,9 @@ void c_make_view(Compiler& c, Cursor& cur, Op& op) {
 }
 
 // %p = pto.partition_view %v, offsets = [...], sizes = [...] : !pto.tensor_view<...> -> !pto.partition_tensor_view<...>
+// A window may reach past its view's declared shape, as on the chips (where the parent view is only a
+// base pointer and strides: PyPTO's decode kernels put a batch offset on a view of one batch tile); what
+// bounds it is the argument's buffer, which every instruction's GM access is checked against.
 void exec_partition(Frame& f, const Op& op) {
   TensorVal t = as_tensor(f, op, op.in[0]);
   const int rank = t.rank;
@@ -113,13 +118,15 @@ void exec_partition(Frame& f, const Op& op) {
   std::int64_t offset = 0;
   for (int k = 0; k < rank; ++k) {
     const std::int64_t o = index_of(f, op, op.ints[std::size_t(k)]), n = index_of(f, op, op.ints[std::size_t(rank + k)]);
-    if (o < 0 || n < 0 || o + n > t.shape[k])
-      op_error(f, op, op.name + ": dimension " + std::to_string(k) + ": offset " + std::to_string(o) + " + size " + std::to_string(n) +
-                          " exceeds the view's " + std::to_string(t.shape[k]));
+    if (o < 0 || n < 0)
+      op_error(f, op, op.name + ": dimension " + std::to_string(k) + ": offset " + std::to_string(o) + " and size " + std::to_string(n) +
+                          " must not be negative");
     const std::int64_t want = op.types[0].shape[std::size_t(k)];
     if (want >= 0 && want != n)
       op_error(f, op, op.name + ": size " + std::to_string(k) + " is " + std::to_string(n) + " but the result type says " + std::to_string(want));
-    offset += o * t.stride[k];
+    std::int64_t step = 0;
+    if (__builtin_mul_overflow(o, t.stride[k], &step) || __builtin_add_overflow(offset, step, &offset) || offset > (std::int64_t(1) << 48))
+      op_error(f, op, op.name + ": dimension " + std::to_string(k) + ": offset " + std::to_string(o) + " puts the window beyond any buffer");
     t.shape[k] = n;
   }
   t.base += offset * std::int64_t(size_of(t.dtype));
@@ -280,24 +287,9 @@ void issue(pto::detail::Core& core, InstrRecord& rec) { pto::detail::issue_block
 
 // ---- the type rules of the C++ functions' static_asserts, on the op's types ------------------------
 
-struct Rules {
-  Cursor& cur;
-  const char* name;
-  void vec(const Type& t, const char* operand) const {
-    if (t.kind != Type::Kind::Tile) cur.error(std::string("operand ") + operand + " must be a !pto.tile_buf, not " + t.text);
-    if (t.tile.loc != TileType::Vec) cur.error(std::string("operand ") + operand + " must be a Vec tile (loc=vec), not " + t.text);
-  }
-  void row_major(const Type& t, const char* operand) const {
-    if (t.tile.blayout != BLayout::RowMajor || t.tile.slayout != SLayout::NoneBox)
-      cur.error(std::string("operand ") + operand + " must be a RowMajor NoneBox tile (blayout=row_major, slayout=none_box)");
-  }
-  void same_dtype(const Type& a, const char* an, const Type& b, const char* bn) const {
-    if (a.tile.dtype != b.tile.dtype) cur.error(std::string("operands ") + an + " and " + bn + " must have the same dtype");
-  }
-};
 
 // Compiles `ins(...) outs(...)` with `nin` inputs (tiles, or scalars where `scalar_at` says) and one output.
-void compile_ins_outs(Cursor& cur, Op& op, std::size_t nin, int scalar_at = -1) {
+void compile_ins_outs(Cursor& cur, Op& op, std::size_t nin, int scalar_at) {
   std::vector<int> ins, outs;
   std::vector<Type> in_t, out_t;
   cur.ins_outs(ins, in_t, outs, out_t);
@@ -359,6 +351,8 @@ void ssa_dst(Frame& f, const Op& op) {
   set(f, op, 0, std::move(t));
 }
 
+namespace {
+
 // ---- data movement -------------------------------------------------------------------------------
 
 // pto.tload ins(%view) outs(%tile) (data_movement.hpp TLOAD); pto.tstore ins(%tile) outs(%view).
@@ -382,8 +376,9 @@ void check_gm_rules(Cursor& cur, const Type& tile, const Type& view) {
   if (tile.kind != Type::Kind::Tile) cur.error("the tile operand must be a !pto.tile_buf, not " + tile.text);
   if (view.kind != Type::Kind::PartitionView && view.kind != Type::Kind::TensorView)
     cur.error("the GM operand must be a tensor or partition view, not " + view.text);
-  if (tile.tile.loc != TileType::Vec && tile.tile.loc != TileType::Mat)
-    cur.error("a Vec (UB) or Mat (L1) tile (the Acc fixpipe form is not in pto-run yet)");
+  if (tile.tile.loc != TileType::Vec && tile.tile.loc != TileType::Mat && tile.tile.loc != TileType::Acc)
+    cur.error("a Vec (UB), Mat (L1) or (TSTORE) Acc (L0C) tile");
+  if (tile.tile.loc == TileType::Acc) return;  // the fixpipe converts: compile_acc_store checks the pair
   if (size_of(tile.tile.dtype) != size_of(view.dtype)) cur.error("the tile's and the view's element types must have the same size");
 }
 void c_tload(Compiler&, Cursor& cur, Op& op) {
@@ -393,6 +388,7 @@ void c_tload(Compiler&, Cursor& cur, Op& op) {
   cur.attr_dict();
   if (ins.size() != 1 || outs.size() != 1) cur.error("takes ins(view) outs(tile)");
   check_gm_rules(cur, out_t[0], in_t[0]);
+  if (out_t[0].tile.loc == TileType::Acc) cur.error("TLOAD: the destination must be a Vec or Mat tile (nothing loads L0C from GM)");
   op.in = {outs[0], ins[0]};
   op.types = {out_t[0], in_t[0]};
   op.desc = &pto::desc_of<pto::Op::TLOAD>();
@@ -407,24 +403,13 @@ void c_tstore(Compiler&, Cursor& cur, Op& op) {
   check_gm_rules(cur, in_t[0], out_t[0]);
   op.in = {outs[0], ins[0]};
   op.types = {out_t[0], in_t[0]};
+  if (in_t[0].tile.loc == TileType::Acc) return compile_acc_store(cur, op);
   op.desc = in_t[0].tile.loc == TileType::Mat ? &pto::desc_of<pto::Op::TSTORE_MAT>() : &pto::desc_of<pto::Op::TSTORE_VEC>();
   op.exec = exec_tstore;
 }
 
 // ---- element-wise --------------------------------------------------------------------------------
 
-// An instruction op: dst (in the SSA form a fresh tile) and the first `tiles` operands of op.in as tiles,
-// then the family's checks on their views - the C++ functions' own (binary_checks, unary_checks, ...) -
-// and the issue. Scalar operands follow the tiles in op.in.
-template <class Checks>
-void run_instr(Frame& f, const Op& op, std::size_t tiles, Checks&& checks) {
-  ssa_dst(f, op);
-  pto::detail::Core& core = pto::detail::current_core();
-  InstrRecord rec = pto::detail::compute_record(*op.desc);
-  for (std::size_t k = 0; k < tiles; ++k) add_tile(f, op, core, rec, as_tile(f, op, op.in[k]));
-  checks(core, rec, pto::detail::core_target(core));
-  issue(core, rec);
-}
 using pto::detail::Core;
 
 void exec_binary(Frame& f, const Op& op) {
@@ -517,9 +502,11 @@ void c_tmov(Compiler& c, Cursor& cur, Op& op) {
   if (!compile_ssa(c, cur, op, 1, -1)) compile_ins_outs(cur, op, 1);
   const Type &d = op.types[0], &s = op.types[1];
   if (d.kind != Type::Kind::Tile || s.kind != Type::Kind::Tile) cur.error("dst and src must be tiles");
-  if (d.tile.loc != TileType::Vec || s.tile.loc != TileType::Vec)
-    cur.error("TMOV from loc=" + std::string(name_of(s.tile.loc)) + " to loc=" + name_of(d.tile.loc) +
-              ": pto-run reads the Vec -> Vec form so far (the cube's moves: docs/ir.md)");
+  if (d.tile.loc != TileType::Vec || s.tile.loc != TileType::Vec) {
+    if (!op.ints.empty()) cur.error("the cube's TMOV forms take ins(...) outs(...), not the SSA form");
+    compile_cube_move(cur, op);
+    return;
+  }
   if (size_of(d.tile.dtype) != size_of(s.tile.dtype)) cur.error("TMOV (Vec -> Vec): dst and src must have elements of one size");
   if (s.tile.slayout != SLayout::NoneBox) cur.error("TMOV (Vec -> Vec): a boxed source is rejected (neither NPU converts NZ -> ND)");
   if (d.tile.slayout != SLayout::NoneBox &&
@@ -527,6 +514,28 @@ void c_tmov(Compiler& c, Cursor& cur, Op& op) {
     cur.error("TMOV (Vec -> Vec): the boxed form is ND -> NZ (a RowMajor NoneBox src, an NZ dst; A5)");
   cur.attr_dict();
   op.exec = exec_vec_move;
+}
+
+// pto.tfillpad / tfillpad_inplace / tfillpad_expand ins(%src) outs(%dst) (layout.hpp): the Vec form.
+TFillPadMode fillpad_mode(const Op& op) {
+  return op.desc->op == pto::Op::TFILLPAD ? TFillPadMode::Normal
+         : op.desc->op == pto::Op::TFILLPAD_INPLACE ? TFillPadMode::InPlace
+                                                     : TFillPadMode::Expand;
+}
+void exec_fillpad(Frame& f, const Op& op) {
+  run_instr(f, op, 2, [&](Core&, InstrRecord& r, Target t) { pto::detail::fillpad_vec_views(r, t, fillpad_mode(op)); });
+}
+void c_fillpad(Compiler& c, Cursor& cur, Op& op) {
+  op.desc = op.name == "pto.tfillpad" ? &pto::desc_of<pto::Op::TFILLPAD>()
+            : op.name == "pto.tfillpad_inplace" ? &pto::desc_of<pto::Op::TFILLPAD_INPLACE>()
+                                                : &pto::desc_of<pto::Op::TFILLPAD_EXPAND>();
+  if (!compile_ssa(c, cur, op, 1, -1)) compile_ins_outs(cur, op, 1);
+  const Type &d = op.types[0], &s = op.types[1];
+  if (d.kind != Type::Kind::Tile || s.kind != Type::Kind::Tile) cur.error("dst and src must be tiles");
+  if (d.tile.loc == TileType::Mat) cur.error("TFILLPAD of an NZ Mat tile is not in pto-run yet (the Vec form is)");
+  const TileView dv = type_view(d), sv = type_view(s);
+  type_rule(cur, [&] { pto::detail::fillpad_vec_type_rules(dv, sv, fillpad_mode(op)); });
+  op.exec = exec_fillpad;
 }
 
 void c_bcast(Compiler& c, Cursor& cur, Op& op) {
@@ -753,6 +762,7 @@ void register_pto_ops(std::map<std::string, CompileFn>& t) {
   t["pto.tcvt"] = c_tcvt;
   t["pto.set_validshape"] = c_set_validshape;
   t["pto.tmov"] = c_tmov;
+  for (const char* n : {"pto.tfillpad", "pto.tfillpad_inplace", "pto.tfillpad_expand"}) t[n] = c_fillpad;
   for (const Bcast& b : kBcasts) t[b.name] = c_bcast_named;
   t["pto.barrier"] = c_barrier;
   t["pto.set_flag"] = c_flag;

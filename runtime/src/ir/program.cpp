@@ -199,7 +199,7 @@ Block Compiler::compile_block(const Region& r, const std::vector<std::pair<std::
   for (const Stmt& s : r.stmts) {
     const auto it = table.find(s.op);
     if (it == table.end())
-      error(s.line, s.col, "'" + s.op + "' is not an operation pto-run knows (docs/ir.md lists them)");
+      error(s.line, s.col, "'" + s.op + "' is not an operation pto-run knows (docs/pto-run.md lists them)");
     if (s.generic) error(s.line, s.col, "the generic form \"" + s.op + "\"(...) is not supported yet: write the op's own form");
     Op op;
     op.name = s.op;
@@ -361,6 +361,7 @@ const std::map<std::string, CompileFn>& op_table() {
     std::map<std::string, CompileFn> t;
     register_core_ops(t);
     register_pto_ops(t);
+    register_cube_ops(t);
     return t;
   }();
   return table;

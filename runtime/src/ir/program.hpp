@@ -108,6 +108,7 @@ using CompileFn = void (*)(Compiler&, Cursor&, Op&);
 const std::map<std::string, CompileFn>& op_table();
 void register_core_ops(std::map<std::string, CompileFn>& table);  // ir_core_ops.cpp
 void register_pto_ops(std::map<std::string, CompileFn>& table);   // ir_pto_ops.cpp
+void register_cube_ops(std::map<std::string, CompileFn>& table);  // ir_cube_ops.cpp
 
 // The names in scope while a function compiles: SSA name -> slot and its type.
 struct Compiler {

@@ -1,4 +1,4 @@
-// The PTO IR text (PTOAS's textual MLIR: docs/ir.md) as tokens and statements, before any op is
+// The PTO IR text (PTOAS's textual MLIR: docs/pto-run.md) as tokens and statements, before any op is
 // understood. MLIR has no statement terminator: a statement runs until the next one starts (results
 // and `=` then an op name, a bare dialect op name, a quoted generic op, `return`) or a `}` closes its
 // region. A `{` that ends its line opens a region; any other `{` is an attribute dictionary. Types

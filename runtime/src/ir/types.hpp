@@ -1,4 +1,4 @@
-// The types of PTO IR values (docs/ir.md): scalars (index, i1 ... i64, f16, bf16, f32), GM pointers
+// The types of PTO IR values (docs/pto-run.md): scalars (index, i1 ... i64, f16, bf16, f32), GM pointers
 // (!pto.ptr<T>), tensor views (!pto.tensor_view<?x?xT>, !pto.partition_tensor_view<16x64xT>) and tile
 // buffers (!pto.tile_buf<loc=vec, dtype=f32, rows=32, cols=32, v_row=?, ...>, keys in any order).
 #pragma once

@@ -1,4 +1,4 @@
-// pto::ir::Module: a PTO IR text file (PTOAS's textual form, docs/ir.md) parsed and compiled once, and
+// pto::ir::Module: a PTO IR text file (PTOAS's textual form, docs/pto-run.md) parsed and compiled once, and
 // launched like a C++ kernel: each core runs the entry function, and every pto.t* op issues the same
 // instruction record as the C++ API (one registry of kernels, one cost model, the same checker).
 //

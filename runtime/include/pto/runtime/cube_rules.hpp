@@ -74,6 +74,38 @@ constexpr bool l0_move_static() {
   }
 }
 
+// l0_move_static on views (the IR front door; the same rules and messages).
+inline void l0_move_type_rules(const TileView& dst, const TileView& src, bool mov) {
+  auto rule = [](bool ok, const char* what) {
+    if (!ok) fail(what);
+  };
+  if (dst.loc == TileType::Left && dst.rows == 1 && src.loc == TileType::Mat && src.rows == 1 && nd_view(src)) {
+    const int blk = 16 * block_elems(dst.dtype);
+    rule(dst.dtype == src.dtype, "TEXTRACT / TMOV Mat -> Left (GEMV's row vector): dst and src must have the same DType");
+    rule(src.cols % blk == 0 && dst.cols % blk == 0,
+         "TEXTRACT / TMOV Mat -> Left (GEMV's row vector, a 1-row ND Mat tile): src's and dst's Cols must be multiples of 512 "
+         "bytes (the move copies whole 512-byte blocks)");
+    rule(!mov || dst.cols == src.cols, "TMOV Mat -> Left (GEMV's row vector): dst and src must have the same Cols");
+    return;
+  }
+  rule(src.loc == TileType::Mat, "TEXTRACT / TMOV into a Left or Right tile: src must be a Mat (L1) tile (MTE1 moves L1 -> L0A / L0B)");
+  rule(dst.dtype == src.dtype, "TEXTRACT / TMOV Mat -> Left / Right: dst and src must have the same DType (MTE1 converts nothing)");
+  rule(nz_view(src) || zn_view(src),
+       "TEXTRACT / TMOV Mat -> Left / Right: src must be an NZ or a ZN Mat tile (512-byte fractals; TLOAD ND -> NZ or DN -> ZN "
+       "fills one), or, for GEMV, a 1-row ND Mat tile into a 1-row Left tile");
+  rule(dst.loc != TileType::Left || left_view(dst),
+       "TEXTRACT / TMOV: a Left dst needs SLayout::RowMajor 512-byte fractals (TileLeft's nZ, or A2A3's zZ)");
+  rule(dst.loc != TileType::Right || right_view(dst),
+       "TEXTRACT / TMOV: a Right dst must be ZN (BLayout::RowMajor, SLayout::ColMajor, 512-byte fractals: TileRight)");
+  rule(dst.rows <= src.rows && dst.cols <= src.cols, "TEXTRACT / TMOV Mat -> Left / Right: dst may be no larger than src in Rows and Cols");
+  rule(!mov || (dst.rows == src.rows && dst.cols == src.cols),
+       "TMOV Mat -> Left / Right: dst and src must have the same static Rows and Cols (TEXTRACT takes a window)");
+  const bool transpose = dst.loc == TileType::Left ? zn_view(src) : nz_view(src);
+  const int fs = transpose_fractal(dst.dtype);
+  rule(!transpose || (dst.rows % fs == 0 && dst.cols % fs == 0 && src.rows % fs == 0 && src.cols % fs == 0),
+       "TEXTRACT / TMOV Mat -> Left / Right: the transposing form (Left from ZN, Right from NZ) needs every Rows and Cols a "
+       "multiple of 16 (32 for 1-byte types, 64 for 4-bit ones)");
+}
 // The move of dst's whole static shape from the window at (r0, c0) of src: the MTE1 moves whole
 // fractals, so the window starts on src's fractal grid (the transposing form: on 16 x 16, or 32 x 32
 // for 1-byte types). src's operand becomes the window itself (its rows and columns unchanged, so
@@ -120,6 +152,16 @@ inline void gemv_window(InstrRecord& rec, std::uint16_t r0, std::uint16_t c0) {
   dst.static_valid_rows = dst.static_valid_cols = src.static_valid_rows = src.static_valid_cols = false;
 }
 
+// The move's window on its operands' views (after the type rules): GEMV's row vector, or fractals,
+// transposing (Left from ZN, Right from NZ) or not.
+inline void l0_move_views(InstrRecord& rec, Target target, std::uint16_t r0, std::uint16_t c0) {
+  const TileView& dst = rec.ops[0].tile;
+  const TileView& src = rec.ops[1].tile;
+  check_dtype(*rec.desc, dst.dtype, target);
+  if (dst.loc == TileType::Left && dst.rows == 1 && src.loc == TileType::Mat && src.rows == 1 && nd_view(src)) gemv_window(rec, r0, c0);
+  else l0_window(rec, r0, c0, dst.loc == TileType::Left ? zn_view(src) : nz_view(src));
+}
+
 template <Op O, bool Mov, class Dst, class Src, class... W>
 Issue l0_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... events) {
   static_assert(l0_move_static<Dst, Src, Mov>());
@@ -127,9 +169,7 @@ Issue l0_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... even
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  check_dtype(*rec.desc, rec.ops[0].tile.dtype, core_target(core));
-  if constexpr (kGemvVector<Dst, Src>) gemv_window(rec, r0, c0);
-  else l0_window(rec, r0, c0, Dst::Loc == TileType::Left ? kZnTile<Src> : kNzTile<Src>);
+  l0_move_views(rec, core_target(core), r0, c0);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -159,6 +199,30 @@ Issue scale_move(Dst& dst, Src& src, std::uint16_t r0, std::uint16_t c0, W&... e
   return Issue(core, rec);
 }
 
+// bias_move's static rules on views (the IR front door).
+inline void bias_move_type_rules(const TileView& dst, const TileView& src) {
+  const DType d = dst.dtype, s = src.dtype;
+  if (src.loc != TileType::Mat || src.rows != 1 || !nd_view(src)) fail("TMOV Mat -> Bias: src must be a 1-row RowMajor NoneBox Mat (L1) tile");
+  if (dst.rows != 1 || !dst.row_major) fail("TMOV Mat -> Bias: dst must be a 1-row RowMajor Bias tile");
+  if (!((d == DType::I32 && s == DType::I32) || (d == DType::F32 && (s == DType::F32 || s == DType::F16 || s == DType::BF16))))
+    fail("TMOV Mat -> Bias: the pairs are int32_t -> int32_t, float -> float, half -> float and (A5) bfloat16_t -> float");
+  if (src.cols * int(size_of(s)) % 64 != 0 && dst.cols * int(size_of(d)) % 64 != 0)
+    fail("TMOV Mat -> Bias: src's row (A2A3) or dst's (A5) must be a multiple of 64 bytes (Cols * sizeof)");
+}
+// The move's checks on its operands' views (rec: dst Bias, src Mat): the target's 64-byte unit, its pairs.
+inline void bias_move_views(InstrRecord& rec, Target target) {
+  TileView& d = rec.ops[0].tile;
+  TileView& s = rec.ops[1].tile;
+  const bool a2 = target == Target::A2A3;
+  if (a2 ? s.cols * int(size_of(s.dtype)) % 64 != 0 : d.cols * int(size_of(d.dtype)) % 64 != 0)
+    fail("TMOV: operand ", a2 ? "src " : "dst ", a2 ? s : d, ": the bias table moves 64-byte units, so ", a2 ? "src" : "dst",
+         "'s row must be a multiple of 64 bytes on ", name_of(target), " (a2a3 checks src, a5 dst)");
+  if (s.dtype == DType::BF16 && a2) fail("TMOV: operand src ", s, ": bfloat16_t -> float into the bias table is A5's (A2A3 converts half only)");
+  if (s.cols > d.cols) fail("TMOV: operand dst ", d, " is narrower than operand src ", s, " (the move takes src's whole row)");
+  d.valid_cols = s.valid_cols = s.cols;
+  d.valid_rows = s.valid_rows = 1;
+}
+
 // TMOV Mat -> Bias (a2a3 / a5 TMov.hpp): one row into the bias table, int32 -> int32, float -> float,
 // half -> float (A5 also bf16 -> float); the row's bytes a multiple of 64 (A2A3 src's, A5 dst's, at most
 // 4 KiB, the table).
@@ -179,18 +243,7 @@ Issue bias_move(Dst& dst, Src& src, W&... events) {
   InstrRecord rec = compute_record(desc_of<Op::TMOV_M2B>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  TileView& d = rec.ops[0].tile;
-  TileView& s = rec.ops[1].tile;
-  if (core_target(core) == Target::A2A3 ? Src::Cols * sizeof(S) % 64 != 0 : Dst::Cols * sizeof(D) % 64 != 0)
-    fail("TMOV: operand ", core_target(core) == Target::A2A3 ? "src " : "dst ", rec.ops[core_target(core) == Target::A2A3 ? 1 : 0].tile,
-         ": the bias table moves 64-byte units, so ", core_target(core) == Target::A2A3 ? "src" : "dst",
-         "'s row must be a multiple of 64 bytes on ", name_of(core_target(core)), " (a2a3 checks src, a5 dst)");
-  if (std::is_same_v<S, bfloat16_t> && core_target(core) == Target::A2A3)
-    fail("TMOV: operand src ", s, ": bfloat16_t -> float into the bias table is A5's (A2A3 converts half only)");
-  if (s.cols > d.cols)
-    fail("TMOV: operand dst ", d, " is narrower than operand src ", s, " (the move takes src's whole row)");
-  d.valid_cols = s.valid_cols = s.cols;
-  d.valid_rows = s.valid_rows = 1;
+  bias_move_views(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -229,38 +282,42 @@ Issue scaling_move(Dst& dst, Src& src, W&... events) {
 enum class FixQuant : std::uint8_t { None, Scalar, Vector };
 
 // The fixpipe's conversions out of L0C (a2a3 / a5 TStore.hpp, TMov.hpp): the union of both targets'
-// pairs; a5_only_pair names those A2A3 lacks (for a store to GM, or a move to L1).
+// pairs; a5_only_pair names those A2A3 lacks (for a store to GM, or a move to L1). On DTypes, so that the
+// static rules below and the IR front door's checks of a file's types read the same table.
+constexpr bool fixpipe_pair(FixQuant q, DType a, DType e) {
+  if (q == FixQuant::None)
+    return (a == DType::F32 && (e == DType::F32 || e == DType::F16 || e == DType::BF16)) || (a == DType::I32 && e == DType::I32);
+  const bool b8 = e == DType::I8 || e == DType::U8;
+  return (a == DType::F32 && (b8 || e == DType::F16 || e == DType::BF16 || e == DType::F32 || e == DType::HF8 || e == DType::F8E4M3)) ||
+         (a == DType::I32 && (b8 || e == DType::F16 || e == DType::BF16 || e == DType::I16));
+}
+constexpr bool a5_only_pair(FixQuant q, bool to_l1, DType a, DType e) {
+  if (to_l1) {  // a2a3 TMov.hpp, Acc -> Mat: casts to half / bf16; quant float -> int8, int32 -> int8 / uint8 / half
+    if (q == FixQuant::None) return !(a == DType::F32 && (e == DType::F16 || e == DType::BF16));
+    return !(e == DType::I8 || (a == DType::I32 && (e == DType::U8 || e == DType::F16 || e == DType::I16)));
+  }
+  // a2a3 TStore.hpp: every cast; quant to int8 / uint8, int32 -> half
+  if (q == FixQuant::None) return false;
+  return !(e == DType::I8 || e == DType::U8 || (a == DType::I32 && e == DType::F16));
+}
+inline void fixpipe_pair_rule(FixQuant q, DType a, DType e) {
+  if (fixpipe_pair(q, a, e)) return;
+  if (q == FixQuant::None)
+    fail("the fixpipe (TSTORE / TMOV from an Acc tile): the pairs without a quant parameter are float -> float / half / "
+         "bfloat16_t and int32_t -> int32_t (", name_of(a), " -> ", name_of(e), ")");
+  fail("the fixpipe (TSTORE / TMOV from an Acc tile) with a quant parameter: float -> int8_t / uint8_t, half, bfloat16_t, float, "
+       "hifloat8_t, float8_e4m3_t; int32_t -> int8_t / uint8_t / half / bfloat16_t / int16_t (", name_of(a), " -> ", name_of(e), ")");
+}
 template <FixQuant Q, class A, class E>
 constexpr bool fixpipe_pair_static() {
-  static_assert(Q != FixQuant::None ||
-                    (std::is_same_v<A, float> && (std::is_same_v<E, float> || std::is_same_v<E, half> ||
-                                                  std::is_same_v<E, bfloat16_t>)) ||
-                    (std::is_same_v<A, std::int32_t> && std::is_same_v<E, std::int32_t>),
+  static_assert(Q != FixQuant::None || fixpipe_pair(Q, dtype_v<A>, dtype_v<E>),
                 "the fixpipe (TSTORE / TMOV from an Acc tile): the pairs without a quant parameter are float -> float / "
                 "half / bfloat16_t and int32_t -> int32_t");
-  constexpr bool b8 = std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t>;
-  static_assert(Q == FixQuant::None ||
-                    (std::is_same_v<A, float> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
-                                                  std::is_same_v<E, float> || std::is_same_v<E, hifloat8_t> ||
-                                                  std::is_same_v<E, float8_e4m3_t>)) ||
-                    (std::is_same_v<A, std::int32_t> && (b8 || std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t> ||
-                                                         std::is_same_v<E, std::int16_t>)),
+  static_assert(Q == FixQuant::None || fixpipe_pair(Q, dtype_v<A>, dtype_v<E>),
                 "the fixpipe (TSTORE / TMOV from an Acc tile) with a quant parameter: float -> int8_t / uint8_t, half, "
                 "bfloat16_t, float, hifloat8_t, float8_e4m3_t; int32_t -> int8_t / uint8_t / half / bfloat16_t / int16_t "
                 "(A2A3 has fewer: docs/cube.md)");
   return true;
-}
-template <FixQuant Q, bool ToL1, class A, class E>
-constexpr bool a5_only_pair() {
-  if constexpr (ToL1) {  // a2a3 TMov.hpp, Acc -> Mat: casts to half / bf16; quant float -> int8, int32 -> int8 / uint8 / half
-    if constexpr (Q == FixQuant::None) return !(std::is_same_v<A, float> && (std::is_same_v<E, half> || std::is_same_v<E, bfloat16_t>));
-    return !(std::is_same_v<E, std::int8_t> ||
-             (std::is_same_v<A, std::int32_t> && (std::is_same_v<E, std::uint8_t> || std::is_same_v<E, half> || std::is_same_v<E, std::int16_t>)));
-  } else {  // a2a3 TStore.hpp: every cast; quant to int8 / uint8, int32 -> half
-    if constexpr (Q == FixQuant::None) return false;
-    return !(std::is_same_v<E, std::int8_t> || std::is_same_v<E, std::uint8_t> ||
-             (std::is_same_v<A, std::int32_t> && std::is_same_v<E, half>));
-  }
 }
 
 template <FixQuant Q, AtomicType Atomic, class G, class T>
@@ -305,6 +362,19 @@ constexpr bool acc_store_static() {
   return true;
 }
 
+// acc_store_static's rules on views, for the ND and NZ tensors (the IR front door).
+inline void acc_store_type_rules(DType out, Layout layout, const TileView& src, FixQuant q, bool atomic) {
+  if (!acc_view(src)) fail("TSTORE from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
+  if (layout != Layout::ND && layout != Layout::NZ) fail("TSTORE Acc -> GM: an ND or NZ tensor view");
+  fixpipe_pair_rule(q, src.dtype, out);
+  if (out == DType::I16)
+    fail("TSTORE Acc -> GM: int32_t -> int16_t is the fixpipe's shift mode into L1 only (TMOV / TEXTRACT / TINSERT to a Mat "
+         "tile, A2A3)");
+  if (atomic && !(out == DType::F32 || out == DType::F16 || out == DType::BF16 || out == DType::I32 || out == DType::I8))
+    fail("TSTORE Acc -> GM: the atomic add takes float, half, bfloat16_t, int32_t and int8_t outputs (the NPUs' atomic types)");
+  if (src.cols > 4095) fail("TSTORE Acc -> GM: the Acc tile's Cols must be at most 4095 (the fixpipe's n field)");
+}
+
 // What an Acc -> GM store's tensor maps: rows x columns of the Acc tile.
 constexpr const char* gm_rows_cols(Layout l) {
   switch (l) {
@@ -334,32 +404,33 @@ inline void conv_store_check(const GmView& g, const TileView& t, Target target) 
   if (t.valid_rows > 65535) fail("TSTORE: operand src ", t, ": the fixpipe moves at most 65535 rows");
 }
 
+// The store's checks on its operands' views (rec: dst GM, src Acc), and its variant bits.
+inline void acc_store_views(InstrRecord& rec, Target target, FixQuant q, bool atomic, bool relu) {
+  const GmView& g = rec.ops[0].gm;
+  const TileView& t = rec.ops[1].tile;
+  if (GmView::is_conv_output(g.layout)) conv_store_check(g, t, target);
+  if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
+    fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (", gm_rows_cols(g.layout),
+         ") but operand src ", t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
+  if (g.layout == Layout::ND && target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
+    fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
+  if (g.layout == Layout::ND && t.valid_rows > 8192)
+    fail("TSTORE: operand src ", t, ": the fixpipe's nz2nd store moves at most 8192 rows");
+  if (a5_only_pair(q, false, t.dtype, g.dtype) && target == Target::A2A3)
+    fail("TSTORE: operand dst ", g, ": the quantising store ", name_of(t.dtype), " -> ", name_of(g.dtype),
+         " is A5's (A2A3 quantises float to int8 / uint8 and int32 to int8 / uint8 / half)");
+  rec.variant = std::uint8_t((relu ? kVariantRelu : 0) | (atomic ? kVariantAtomicAdd : 0) |
+                             (q == FixQuant::Scalar ? kVariantQuantScalar : q == FixQuant::Vector ? kVariantQuantVector : 0));
+  if (atomic) rec.ops[0].role = Role::ReadWrite;
+}
+
 template <Op O, FixQuant Q, AtomicType Atomic, ReluPreMode Relu, class G, class T>
 InstrRecord acc_store_record(Core& core, G& dst, T& src) {
   static_assert(acc_store_static<Q, Atomic, G, T>());
-  using A = typename T::DType;
-  using E = typename G::DType;
   InstrRecord rec = compute_record(desc_of<O>());
   add_gm(rec, dst);
   add_tile(core, rec, src);
-  const GmView& g = rec.ops[0].gm;
-  const TileView& t = rec.ops[1].tile;
-  const Target target = core_target(core);
-  if constexpr (GmView::is_conv_output(G::layout)) conv_store_check(g, t, target);
-  if (g.tile_rows() != t.valid_rows || g.tile_cols() != t.valid_cols)
-    fail("TSTORE: operand dst ", g, " maps ", g.tile_rows(), 'x', g.tile_cols(), " (", gm_rows_cols(G::layout),
-         ") but operand src ", t, " has valid shape ", t.valid_rows, 'x', t.valid_cols, "; they must be equal");
-  if (G::layout == Layout::ND && target == Target::A2A3 && (g.shape[0] != 1 || g.shape[1] != 1 || g.shape[2] != 1))
-    fail("TSTORE: operand dst ", g, ": A2A3's fixpipe store (nz2nd) takes a 2-D tensor: dims 0-2 must be 1");
-  if (G::layout == Layout::ND && t.valid_rows > 8192)
-    fail("TSTORE: operand src ", t, ": the fixpipe's nz2nd store moves at most 8192 rows");
-  if (a5_only_pair<Q, false, A, E>() && target == Target::A2A3)
-    fail("TSTORE: operand dst ", g, ": the quantising store ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>),
-         " is A5's (A2A3 quantises float to int8 / uint8 and int32 to int8 / uint8 / half)");
-  rec.variant = std::uint8_t((Relu == ReluPreMode::NormalRelu ? kVariantRelu : 0) |
-                             (Atomic == AtomicType::AtomicAdd ? kVariantAtomicAdd : 0) |
-                             (Q == FixQuant::Scalar ? kVariantQuantScalar : Q == FixQuant::Vector ? kVariantQuantVector : 0));
-  if (Atomic == AtomicType::AtomicAdd) rec.ops[0].role = Role::ReadWrite;
+  acc_store_views(rec, core_target(core), Q, Atomic == AtomicType::AtomicAdd, Relu == ReluPreMode::NormalRelu);
   return rec;
 }
 
@@ -405,44 +476,37 @@ Issue acc_store_fp(G& dst, T& src, Fp& fp, W&... events) {
 template <class D> inline constexpr bool kFixpipeDst =
     (D::Loc == TileType::Mat || D::Loc == TileType::Vec) && ((!D::isBoxedLayout) || kNzTile<D>);
 
-template <Op O, FixQuant Q, ReluPreMode Relu, class D, class S>
-InstrRecord acc_move_record(Core& core, D& dst, S& src, std::uint16_t r0, std::uint16_t c0) {
-  using A = typename S::DType;
-  using E = typename D::DType;
-  static_assert(kAccTile<S>, "TMOV / TEXTRACT from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
-  static_assert(kFixpipeDst<D>, "TMOV / TEXTRACT from an Acc tile: dst must be a Mat or Vec tile, ND (RowMajor NoneBox), DN "
-                                "(ColMajor NoneBox) or NZ (512-byte fractals)");
-  static_assert(fixpipe_pair_static<Q, A, E>());
-  InstrRecord rec = compute_record(desc_of<O>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src);
+// The move's checks and window on its operands' views (rec: dst, src Acc; TMOV, TEXTRACT or TINSERT by
+// rec.desc->op), and its variant bits.
+inline void acc_move_views(InstrRecord& rec, Target target, FixQuant q, bool relu, std::uint16_t r0, std::uint16_t c0) {
   const InstrDesc& d = *rec.desc;
   TileView& dv = rec.ops[0].tile;
   TileView& sv = rec.ops[1].tile;
-  const Target target = core_target(core);
-  if (target == Target::A2A3 && (D::Loc != TileType::Mat || !kNzTile<D>))
+  const DType a = sv.dtype, e = dv.dtype;
+  const bool nz_dst = nz_view(dv);
+  if (target == Target::A2A3 && (dv.loc != TileType::Mat || !nz_dst))
     fail(d.name, ": operand dst ", dv, ": A2A3's fixpipe moves L0C to L1 only, as NZ (Acc -> Vec and the ND / DN "
          "outputs are A5's)");
-  if (std::is_same_v<E, std::int16_t> && target == Target::A5)
+  if (e == DType::I16 && target == Target::A5)
     fail(d.name, ": operand dst ", dv, ": int32_t -> int16_t (the fixpipe's shift mode) is A2A3's; A5's fixpipe has no int16 output");
-  if (a5_only_pair<Q, true, A, E>() && target == Target::A2A3)
-    fail(d.name, ": operand dst ", dv, ": the move ", name_of(dtype_v<A>), " -> ", name_of(dtype_v<E>), Q == FixQuant::None ? "" : " with a quant parameter",
+  if (a5_only_pair(q, true, a, e) && target == Target::A2A3)
+    fail(d.name, ": operand dst ", dv, ": the move ", name_of(a), " -> ", name_of(e), q == FixQuant::None ? "" : " with a quant parameter",
          " out of L0C is A5's (A2A3 casts float to half / bfloat16_t and quantises float to int8, int32 to int8 / uint8 / half, "
          "and shifts int32 to int16)");
-  const bool insert = O == Op::TINSERT_A2M || O == Op::TINSERT_A2M_FP, extract = O == Op::TEXTRACT_A2M || O == Op::TEXTRACT_A2M_FP;
+  const Op o = d.op;
+  const bool insert = o == Op::TINSERT_A2M || o == Op::TINSERT_A2M_FP, extract = o == Op::TEXTRACT_A2M || o == Op::TEXTRACT_A2M_FP;
   const bool mov = !insert && !extract;
   int rows = extract ? dv.valid_rows : sv.valid_rows, cols = extract ? dv.valid_cols : sv.valid_cols;
-  if constexpr (kNzTile<D>)
-    if (mov) {  // the chips' nz2nz: src's static rows, the columns in whole C0 blocks
-      rows = sv.rows;
-      const int c0n = std::is_same_v<E, float> ? 8 : int(32 / sizeof(E));
-      cols = std::min((cols + c0n - 1) / c0n * c0n, dv.cols);
-    }
+  if (nz_dst && mov) {  // the chips' nz2nz: src's static rows, the columns in whole C0 blocks
+    rows = sv.rows;
+    const int c0n = e == DType::F32 ? 8 : int(32 / size_of(e));
+    cols = std::min((cols + c0n - 1) / c0n * c0n, dv.cols);
+  }
   // The window: in src for TEXTRACT (on a 16-column fractal boundary), in dst for TINSERT (an NZ dst: on a
   // C0 column block boundary); TMOV's is at (0, 0).
   TileView& big = insert ? dv : sv;
   const char* big_name = insert ? "dst" : "src";
-  const int align = insert ? (kNzTile<D> ? int(32 / sizeof(E)) : 1) : 16;
+  const int align = insert ? (nz_dst ? int(32 / size_of(e)) : 1) : 16;
   if (c0 % align != 0)
     fail(d.name, ": operand ", big_name, " ", big, ": indexCol ", c0, " must be a multiple of ", align,
          insert ? " (the fixpipe writes whole C0 column blocks of an NZ tile)" : " (the fixpipe reads whole 16-column fractals)");
@@ -458,8 +522,29 @@ InstrRecord acc_move_record(Core& core, D& dst, S& src, std::uint16_t r0, std::u
   dv.valid_rows = sv.valid_rows = rows;
   dv.valid_cols = sv.valid_cols = cols;
   dv.static_valid_rows = dv.static_valid_cols = sv.static_valid_rows = sv.static_valid_cols = false;
-  rec.variant = std::uint8_t((Relu == ReluPreMode::NormalRelu ? kVariantRelu : 0) |
-                             (Q == FixQuant::Scalar ? kVariantQuantScalar : Q == FixQuant::Vector ? kVariantQuantVector : 0));
+  rec.variant = std::uint8_t((relu ? kVariantRelu : 0) |
+                             (q == FixQuant::Scalar ? kVariantQuantScalar : q == FixQuant::Vector ? kVariantQuantVector : 0));
+}
+
+// acc_move_record's static rules on views (the IR front door).
+inline void acc_move_type_rules(const TileView& dst, const TileView& src, FixQuant q) {
+  if (!acc_view(src)) fail("TMOV / TEXTRACT from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
+  if (!((dst.loc == TileType::Mat || dst.loc == TileType::Vec) && (!dst.boxed || nz_view(dst))))
+    fail("TMOV / TEXTRACT from an Acc tile: dst must be a Mat or Vec tile, ND (RowMajor NoneBox), DN (ColMajor NoneBox) or NZ "
+         "(512-byte fractals)");
+  fixpipe_pair_rule(q, src.dtype, dst.dtype);
+}
+
+template <Op O, FixQuant Q, ReluPreMode Relu, class D, class S>
+InstrRecord acc_move_record(Core& core, D& dst, S& src, std::uint16_t r0, std::uint16_t c0) {
+  static_assert(kAccTile<S>, "TMOV / TEXTRACT from an Acc tile: src must be NZ with 16 x 16 fractals (TileAcc)");
+  static_assert(kFixpipeDst<D>, "TMOV / TEXTRACT from an Acc tile: dst must be a Mat or Vec tile, ND (RowMajor NoneBox), DN "
+                                "(ColMajor NoneBox) or NZ (512-byte fractals)");
+  static_assert(fixpipe_pair_static<Q, typename S::DType, typename D::DType>());
+  InstrRecord rec = compute_record(desc_of<O>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  acc_move_views(rec, core_target(core), Q, Relu == ReluPreMode::NormalRelu, r0, c0);
   return rec;
 }
 

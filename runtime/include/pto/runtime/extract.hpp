@@ -43,8 +43,23 @@ constexpr bool window_static() {
 
 // `small` is rec.ops[small_at], `big` the other operand: checks the window at (r0, c0), then makes the
 // big operand's view that window.
-template <class Small>
-void window_rules(Core& core, InstrRecord& rec, int small_at, std::uint16_t r0, std::uint16_t c0) {
+// window_static on views (the IR front door).
+inline void window_type_rules(const TileView& small, const TileView& big) {
+  if (small.loc != TileType::Vec || big.loc != TileType::Vec)
+    fail("TEXTRACT / TINSERT: the forms are Vec -> Vec, (TEXTRACT) Mat -> Left / Right / scale tiles, and out of an Acc tile (the "
+         "fixpipe); the NPUs move nothing Mat -> Mat or Mat -> Vec here (pto-isa's CPU simulator does)");
+  if (small.dtype != big.dtype)
+    fail("TEXTRACT / TINSERT (Vec -> Vec): dst and src must have the same DType (the NPUs convert nothing here)");
+  if (!((nd_view(small) && nd_view(big)) || (nz_view(small) && nz_view(big))))
+    fail("TEXTRACT / TINSERT (Vec -> Vec): dst and src must both be ND (RowMajor NoneBox) or both NZ (ColMajor, SLayout::RowMajor, "
+         "512-byte fractals); the NPUs reject the other layouts and mixed pairs");
+  if (small.rows > big.rows || small.cols > big.cols)
+    fail("TEXTRACT / TINSERT (Vec -> Vec): the window's tile (TEXTRACT's dst, TINSERT's src) must be no larger than the other in "
+         "Rows and Cols");
+}
+
+// The window's small tile's static valid shape (its type's ValidRow / ValidCol) picks the NPUs' paths.
+inline void window_rules(Core& core, InstrRecord& rec, int small_at, std::uint16_t r0, std::uint16_t c0) {
   const InstrDesc& d = *rec.desc;
   const Target target = core_target(core);
   TileView& big = rec.ops[1 - small_at].tile;
@@ -54,19 +69,21 @@ void window_rules(Core& core, InstrRecord& rec, int small_at, std::uint16_t r0, 
   if (r0 + small.valid_rows > big.rows || c0 + small.valid_cols > big.cols)
     fail(d.name, ": operand ", bn, " ", big, ": the ", small.valid_rows, " x ", small.valid_cols, " window at (indexRow ", r0,
          ", indexCol ", c0, ") runs past its ", big.rows, " x ", big.cols, " elements");
-  constexpr bool one = Small::ValidRow == 1 && Small::ValidCol == 1;  // the NPUs' scalar path
+  const bool svr = small.static_valid_rows, svc = small.static_valid_cols;
+  const int valid_col = svc ? small.valid_cols : -1;
+  const bool one = svr && svc && small.valid_rows == 1 && small.valid_cols == 1;  // the NPUs' scalar path
   if (one) rec.variant |= kVariantWindowScalar;
-  if (Small::ValidCol != -1 && std::size_t(Small::ValidCol) * big.elem_bytes() % 32 == 0) rec.variant |= kVariantWindowAligned;
+  if (valid_col != -1 && std::size_t(valid_col) * big.elem_bytes() % 32 == 0) rec.variant |= kVariantWindowAligned;
   if (target == Target::A2A3 && !one) {
     const std::size_t es = big.elem_bytes();
     if (std::size_t(c0) * es % 32 != 0)
       fail(d.name, ": indexCol ", c0, " is ", std::size_t(c0) * es, " bytes into a row of operand ", bn, " ", big,
            "; A2A3 copies whole 32-byte blocks, so indexCol * sizeof(T) must be a multiple of 32");
-    if (es == 1 && (Small::ValidCol == -1 || Small::ValidCol % 2 != 0))
+    if (es == 1 && (valid_col == -1 || valid_col % 2 != 0))
       fail(d.name, ": operand ", small_at == 0 ? "dst " : "src ", small,
            ": A2A3 moves 1-byte elements in pairs and needs an even static ValidCol (its check rejects a dynamic one too)");
   }
-  if constexpr (Small::isBoxedLayout && !one) {  // (a 1 x 1 window is one scalar access: any position)
+  if (small.boxed && !one) {  // (a 1 x 1 window is one scalar access: any position)
     // NZ: one copy of column stripes (a burst of validRow 32-byte rows each) from the window's first
     // block: indexCol must start a stripe; A2A3 also wants whole fractal rows.
     const int c0n = int(32 / big.elem_bytes());
@@ -97,7 +114,7 @@ Issue vec_window_extract(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16
   InstrRecord rec = compute_record(desc_of<Op::TEXTRACT_V2V>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  window_rules<Dst>(core, rec, 0, indexRow, indexCol);
+  window_rules(core, rec, 0, indexRow, indexCol);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -146,7 +163,7 @@ Issue vec_window_insert(Dst& dst, Src& src, std::uint16_t indexRow, std::uint16_
   InstrRecord rec = compute_record(desc_of<Op::TINSERT_V2V>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  window_rules<Src>(core, rec, 1, indexRow, indexCol);
+  window_rules(core, rec, 1, indexRow, indexCol);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

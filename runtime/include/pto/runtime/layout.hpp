@@ -121,6 +121,41 @@ Issue fillpad_mat(Dst& dst, Src& src, W&... events) {
 }
 }  // namespace detail
 
+namespace detail {
+// The Vec form's static rules on views (the IR front door checks a file's types with them).
+inline void fillpad_vec_type_rules(const TileView& dst, const TileView& src, TFillPadMode mode) {
+  if (dst.loc != TileType::Vec || src.loc != TileType::Vec) fail("TFILLPAD: the Vec form (dst and src Vec tiles) or TFILLPAD of an NZ Mat tile");
+  if (!nd_view(dst) || !nd_view(src)) fail("TFILLPAD: dst and src must be RowMajor NoneBox tiles");
+  if (dst.pad == PadValue::Null) fail("TFILLPAD: dst's PadVal is the fill value and must not be PadValue::Null");
+  const std::size_t e = dst.elem_bytes();
+  if (e != src.elem_bytes() || !(e == 1 || e == 2 || e == 4)) fail("TFILLPAD: dst and src must have elements of one size, 1, 2 or 4 bytes");
+  if (mode != TFillPadMode::Expand && (dst.rows != src.rows || dst.cols != src.cols))
+    fail("TFILLPAD / TFILLPAD_INPLACE: dst and src must have the same static Rows and Cols (TFILLPAD_EXPAND: dst may be larger)");
+  if (mode == TFillPadMode::Expand && (dst.rows < src.rows || dst.cols < src.cols))
+    fail("TFILLPAD_EXPAND: dst's static Rows and Cols must be at least src's");
+}
+// The Vec form's checks on its operands' views (rec: dst, src) and its variant bits.
+inline void fillpad_vec_views(InstrRecord& rec, Target target, TFillPadMode mode) {
+  const InstrDesc& d = *rec.desc;
+  TileView& o = rec.ops[0].tile;
+  const TileView& s = rec.ops[1].tile;
+  check_dtype(d, o.dtype, target);
+  if (o.valid_rows < s.valid_rows)
+    fail(d.name, ": operand dst ", o, " has fewer valid rows than operand src ", s,
+         "; the pad covers rows from src's valid rows to dst's (on A5 the row count would underflow)");
+  if (mode == TFillPadMode::InPlace && o.base != s.base)
+    fail(d.name, ": operands dst ", o, " and src ", s, " must be the same storage (TFILLPAD_INPLACE pads src where it is)");
+  if (mode == TFillPadMode::InPlace) rec.variant |= kVariantFillInPlace;
+  if (target == Target::A2A3 && o.pad == s.pad) rec.variant |= kVariantKeepBlock;
+  if (o.valid_rows == 0 || (target == Target::A2A3 && o.valid_cols == 0)) {
+    o.valid_rows = o.valid_cols = 0;  // A2A3 returns at once (A5 reads no dst valid width: it pads to Cols)
+    rec.ops[1].tile.valid_rows = rec.ops[1].tile.valid_cols = 0;
+  } else {
+    o.valid_cols = o.cols;  // every column of the written rows
+  }
+}
+}  // namespace detail
+
 template <TFillPadMode Mode = TFillPadMode::Normal, class Dst, class Src, class... W>
   requires TileLike<Dst> && TileLike<Src> && (detail::WaitEvent<W> && ...)
 detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
@@ -143,24 +178,7 @@ detail::Issue TFILLPAD(Dst& dst, Src& src, W&... events) {
   InstrRecord rec = compute_record(desc_of<op>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  const Target target = core_target(core);
-  const InstrDesc& d = *rec.desc;
-  TileView& o = rec.ops[0].tile;
-  const TileView& s = rec.ops[1].tile;
-  check_dtype(d, o.dtype, target);
-  if (o.valid_rows < s.valid_rows)
-    fail(d.name, ": operand dst ", o, " has fewer valid rows than operand src ", s,
-         "; the pad covers rows from src's valid rows to dst's (on A5 the row count would underflow)");
-  if (Mode == TFillPadMode::InPlace && o.base != s.base)
-    fail(d.name, ": operands dst ", o, " and src ", s, " must be the same storage (TFILLPAD_INPLACE pads src where it is)");
-  if (Mode == TFillPadMode::InPlace) rec.variant |= kVariantFillInPlace;
-  if (target == Target::A2A3 && Dst::PadVal == Src::PadVal) rec.variant |= kVariantKeepBlock;
-  if (o.valid_rows == 0 || (target == Target::A2A3 && o.valid_cols == 0)) {
-    o.valid_rows = o.valid_cols = 0;  // A2A3 returns at once (A5 reads no dst valid width: it pads to Cols)
-    rec.ops[1].tile.valid_rows = rec.ops[1].tile.valid_cols = 0;
-  } else {
-    o.valid_cols = o.cols;  // every column of the written rows
-  }
+  fillpad_vec_views(rec, core_target(core), Mode);
   add_waits(core, rec, events...);
   return Issue(core, rec);
   }

@@ -45,6 +45,24 @@ constexpr bool mad_static() {
   return true;
 }
 
+// mad_static's rules on views (the IR front door); `bias` null without one.
+inline void mad_type_rules(const TileView& c, const TileView& a, const TileView& b, const TileView* bias) {
+  const DType ta = a.dtype, tb = b.dtype, tc = c.dtype;
+  auto fp8 = [](DType t) { return t == DType::F8E4M3 || t == DType::F8E5M2; };
+  if (!acc_view(c)) fail("TMATMUL / TGEMV: the result must be an Acc tile, NZ with 16 x 16 fractals (TileAcc)");
+  if (!left_view(a)) fail("TMATMUL / TGEMV: a must be a Left tile with SLayout::RowMajor 512-byte fractals (TileLeft)");
+  if (!right_view(b)) fail("TMATMUL / TGEMV: b must be a Right tile, ZN (TileRight)");
+  if (!(ta == tb || (fp8(ta) && fp8(tb))))
+    fail("TMATMUL / TGEMV: a and b must have the same DType (A5 mixes float8_e4m3_t and float8_e5m2_t)");
+  if (!(ta == DType::I8 || ta == DType::F16 || ta == DType::BF16 || ta == DType::F32 || fp8(ta) || ta == DType::HF8))
+    fail("TMATMUL / TGEMV: the inputs are int8_t, half, bfloat16_t, float, or (A5) float8_e4m3_t, float8_e5m2_t, hifloat8_t");
+  if (ta == DType::I8 ? tc != DType::I32 : tc != DType::F32)
+    fail("TMATMUL / TGEMV: the result is int32_t for int8_t inputs and float for the floating-point ones");
+  if (bias && !(bias->loc == TileType::Bias && bias->rows == 1 && bias->row_major))
+    fail("TMATMUL_BIAS / TGEMV_BIAS: bias must be a 1-row RowMajor Bias tile (TMOV Mat -> Bias fills one)");
+  if (bias && bias->dtype != tc) fail("TMATMUL_BIAS / TGEMV_BIAS: bias must have the result's DType (float or int32_t)");
+}
+
 // m, k, n from the valid dims (a GEMV: one row of a); every operand's view becomes the region the
 // instruction reads or writes.
 inline void mad_shape(InstrRecord& rec, Target target, bool gemv, bool bias) {

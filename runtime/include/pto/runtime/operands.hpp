@@ -20,6 +20,23 @@ namespace pto::detail {
 template <class T> inline constexpr bool kNzTile = !T::isRowMajor && T::isInnerRowMajor && T::SFractalSize == 512;
 template <class T> inline constexpr bool kZnTile = T::isRowMajor && T::isInnerColMajor && T::SFractalSize == 512;
 
+// The same classes on a tile's view (what a Tile type's view() says of it): the IR front door checks a
+// file's tile types with these and the *_type_rules twins of the static rules (cube_rules.hpp, matmul.hpp,
+// extract.hpp, layout.hpp), as the C++ API's static_asserts check Tile types.
+inline int fractal_bytes(const TileView& t) {
+  const int n = int(t.inner_rows) * t.inner_cols;
+  return !t.boxed ? 0 : t.nibbles() ? n / 2 : n * int(size_of(t.dtype));
+}
+inline bool nz_view(const TileView& t) { return t.boxed && !t.row_major && t.inner_row_major && fractal_bytes(t) == 512; }
+inline bool zn_view(const TileView& t) { return t.boxed && t.row_major && !t.inner_row_major && fractal_bytes(t) == 512; }
+inline bool nd_view(const TileView& t) { return t.row_major && !t.boxed; }
+inline bool left_view(const TileView& t) { return t.loc == TileType::Left && t.boxed && t.inner_row_major && fractal_bytes(t) == 512; }
+inline bool right_view(const TileView& t) { return t.loc == TileType::Right && zn_view(t); }
+inline bool acc_view(const TileView& t) {
+  return t.loc == TileType::Acc && t.boxed && !t.row_major && t.inner_row_major && fractal_bytes(t) == 1024;
+}
+
+
 // A record for a compute instruction of descriptor `d`, bound to the calling kernel's core.
 inline InstrRecord compute_record(const InstrDesc& d) {
   InstrRecord rec;
