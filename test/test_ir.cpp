@@ -269,6 +269,47 @@ BOOST_AUTO_TEST_CASE(a_double_buffered_loop_with_flags_in_manual_mode) {
   BOOST_TEST(!r.findings().empty());
 }
 
+// examples/pto/cluster_matmul.pto: a cube function and a vector function joined by PTOAS's frontend pipe
+// ops run as clusters (one AIC, two AIVs per block): the cube's product reaches the AIVs through the GM
+// slot ring, split by rows, and each AIV adds the bias to its half.
+BOOST_AUTO_TEST_CASE(a_cube_and_vector_kernel_runs_on_clusters_through_a_pipe) {
+  const std::string text = pto_test::read_file(kEx + "/cluster_matmul.pto");
+  const ir::Module m = ir::Module::parse(text, "cm.pto");
+  for (int blocks : {1, 3}) {
+    auto a = pto_test::random_vector<float>(std::size_t(blocks) * 256, -1, 1, 90 + unsigned(blocks));
+    auto b = pto_test::random_vector<float>(std::size_t(blocks) * 256, -1, 1, 91 + unsigned(blocks));
+    std::vector<float> out(a.size(), -9.0f), ring(std::size_t(blocks) * 2048);
+    const LaunchReport r = m.launch({.blocks = blocks, .mode = Mode::Auto, .check = SyncCheck::Report}, "cluster_matmul",
+                                    {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(out), ir::Arg::buffer(ring), ir::Arg::real(0.25)});
+    BOOST_TEST(r.cores.size() == std::size_t(3 * blocks));  // AIC, AIV0, AIV1 per cluster
+    BOOST_TEST(r.findings().empty());
+    std::size_t compared = 0;
+    for (int k = 0; k < blocks; ++k)
+      for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j, ++compared) {
+          double ref = 0.25, mag = 0.25;
+          for (int p = 0; p < 16; ++p) {
+            const double t = double(a[std::size_t(k * 256 + i * 16 + p)]) * b[std::size_t(k * 256 + p * 16 + j)];
+            ref += t;
+            mag += std::abs(t);
+          }
+          BOOST_TEST(std::abs(out[std::size_t(k * 256 + i * 16 + j)] - ref) <= 20 * std::ldexp(1.0, -24) * mag);
+        }
+    BOOST_TEST(compared == std::size_t(blocks) * 256);
+  }
+  // Misuse: a pop before any pipe, and the cube's push on a core that initialised none.
+  std::string no_init = text;
+  const std::size_t at = no_init.find("    pto.aiv_initialize_pipe");
+  no_init.erase(at, no_init.find("i32)\n", at) + 5 - at);
+  const ir::Module bad = ir::Module::parse(no_init, "cm.pto");
+  std::vector<float> a(256), b(256), out(256), ring(2048);
+  const std::string e = pto_test::error_text([&] {
+    bad.launch({.blocks = 1, .mode = Mode::Auto}, "cluster_matmul",
+               {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(out), ir::Arg::buffer(ring), ir::Arg::real(0.25)});
+  });
+  BOOST_TEST(e.find("pto.tpop_from_aic: no cube -> vector pipe on this core") != std::string::npos, e);
+}
+
 BOOST_AUTO_TEST_CASE(arith_wraps_to_its_type_and_scf_carries_values) {
   // A kernel with no pto op: counts with i8 arithmetic (wrapping), a select and nested ifs; the result
   // leaves through a tile (texpands) so it can be checked.
@@ -492,6 +533,9 @@ BOOST_AUTO_TEST_CASE(errors_name_the_file_line_and_column) {
        "    pto.tadd ins(%t, %a : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>, !pto.ptr<f32>) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=8, cols=8>)\n"
        "    return\n  }\n}\n",
        "t.pto:4:5: error: pto.tadd: operand src1 must be a !pto.tile_buf, not !pto.ptr<f32>"},
+      // found by fuzz_ir: an arith op without its result threw std::out_of_range
+      {"module {\n  func.func @f(%a: i64) {\n    arith.addi %a, %a : i64\n    return\n  }\n}\n",
+       "t.pto:3:5: error: arith.addi: computes a value; name its result (%r = arith.addi ...)"},
       {"module {\n  func.func @f() {\n    %t = pto.alloc_tile : !pto.tile_buf<loc=mat, dtype=f32, rows=8, cols=8>\n"
        "    pto.texp ins(%t : !pto.tile_buf<loc=mat, dtype=f32, rows=8, cols=8>) outs(%t : !pto.tile_buf<loc=mat, dtype=f32, rows=8, cols=8>)\n"
        "    return\n  }\n}\n",

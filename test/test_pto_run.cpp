@@ -160,3 +160,35 @@ BOOST_AUTO_TEST_CASE(check_verifies_without_running) {
   BOOST_TEST(r.status == 2);
   BOOST_TEST(r.output.find(bad + ":3:21: error: arith.addi: '%y' is used but not defined") != std::string::npos, r.output);
 }
+
+// Every file of examples/pto verifies, and the cluster example runs from the command line on 2 clusters
+// and passes a golden computed here in double precision.
+BOOST_AUTO_TEST_CASE(the_examples_verify_and_the_cluster_example_runs) {
+  std::size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(kEx)) {
+    if (e.path().extension() != ".pto") continue;
+    const Result r = run(e.path().string() + " --check");
+    BOOST_TEST(r.status == 0, e.path() << ": " << r.output);
+    ++files;
+  }
+  BOOST_TEST(files >= 5u);
+  const std::string a = pto_test::temp_path("cm_a.npy"), b = pto_test::temp_path("cm_b.npy"), ref = pto_test::temp_path("cm_ref.npy");
+  std::vector<float> va(32 * 16), vb(32 * 16), vr(32 * 16);
+  for (std::size_t i = 0; i < va.size(); ++i) va[i] = float(int(i % 13) - 6) / 8.0f, vb[i] = float(int(i % 7) - 3) / 4.0f;
+  for (int k = 0; k < 2; ++k)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        double s = 1.0;  // the bias argument
+        for (int p = 0; p < 16; ++p) s += double(va[std::size_t(k * 256 + i * 16 + p)]) * vb[std::size_t(k * 256 + p * 16 + j)];
+        vr[std::size_t(k * 256 + i * 16 + j)] = float(s);  // exact: small dyadic products
+      }
+  write_npy(a, va, {32, 16});
+  write_npy(b, vb, {32, 16});
+  write_npy(ref, vr, {32, 16});
+  const Result r = run(kEx + "/cluster_matmul.pto --blocks 2 --arg " + a + " --arg " + b + " --arg f32:32x16 --arg f32:2x8192 --arg 1.0 --golden 2=" +
+                       ref + " --atol 0 --rtol 0");
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("launch: 6 core(s)") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("512 elements, 0 mismatch(es)") != std::string::npos, r.output);
+  for (const auto& p : {a, b, ref}) std::filesystem::remove(p);
+}

@@ -8,12 +8,19 @@
 
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/dtype.hpp>
+#include <pto/runtime/core_api.hpp>
 
 #include "program.hpp"
 
 namespace pto::ir::detail {
 
 namespace {
+
+// The statement's one result name: an op that computes a value must name it (`%r = arith.addi ...`).
+const std::string& first_result(Cursor& cur) {
+  if (cur.stmt().results.empty()) cur.error("computes a value; name its result (%r = " + cur.stmt().op + " ...)");
+  return cur.stmt().results[0];
+}
 
 // ---- numbers -------------------------------------------------------------------------------------
 
@@ -93,7 +100,7 @@ void c_constant(Compiler& c, Cursor& cur, Op& op) {
   }
   op.types = {t};
   op.exec = exec_const;
-  op.out = {c.define(cur.stmt().results.empty() ? "" : cur.stmt().results[0], t, op.line, op.col)};
+  op.out = {c.define(first_result(cur), t, op.line, op.col)};
 }
 
 enum class Bin : std::uint8_t { Add, Sub, Mul, DivS, DivU, RemS, RemU, And, Or, Xor, Shl, ShrS, ShrU, MaxS, MinS, MaxU, MinU, CeilDivS, CeilDivU, FloorDivS,
@@ -180,7 +187,7 @@ void c_bin(Compiler& c, Cursor& cur, Op& op) {
     cur.error(std::string("the type must be ") + (fl ? "a float type (f16, bf16, f32)" : "index or an integer type") + ", not " + t.text);
   op.types = {t};
   op.exec = exec_bin;
-  op.out = {c.define(cur.stmt().results.at(0), t, op.line, op.col)};
+  op.out = {c.define(first_result(cur), t, op.line, op.col)};
 }
 
 void exec_negf(Frame& f, const Op& op) { set(f, op, 0, round_to(-as_float(f, op, op.in[0]), op.types[0])); }
@@ -190,7 +197,7 @@ void c_negf(Compiler& c, Cursor& cur, Op& op) {
   cur.expect(":");
   op.types = {cur.type()};
   op.exec = exec_negf;
-  op.out = {c.define(cur.stmt().results.at(0), op.types[0], op.line, op.col)};
+  op.out = {c.define(first_result(cur), op.types[0], op.line, op.col)};
 }
 
 // cmpi / cmpf: the predicate's index in these lists.
@@ -261,7 +268,7 @@ void c_cmp(Compiler& c, Cursor& cur, Op& op) {
   i1.bits = 1;
   i1.text = "i1";
   op.exec = fl ? exec_cmpf : exec_cmpi;
-  op.out = {c.define(cur.stmt().results.at(0), i1, op.line, op.col)};
+  op.out = {c.define(first_result(cur), i1, op.line, op.col)};
 }
 
 void exec_select(Frame& f, const Op& op) { set(f, op, 0, f.v[std::size_t(op.in[as_int(f, op, op.in[0]) ? 1 : 2])]); }
@@ -276,7 +283,7 @@ void c_select(Compiler& c, Cursor& cur, Op& op) {
   if (cur.accept(",")) t = cur.type();  // `: i1, index`
   op.types = {t};
   op.exec = exec_select;
-  op.out = {c.define(cur.stmt().results.at(0), t, op.line, op.col)};
+  op.out = {c.define(first_result(cur), t, op.line, op.col)};
 }
 
 // Casts: `%r = arith.index_cast %a : i64 to index`.
@@ -353,7 +360,7 @@ void c_cast(Compiler& c, Cursor& cur, Op& op) {
   if (!from.scalar() || !to.scalar()) cur.error("casts take scalar types, not " + from.text + " to " + to.text);
   op.types = {from, to};
   op.exec = exec_cast;
-  op.out = {c.define(cur.stmt().results.at(0), to, op.line, op.col)};
+  op.out = {c.define(first_result(cur), to, op.line, op.col)};
 }
 
 // ---- scf -----------------------------------------------------------------------------------------
@@ -469,9 +476,16 @@ void c_yield(Compiler& c, Cursor& cur, Op& op) {
 void exec_call(Frame& f, const Op& op) {
   const Function& callee = f.prog.funcs[std::size_t(op.callee)];
   if (callee.declaration) op_error(f, op, "func.call: @" + callee.name + " is declared without a body");
+  // In a cluster launch a cube function runs on the cube core only, a vector function on the vector
+  // cores only (PTOAS compiles a mixed kernel once per core kind); elsewhere it just runs.
+  const CoreKind kind = pto::detail::core_kind(pto::detail::current_core());
+  if ((callee.kernel_kind == "cube" && kind == CoreKind::Vector) || (callee.kernel_kind == "vector" && kind == CoreKind::Cube)) {
+    if (!op.out.empty()) op_error(f, op, "func.call: @" + callee.name + " is a " + callee.kernel_kind + " function with results; this core does not run it");
+    return;
+  }
   std::vector<Value> args;
   for (int s : op.in) args.push_back(f.v[std::size_t(s)]);
-  std::vector<Value> r = run_function(f.prog, op.callee, std::move(args));
+  std::vector<Value> r = run_function(f.prog, op.callee, std::move(args), f.ctx);
   if (r.size() != op.out.size())
     op_error(f, op, "func.call: @" + callee.name + " returned " + std::to_string(r.size()) + " values for " + std::to_string(op.out.size()) + " results");
   for (std::size_t k = 0; k < r.size(); ++k) set(f, op, k, std::move(r[k]));
@@ -481,6 +495,7 @@ void c_call(Compiler& c, Cursor& cur, Op& op) {
   if (name.kind != Token::Kind::Symbol) cur.error_at(name, "expected the callee (@name)");
   op.callee = c.prog.find(name.text.substr(1));
   if (op.callee < 0) cur.error_at(name, "calls " + name.text + ", which the file does not define or declare");
+  c.fn->callees.push_back(op.callee);
   cur.expect("(");
   if (!cur.accept(")")) {
     do op.in.push_back(cur.value()); while (cur.accept(","));

@@ -170,6 +170,28 @@ GmView gm_view(const TensorVal& t) {
   return g;
 }
 
+// %q = pto.addptr %p, %n : !pto.ptr<T> -> !pto.ptr<T> (also PTOAS's short `<T> -> <T>`): n elements on.
+void exec_addptr(Frame& f, const Op& op) {
+  TensorVal t = as_tensor(f, op, op.in[0]);
+  const std::int64_t n = as_int(f, op, op.in[1]);
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(n, std::int64_t(size_of(t.dtype)), &bytes) || bytes < -(std::int64_t(1) << 48) || bytes > (std::int64_t(1) << 48))
+    op_error(f, op, op.name + ": an offset of " + std::to_string(n) + " elements points beyond any buffer");
+  t.base += bytes;
+  set(f, op, 0, t);
+}
+void c_addptr(Compiler& c, Cursor& cur, Op& op) {
+  Type pt, nt;
+  op.in = {cur.value(&pt)};
+  cur.expect(",");
+  op.in.push_back(cur.value(&nt));
+  if (pt.kind != Type::Kind::Ptr) cur.error("the first operand must be a !pto.ptr, not " + pt.text);
+  if (nt.kind != Type::Kind::Index && nt.kind != Type::Kind::Int) cur.error("the offset must be an index, not " + nt.text);
+  while (!cur.done()) cur.next();  // the types restate the pointer's
+  op.exec = exec_addptr;
+  op.out = {result(c, cur, pt)};
+}
+
 // ---- tiles ---------------------------------------------------------------------------------------
 
 struct AutoRelease {
@@ -680,6 +702,44 @@ void c_set_validshape(Compiler&, Cursor& cur, Op& op) {
   op.exec = exec_set_validshape;
 }
 
+// pto.tprint ins(%x : T) (print.hpp TPRINT): a Vec tile or a view, after a pipe_barrier(PIPE_ALL), to the
+// launch's print stream.
+void exec_tprint(Frame& f, const Op& op) {
+  pto::Operand what;
+  if (op.types[0].kind == Type::Kind::Tile) {
+    const TileVal& t = as_tile(f, op, op.in[0]);
+    if (!t.placed) op_error(f, op, op.name + ": the tile has no data yet (no instruction has written it)");
+    what.kind = pto::Operand::Kind::Tile;
+    what.tile = t.view;
+  } else {
+    const TensorVal& t = as_tensor(f, op, op.in[0]);
+    if (t.rank == 0) op_error(f, op, op.name + ": prints a tensor view, not a pointer");
+    what.kind = pto::Operand::Kind::Gm;
+    what.gm = gm_view(t);
+  }
+  ::pipe_barrier(PIPE_ALL, pto::source_location{}).finish();
+  pto::detail::print_operand(pto::detail::current_core(), what, PrintFormat::Width8_Precision4);
+}
+void c_tprint(Compiler&, Cursor& cur, Op& op) {
+  std::vector<int> ins, outs;
+  std::vector<Type> in_t, out_t;
+  cur.ins_outs(ins, in_t, outs, out_t, true);
+  cur.attr_dict();
+  if (ins.size() != 1 || !outs.empty()) cur.error("takes ins(x) (a Vec tile or a tensor view) and no outs");
+  const Type& t = in_t[0];
+  const bool tile = t.kind == Type::Kind::Tile;
+  if (!tile && t.kind != Type::Kind::TensorView && t.kind != Type::Kind::PartitionView)
+    cur.error("prints a Vec tile or a tensor view, not " + t.text);
+  if (tile && t.tile.loc != TileType::Vec) cur.error("TPRINT: a Vec tile or a GlobalTensor (an Acc / Mat tile prints through GM scratch)");
+  const DType d = tile ? t.tile.dtype : t.dtype;
+  if (!(d == DType::F32 || d == DType::F16 || d == DType::I8 || d == DType::I16 || d == DType::I32 || d == DType::U8 || d == DType::U16 ||
+        d == DType::U32))
+    cur.error("TPRINT: the element type must be float, half, int8/16/32 or uint8/16/32 (the chips' list)");
+  op.in = ins;
+  op.types = in_t;
+  op.exec = exec_tprint;
+}
+
 // ---- the core's ids, flags and barriers ----------------------------------------------------------
 
 void exec_id(Frame& f, const Op& op) {
@@ -751,9 +811,40 @@ void c_flag(Compiler&, Cursor& cur, Op& op) {  // pto.set_flag[<PIPE_MTE2>, <PIP
 
 }  // namespace
 
+// pto.record_event[#pto.sync_op_type<TLOAD>, #pto.sync_op_type<TVEC>, <EVENT_ID0>] / wait_event[...]: a
+// flag between the pipes PTOAS maps the op classes to (their instructions' pipes in the op list).
+int pipe_of_sync_op(Cursor& cur, const std::string& s) {
+  struct Kind {
+    const char* name;
+    int pipe;
+  };
+  static const Kind kinds[] = {{"TLOAD", pipe_of(pto::Op::TLOAD)},          {"TSTORE_ACC", pipe_of(pto::Op::TSTORE_ACC)},
+                               {"TSTORE_VEC", pipe_of(pto::Op::TSTORE_VEC)}, {"TMOV_M2L", pipe_of(pto::Op::TMOV_M2L)},
+                               {"TMOV_M2S", pipe_of(pto::Op::TMOV_M2S)},     {"TMOV_M2B", pipe_of(pto::Op::TMOV_M2B)},
+                               {"TMATMUL", pipe_of(pto::Op::TMATMUL)},       {"TVEC", pipe_of(pto::Op::TADD)},
+                               {"TVECWAIT", pipe_of(pto::Op::TADD)}};
+  const auto lt = s.find('<'), gt = s.rfind('>');
+  const std::string name = lt == std::string::npos || gt == std::string::npos || gt < lt ? s : s.substr(lt + 1, gt - lt - 1);
+  for (const Kind& k : kinds)
+    if (name == k.name) return k.pipe;
+  cur.error("sync op type '" + s + "': TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMATMUL, TVEC or TVECWAIT");
+}
+void c_event(Compiler&, Cursor& cur, Op& op) {
+  cur.expect("[");
+  const std::string a = cur.next().text;
+  cur.expect(",");
+  const std::string b = cur.next().text;
+  cur.expect(",");
+  const std::string e = cur.next().text;
+  cur.expect("]");
+  op.ints = {pipe_of_sync_op(cur, a), pipe_of_sync_op(cur, b), event_of_name(cur, e), op.name == "pto.record_event" ? 1 : 0};
+  op.exec = exec_flag;
+}
+
 void register_pto_ops(std::map<std::string, CompileFn>& t) {
   t["pto.make_tensor_view"] = c_make_view;
   t["pto.partition_view"] = c_partition;
+  t["pto.addptr"] = c_addptr;
   t["pto.alloc_tile"] = c_alloc;
   t["pto.tload"] = c_tload;
   t["pto.tstore"] = c_tstore;
@@ -765,8 +856,11 @@ void register_pto_ops(std::map<std::string, CompileFn>& t) {
   for (const char* n : {"pto.tfillpad", "pto.tfillpad_inplace", "pto.tfillpad_expand"}) t[n] = c_fillpad;
   for (const Bcast& b : kBcasts) t[b.name] = c_bcast_named;
   t["pto.barrier"] = c_barrier;
+  t["pto.tprint"] = c_tprint;
   t["pto.set_flag"] = c_flag;
   t["pto.wait_flag"] = c_flag;
+  t["pto.record_event"] = c_event;
+  t["pto.wait_event"] = c_event;
 }
 
 }  // namespace pto::ir::detail

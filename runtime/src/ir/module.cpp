@@ -121,7 +121,12 @@ LaunchReport Module::launch(const LaunchConfig& cfg, const std::string& entry, c
   pto::detail::KernelStart start = [](const void* p, std::shared_ptr<void>&) -> Kernel::Handle {
     const auto& s = *static_cast<const LaunchState*>(p);
     try {
-      detail::run_function(*s.prog, s.fn, s.args);
+      // An entry of one kernel kind runs on that kind of core only (a cluster's others just end).
+      const std::string& kind = s.prog->funcs[std::size_t(s.fn)].kernel_kind;
+      const CoreKind here = pto::detail::core_kind(pto::detail::current_core());
+      const bool skip = (kind == "cube" && here == CoreKind::Vector) || (kind == "vector" && here == CoreKind::Cube);
+      detail::CoreCtx ctx;
+      if (!skip) detail::run_function(*s.prog, s.fn, s.args, &ctx);
     } catch (...) {
       pto::detail::kernel_fails();
       throw;
@@ -129,7 +134,10 @@ LaunchReport Module::launch(const LaunchConfig& cfg, const std::string& entry, c
     pto::detail::kernel_ends();
     return {};
   };
-  return pto::detail::launch_impl(cfg, start, nullptr, &st, std::move(gm), true, false);
+  // A kernel with pipes or both kinds of code runs on cfg.blocks clusters (pto::launch_mix): every core runs
+  // the entry; a cube function or section runs on the cube core, a vector one on the vector cores.
+  const bool clusters = detail::needs_clusters(*p_, fn);
+  return pto::detail::launch_impl(cfg, start, clusters ? start : nullptr, &st, std::move(gm), true, false);
 }
 
 }  // namespace pto::ir

@@ -133,7 +133,8 @@ const Region& Cursor::region() {
   if (t.kind != Token::Kind::Region) error_at(t, "expected a region '{ ... }', found '" + t.text + "'");
   return s_.regions[std::size_t(std::stoul(t.text))];  // written by the parser: a small index
 }
-void Cursor::ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::vector<int>& outs, std::vector<Type>& out_types) {
+void Cursor::ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::vector<int>& outs, std::vector<Type>& out_types,
+                      bool outs_optional) {
   auto list = [&](const char* kw, std::vector<int>& slots, std::vector<Type>& types) {
     if (!accept(kw)) error(std::string("expected '") + kw + "(...)', found '" + peek().text + "'");
     expect("(");
@@ -150,7 +151,7 @@ void Cursor::ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::v
     expect(")");
   };
   list("ins", ins, in_types);
-  list("outs", outs, out_types);
+  if (!outs_optional || peek().is("outs")) list("outs", outs, out_types);
 }
 std::vector<std::int64_t> Cursor::index_list() {
   std::vector<std::int64_t> out;
@@ -362,6 +363,7 @@ const std::map<std::string, CompileFn>& op_table() {
     register_core_ops(t);
     register_pto_ops(t);
     register_cube_ops(t);
+    register_cluster_ops(t);
     return t;
   }();
   return table;
@@ -385,12 +387,34 @@ void run_block(Frame& f, const Block& b) {
   }
 }
 
-std::vector<Value> run_function(const Program& prog, int fn, std::vector<Value> args) {
+std::vector<Value> run_function(const Program& prog, int fn, std::vector<Value> args, CoreCtx* ctx) {
   const Function& F = prog.funcs[std::size_t(fn)];
-  Frame f{prog, std::vector<Value>(std::size_t(F.slots)), {}, false};
+  Frame f{prog, std::vector<Value>(std::size_t(F.slots)), {}, false, ctx};
   for (std::size_t i = 0; i < args.size() && i < F.param_slots.size(); ++i) f.v[std::size_t(F.param_slots[i])] = std::move(args[i]);
   run_block(f, F.body);
   return std::move(f.yielded);
+}
+
+}  // namespace pto::ir::detail
+
+namespace pto::ir::detail {
+
+bool needs_clusters(const Program& prog, int fn) {
+  std::vector<char> seen(prog.funcs.size(), 0);
+  std::vector<int> todo{fn};
+  bool cube = false, vector = false, ops = false;
+  while (!todo.empty()) {
+    const int i = todo.back();
+    todo.pop_back();
+    if (seen[std::size_t(i)]) continue;
+    seen[std::size_t(i)] = 1;
+    const Function& F = prog.funcs[std::size_t(i)];
+    ops |= F.cluster_ops;
+    cube |= F.kernel_kind == "cube";
+    vector |= F.kernel_kind == "vector";
+    for (int c : F.callees) todo.push_back(c);
+  }
+  return ops || (cube && vector);
 }
 
 }  // namespace pto::ir::detail

@@ -73,6 +73,9 @@ struct Function {
   Block body;
   int slots = 0;
   int line = 0, col = 0;
+  // What its body uses (not its callees'): cluster ops (pipes, sections) and the functions it calls.
+  bool cluster_ops = false;
+  std::vector<int> callees;
 };
 
 struct Program {
@@ -86,18 +89,29 @@ struct Program {
   }
 };
 
+// What one core's run keeps across the functions it calls: the pipes pto.aic_initialize_pipe /
+// aiv_initialize_pipe set up (ir_cluster_ops.cpp; a both-ways pipe is both).
+struct PipeRing;
+struct CoreCtx {
+  std::shared_ptr<PipeRing> c2v, v2c;
+};
+
 // The values of one function's run on one core.
 struct Frame {
   const Program& prog;
   std::vector<Value> v;
   std::vector<Value> yielded;  // scf.yield / func.return
   bool returned = false;
+  CoreCtx* ctx = nullptr;
 };
 
 // Compiles the statements of a file (one `module`, or functions at the top level).
 std::shared_ptr<const Program> compile(const std::vector<Stmt>& top, const std::string& file);
 // Runs `fn` of `prog` with `args` (one per parameter) on the calling thread's current core.
-std::vector<Value> run_function(const Program& prog, int fn, std::vector<Value> args);
+std::vector<Value> run_function(const Program& prog, int fn, std::vector<Value> args, CoreCtx* ctx);
+// Whether running `fn` needs a cluster launch (one cube and two vector cores): it, or a function it calls,
+// initialises a pipe, has a pto.section.cube / section.vector, or calls functions of both kernel kinds.
+bool needs_clusters(const Program& prog, int fn);
 
 // ---- what the per-dialect files register -----------------------------------------------------------
 
@@ -109,6 +123,7 @@ const std::map<std::string, CompileFn>& op_table();
 void register_core_ops(std::map<std::string, CompileFn>& table);  // ir_core_ops.cpp
 void register_pto_ops(std::map<std::string, CompileFn>& table);   // ir_pto_ops.cpp
 void register_cube_ops(std::map<std::string, CompileFn>& table);  // ir_cube_ops.cpp
+void register_cluster_ops(std::map<std::string, CompileFn>& table);  // ir_cluster_ops.cpp
 
 // The names in scope while a function compiles: SSA name -> slot and its type.
 struct Compiler {
@@ -140,8 +155,10 @@ public:
   double number();                       // an Int or Float token
   std::string ident();
   const Region& region();
-  // `ins(%a, %b : T0, T1) outs(%c : T2)`: slots and types of each list.
-  void ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::vector<int>& outs, std::vector<Type>& out_types);
+  // `ins(%a, %b : T0, T1) outs(%c : T2)`: slots and types of each list (`outs(...)` may be absent where
+  // outs_optional: pto.tprint).
+  void ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::vector<int>& outs, std::vector<Type>& out_types,
+                bool outs_optional = false);
   // The attribute dictionaries ins_outs found after its operands, in order (ins then outs).
   const std::vector<std::map<std::string, std::string>>& operand_attrs() const { return operand_attrs_; }
   // `[%a, %b, 16]` of index values or constants: slots, or -1 - constant for a constant.

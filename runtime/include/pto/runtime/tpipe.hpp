@@ -63,34 +63,108 @@ inline void pipe_wait(IssueSequence& s, Op op, int id, bool both_aivs) {
   s.add(r);
 }
 
+// A pipe's template parameters as values: the C++ TPipe's type holds one (TPipe::kShape), the IR front
+// door builds one from pto.aic_initialize_pipe / aiv_initialize_pipe. Everything below reads it.
+struct PipeShape {
+  int flag_id = 0;
+  Direction dir = DIR_C2V;
+  std::uint32_t slot_size = 1, slot_num = 1, local_slot_num = 2;
+  bool no_split = false;
+  constexpr bool is_both() const { return dir == DIR_BOTH || dir == DIR_BOTH_GM; }
+  constexpr bool is_c2v() const { return dir == DIR_C2V || dir == DIR_C2V_GM || is_both(); }  // carries cube -> vector
+  constexpr bool is_v2c() const { return dir == DIR_V2C || dir == DIR_V2C_GM || is_both(); }  // carries vector -> cube
+  constexpr bool is_gm_dir() const { return dir == DIR_C2V_GM || dir == DIR_V2C_GM || dir == DIR_BOTH_GM; }  // A5's GM forms
+  // Frees are signalled, and waited for, once every sync_period() tiles.
+  constexpr std::uint32_t sync_period() const { return slot_num <= 2 ? slot_num : slot_num / 2; }
+  constexpr bool should_wait_free(std::uint32_t tile) const { return tile >= slot_num && tile % sync_period() == 0; }
+  constexpr bool should_notify_free(std::uint32_t tile) const { return (tile + 1) % sync_period() == 0; }
+};
+
+// The two ends' counters (pto-isa's TPipe::Producer and Consumer).
+struct PipeProducer {
+  std::uint32_t tileIndex = 0, subTileIndex = 0, entryOffset = 0;
+  bool isAllocate = true, isRecord = true;
+  void setAllocateStatus(bool v) { isAllocate = v; }
+  void setRecordStatus(bool v) { isRecord = v; }
+  void setTileId(std::uint32_t t) { tileIndex = t; }
+  void setEntryOffset(std::uint32_t o) { entryOffset = o; }
+  bool getAllocateStatus() const { return isAllocate; }
+  bool getRecordStatus() const { return isRecord; }
+};
+struct PipeConsumer {
+  std::uint32_t tileIndex = 0, subTileIndex = 0, entryOffset = 0;
+  bool isWait = true, isFree = true;
+  void setWaitStatus(bool v) { isWait = v; }
+  void setFreeStatus(bool v) { isFree = v; }
+  void setTileId(std::uint32_t t) { tileIndex = t; }
+  void setEntryOffset(std::uint32_t o) { entryOffset = o; }
+  bool getWaitStatus() const { return isWait; }
+  bool getFreeStatus() const { return isFree; }
+};
+
+// One core's handle on a pipe: its shape, the GM slot ring, the consumers' local rings, its counters.
+struct PipeEnd {
+  const PipeShape& shape;
+  void* gm;
+  std::uint32_t c2v_buf, v2c_buf;
+  PipeProducer& prod;
+  PipeConsumer& cons;
+};
+
+// What a pipe's constructor does on the calling core: the target's directions, the cluster, both
+// directions' second ring, and A5's consumer handing the producer sync_period() frees up front (as its
+// constructor does on the chip).
+inline void pipe_construct(const PipeShape& sh, void* gm, PipeProducer& prod, PipeConsumer& cons) {
+  Core& core = current_core();
+  const Target target = core_target(core);
+  if (target == Target::A2A3 && (sh.is_gm_dir() || sh.dir == DIR_V2C_CTRL))
+    fail("TPipe: direction ", int(sh.dir), " is not an A2/A3 direction (A2/A3 pipes are DIR_C2V, DIR_V2C or DIR_BOTH, ",
+         "all through the GM slot ring)");
+  if (target == Target::A5 && !sh.is_gm_dir())
+    fail("TPipe: A5's local rings (DIR_C2V into the AIVs' UB, DIR_V2C into the AIC's L1, DIR_BOTH, DIR_V2C_CTRL) are ",
+         "not emulated yet; use DIR_C2V_GM / DIR_V2C_GM, which go through GM");
+  if (sh.dir == DIR_BOTH_GM) fail("TPipe: A5's DIR_BOTH_GM is not emulated yet; use a DIR_C2V_GM and a DIR_V2C_GM pipe");
+  if (!gm) fail("TPipe: GM_SLOT_BUFFER is null; the slot ring (SlotNum x SlotSize bytes) is in GM");
+  const CoreKind kind = core_kind(core);
+  if (kind == CoreKind::Any)
+    fail("TPipe: a pipe between a cluster's cube and vector cores; this launch has no clusters (launch the kernel with ",
+         "pto::launch_mix)");
+  // Both directions: the vector -> cube ring follows the cube -> vector ring in GM.
+  if (sh.is_both() && kind == CoreKind::Vector) prod.entryOffset = sh.slot_num * sh.slot_size;
+  if (sh.is_both() && kind == CoreKind::Cube) cons.entryOffset = sh.slot_num * sh.slot_size;
+  if (target == Target::A5 && kind == (sh.is_c2v() ? CoreKind::Vector : CoreKind::Cube)) {
+    const int free_pipe = kind == CoreKind::Cube ? PIPE_MTE1 : PIPE_MTE2;
+    for (std::uint32_t i = 0; i < sh.sync_period(); ++i) {
+      IssueSequence q(core, [&](IssueSequence& x) { pipe_signal(x, Op::TFREE, free_pipe, sh.flag_id + 1, !sh.no_split); });
+      q.finish();
+    }
+  }
+}
+
 // Which core may do what: the cube produces the cube -> vector leg and consumes the other.
-template <class Pipe>
-void check_side(const char* fn, bool produce) {
+inline void check_side(const PipeShape& sh, const char* fn, bool produce) {
   const CoreKind kind = core_kind(current_core());
   if (kind == CoreKind::Any)
     fail(fn, ": a pipe between a cluster's cube and vector cores; this launch has no clusters (launch the kernel with "
          "pto::launch_mix)");
   const bool cube = kind == CoreKind::Cube;
-  const bool ok = Pipe::is_both || (produce == cube ? Pipe::is_c2v : Pipe::is_v2c);
+  const bool ok = sh.is_both() || (produce == cube ? sh.is_c2v() : sh.is_v2c());
   if (!ok)
-    fail(fn, ": on a ", Pipe::is_c2v ? "cube -> vector" : "vector -> cube", " pipe the ",
-         produce ? "producer" : "consumer", " is the ", (produce == Pipe::is_c2v) ? "cube core (AIC)" : "vector cores (AIV)",
-         ", and this is ", cube ? "the cube core" : "a vector core", "; call it on the other side of the kernel");
+    fail(fn, ": on a ", sh.is_c2v() ? "cube -> vector" : "vector -> cube", " pipe the ", produce ? "producer" : "consumer", " is the ",
+         (produce == sh.is_c2v()) ? "cube core (AIC)" : "vector cores (AIV)", ", and this is ", cube ? "the cube core" : "a vector core",
+         "; call it on the other side of the kernel");
 }
 
 // The leg the calling core produces or consumes: its ready and free flags, and where it lies in GM.
-template <class Pipe>
 struct PipeLeg {
   int ready, free;
   std::uint32_t offset;  // bytes from GM_SLOT_BUFFER to the leg's ring
 };
-template <class Pipe>
-PipeLeg<Pipe> leg_of(const Pipe& pipe, bool produce) {
-  constexpr int F = Pipe::kFlagID;
+inline PipeLeg leg_of(const PipeEnd& p, bool produce) {
   const bool cube = core_kind(current_core()) == CoreKind::Cube;
   const bool v2c = produce ? !cube : cube;  // the leg's direction
-  const int ready = Pipe::is_both && v2c ? F + 2 : F;
-  return {ready, ready + 1, produce ? pipe.prod.entryOffset : pipe.cons.entryOffset};
+  const int ready = p.shape.is_both() && v2c ? p.shape.flag_id + 2 : p.shape.flag_id;
+  return {ready, ready + 1, produce ? p.prod.entryOffset : p.cons.entryOffset};
 }
 
 // The part of a slot an AIV produces (V2C) or consumes (C2V) of a tile split by `split`: byte offset and
@@ -131,6 +205,46 @@ inline void check_slot(const char* fn, std::uint32_t slot_size, std::size_t offs
     fail(fn, ": the tile's ", rows, " x ", cols, " elements at byte ", offset, " of the slot end at byte ", end,
          ", past SlotSize ", slot_size, " (a slot must hold the whole tile, both AIVs' parts of a split one)");
 }
+
+inline std::byte* slot_base(const PipeEnd& p, std::uint32_t tile_index, std::uint32_t leg_offset) {
+  return static_cast<std::byte*>(p.gm) + std::size_t(tile_index % p.shape.slot_num) * p.shape.slot_size + leg_offset;
+}
+inline int free_pipe_of(bool cube) { return core_target(current_core()) == Target::A5 && cube ? PIPE_MTE1 : PIPE_MTE2; }
+
+// TPUSH of a tile (view v, `bytes` per element) on the calling core: wait for a free slot once the ring
+// is full, store the tile (its part of a split one) into the slot - store(at, rows, cols, row_stride)
+// returns the store's record - and signal the consumer.
+template <class Store>
+void push_tile_steps(IssueSequence& s, const PipeEnd& p, const TileView& v, std::size_t bytes, int sub, TileSplitAxis split, Store&& store) {
+  const bool cube = core_kind(current_core()) == CoreKind::Cube;
+  const PipeLeg leg = leg_of(p, true);
+  if (p.prod.isAllocate && p.shape.should_wait_free(p.prod.tileIndex)) pipe_wait(s, Op::TPUSH, leg.free, split != TILE_NO_SPLIT);
+  const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(split, sub, v.valid_rows, v.valid_cols, bytes, false);
+  check_slot("TPUSH", p.shape.slot_size, leg.offset % p.shape.slot_size + part.offset, v.valid_rows, v.valid_cols, part.row_stride, bytes);
+  s.add(store(slot_base(p, p.prod.tileIndex, leg.offset) + part.offset, v.valid_rows, v.valid_cols, part.row_stride), true);
+  ++p.prod.tileIndex;
+  if (p.prod.isRecord) pipe_signal(s, Op::TPUSH, cube ? PIPE_FIX : PIPE_MTE3, leg.ready, split != TILE_NO_SPLIT);
+}
+
+// TPOP into a tile: wait for the next slot, point the tile at its local ring - place(local address)
+// does and returns the tile's view - load its part of the slot there - load(at, rows, cols,
+// row_stride) returns the load's record - and free the slots read every sync_period() tiles.
+// `local_stride`: bytes between the local ring's slots.
+template <class Place, class Load>
+void pop_tile_steps(IssueSequence& s, const PipeEnd& p, std::uint32_t local_stride, std::size_t bytes, int sub, TileSplitAxis split,
+                    Place&& place, Load&& load) {
+  const bool cube = core_kind(current_core()) == CoreKind::Cube;
+  const PipeLeg leg = leg_of(p, false);
+  if (p.cons.isWait) pipe_wait(s, Op::TPOP, leg.ready, split != TILE_NO_SPLIT);
+  const std::uint32_t local = (cube ? p.v2c_buf : p.c2v_buf) + (p.cons.tileIndex % p.shape.local_slot_num) * local_stride;
+  const TileView v = place(local);
+  const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(split, sub, v.valid_rows, v.valid_cols, bytes, true);
+  check_slot("TPOP", p.shape.slot_size, leg.offset % p.shape.slot_size + part.offset, v.valid_rows, v.valid_cols, part.row_stride, bytes);
+  s.add(load(slot_base(p, p.cons.tileIndex, leg.offset) + part.offset, v.valid_rows, v.valid_cols, part.row_stride), true);
+  if (p.cons.isFree && p.shape.should_notify_free(p.cons.tileIndex))
+    pipe_signal(s, Op::TPOP, free_pipe_of(cube), leg.free, split != TILE_NO_SPLIT);
+  ++p.cons.tileIndex;
+}
 }  // namespace detail
 
 template <std::uint8_t FlagID, std::uint8_t DirType, std::uint32_t SlotSize, std::uint32_t SlotNum,
@@ -138,10 +252,11 @@ template <std::uint8_t FlagID, std::uint8_t DirType, std::uint32_t SlotSize, std
 struct TPipe {
   static constexpr int kFlagID = FlagID;
   static constexpr Direction kDir = Direction(DirType & 0x7);
-  static constexpr bool is_both = kDir == DIR_BOTH || kDir == DIR_BOTH_GM;
-  static constexpr bool is_c2v = kDir == DIR_C2V || kDir == DIR_C2V_GM || is_both;  // carries cube -> vector
-  static constexpr bool is_v2c = kDir == DIR_V2C || kDir == DIR_V2C_GM || is_both;  // carries vector -> cube
-  static constexpr bool is_gm_dir = kDir == DIR_C2V_GM || kDir == DIR_V2C_GM || kDir == DIR_BOTH_GM;  // A5's GM forms
+  static constexpr detail::PipeShape kShape{FlagID, kDir, SlotSize, SlotNum, LocalSlotNum, IsNoSplit};
+  static constexpr bool is_both = kShape.is_both();
+  static constexpr bool is_c2v = kShape.is_c2v();  // carries cube -> vector
+  static constexpr bool is_v2c = kShape.is_v2c();  // carries vector -> cube
+  static constexpr bool is_gm_dir = kShape.is_gm_dir();  // A5's GM forms
   static_assert(SlotNum >= 1, "TPipe: SlotNum (the ring's depth) must be at least 1");
   static_assert(SlotSize >= 1, "TPipe: SlotSize (bytes per slot) must be at least 1");
   static_assert(is_both ? FlagID + 3 < 16 : FlagID + 1 < 16,
@@ -150,31 +265,13 @@ struct TPipe {
   static_assert(kDir != UNDEFINED, "TPipe: DirType must be a Direction (DIR_C2V, DIR_V2C, DIR_BOTH, or A5's DIR_*_GM)");
 
   // Frees are signalled, and waited for, once every SyncPeriod tiles.
-  static constexpr std::uint32_t SyncPeriod = SlotNum <= 2 ? SlotNum : SlotNum / 2;
-  static constexpr bool shouldWaitFree(std::uint32_t tileIndex) { return tileIndex >= SlotNum && tileIndex % SyncPeriod == 0; }
-  static constexpr bool shouldNotifyFree(std::uint32_t tileIndex) { return (tileIndex + 1) % SyncPeriod == 0; }
+  static constexpr std::uint32_t SyncPeriod = kShape.sync_period();
+  static constexpr bool shouldWaitFree(std::uint32_t tileIndex) { return kShape.should_wait_free(tileIndex); }
+  static constexpr bool shouldNotifyFree(std::uint32_t tileIndex) { return kShape.should_notify_free(tileIndex); }
 
   using RingFiFo = RingFIFO<int(SlotSize), int(SlotNum), int(LocalSlotNum)>;
-  struct Producer {
-    std::uint32_t tileIndex = 0, subTileIndex = 0, entryOffset = 0;
-    bool isAllocate = true, isRecord = true;
-    void setAllocateStatus(bool v) { isAllocate = v; }
-    void setRecordStatus(bool v) { isRecord = v; }
-    void setTileId(std::uint32_t t) { tileIndex = t; }
-    void setEntryOffset(std::uint32_t o) { entryOffset = o; }
-    bool getAllocateStatus() const { return isAllocate; }
-    bool getRecordStatus() const { return isRecord; }
-  };
-  struct Consumer {
-    std::uint32_t tileIndex = 0, subTileIndex = 0, entryOffset = 0;
-    bool isWait = true, isFree = true;
-    void setWaitStatus(bool v) { isWait = v; }
-    void setFreeStatus(bool v) { isFree = v; }
-    void setTileId(std::uint32_t t) { tileIndex = t; }
-    void setEntryOffset(std::uint32_t o) { entryOffset = o; }
-    bool getWaitStatus() const { return isWait; }
-    bool getFreeStatus() const { return isFree; }
-  };
+  using Producer = detail::PipeProducer;
+  using Consumer = detail::PipeConsumer;
 
   RingFiFo fifo;
   Producer prod;
@@ -182,43 +279,11 @@ struct TPipe {
 
   explicit TPipe(void* GM_SLOT_BUFFER, std::uint32_t C2V_CONSUMER_BUF, std::uint32_t V2C_CONSUMER_BUF)
       : fifo(GM_SLOT_BUFFER, C2V_CONSUMER_BUF, V2C_CONSUMER_BUF) {
-    using namespace detail;
-    Core& core = current_core();
-    const Target target = core_target(core);
-    if (target == Target::A2A3 && (is_gm_dir || kDir == DIR_V2C_CTRL))
-      fail("TPipe: direction ", int(kDir), " is not an A2/A3 direction (A2/A3 pipes are DIR_C2V, DIR_V2C or DIR_BOTH, ",
-           "all through the GM slot ring)");
-    if (target == Target::A5 && !is_gm_dir)
-      fail("TPipe: A5's local rings (DIR_C2V into the AIVs' UB, DIR_V2C into the AIC's L1, DIR_BOTH, DIR_V2C_CTRL) are ",
-           "not emulated yet; use DIR_C2V_GM / DIR_V2C_GM, which go through GM");
-    if (kDir == DIR_BOTH_GM) fail("TPipe: A5's DIR_BOTH_GM is not emulated yet; use a DIR_C2V_GM and a DIR_V2C_GM pipe");
-    if (!GM_SLOT_BUFFER) fail("TPipe: GM_SLOT_BUFFER is null; the slot ring (SlotNum x SlotSize bytes) is in GM");
-    const CoreKind kind = core_kind(core);
-    if (kind == CoreKind::Any)
-      fail("TPipe: a pipe between a cluster's cube and vector cores; this launch has no clusters (launch the kernel with ",
-           "pto::launch_mix)");
-    // Both directions: the vector -> cube ring follows the cube -> vector ring in GM.
-    if (is_both && kind == CoreKind::Vector) prod.entryOffset = SlotNum * SlotSize;
-    if (is_both && kind == CoreKind::Cube) cons.entryOffset = SlotNum * SlotSize;
-    // A5: the consumer hands the producer SyncPeriod frees up front, as its constructor does on the chip.
-    if (target == Target::A5 && kind == (is_c2v ? CoreKind::Vector : CoreKind::Cube)) {
-      const int free_pipe = kind == CoreKind::Cube ? PIPE_MTE1 : PIPE_MTE2;
-      for (std::uint32_t i = 0; i < SyncPeriod; ++i) {
-        IssueSequence s(core, [&](IssueSequence& q) { pipe_signal(q, Op::TFREE, free_pipe, FlagID + 1, !IsNoSplit); });
-        s.finish();
-      }
-    }
+    detail::pipe_construct(kShape, fifo.GM_SLOT_BUFFER, prod, cons);
   }
+  detail::PipeEnd end() { return {kShape, fifo.GM_SLOT_BUFFER, fifo.C2V_CONSUMER_BUF, fifo.V2C_CONSUMER_BUF, prod, cons}; }
 };
 
-namespace detail {
-template <class Pipe>
-std::byte* slot_base(const Pipe& pipe, std::uint32_t tile_index, std::uint32_t leg_offset) {
-  return static_cast<std::byte*>(pipe.fifo.GM_SLOT_BUFFER) + std::size_t(tile_index % Pipe::RingFiFo::SLOT_NUM) * Pipe::RingFiFo::SLOT_SIZE +
-         leg_offset;
-}
-inline int free_pipe_of(bool cube) { return core_target(current_core()) == Target::A5 && cube ? PIPE_MTE1 : PIPE_MTE2; }
-}  // namespace detail
 
 // TPUSH(pipe, tile): the producer stores the tile into the next slot (an Acc tile through the fixpipe
 // on the cube, a Vec tile from UB on an AIV: its part of a split tile) and signals the consumer. Waits
@@ -230,20 +295,12 @@ detail::IssueSequence TPUSH(Pipe& pipe, TileProd& tile, std::int32_t subBlockId,
   static_assert(TileProd::Loc == TileType::Acc || TileProd::Loc == TileType::Vec,
                 "TPUSH: the produced tile must be an Acc tile (cube -> vector) or a Vec tile (vector -> cube)");
   using T = typename TileProd::DType;
-  check_side<Pipe>("TPUSH", true);
+  check_side(Pipe::kShape, "TPUSH", true);
   return IssueSequence(current_core(), [&](IssueSequence& s) {
-    const bool cube = core_kind(current_core()) == CoreKind::Cube;
-    const PipeLeg<Pipe> leg = leg_of(pipe, true);
-    if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex)) pipe_wait(s, Op::TPUSH, leg.free, Split != TILE_NO_SPLIT);
-    const TileView v = tile.view();
-    const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(Split, subBlockId, v.valid_rows, v.valid_cols, sizeof(T), false);
-    check_slot("TPUSH", Pipe::RingFiFo::SLOT_SIZE, leg.offset % Pipe::RingFiFo::SLOT_SIZE + part.offset, v.valid_rows,
-               v.valid_cols, part.row_stride, sizeof(T));
-    auto g = slot_tensor<T>(slot_base(pipe, pipe.prod.tileIndex, leg.offset) + part.offset, v.valid_rows, v.valid_cols,
-                            part.row_stride);
-    s.add(TSTORE(g, tile, events...).take(), true);
-    ++pipe.prod.tileIndex;
-    if (pipe.prod.isRecord) pipe_signal(s, Op::TPUSH, cube ? PIPE_FIX : PIPE_MTE3, leg.ready, Split != TILE_NO_SPLIT);
+    push_tile_steps(s, pipe.end(), tile.view(), sizeof(T), subBlockId, Split, [&](std::byte* at, int rows, int cols, std::int64_t stride) {
+      auto g = slot_tensor<T>(at, rows, cols, stride);
+      return TSTORE(g, tile, events...).take();
+    });
   });
 }
 template <class Pipe, class TileProd, TileSplitAxis Split, class... WaitEvents>
@@ -262,27 +319,21 @@ detail::IssueSequence TPOP(Pipe& pipe, TileCons& tile, std::int32_t subBlockId, 
   static_assert(TileCons::Loc == TileType::Vec || TileCons::Loc == TileType::Mat,
                 "TPOP: the consumed tile must be a Vec tile (cube -> vector) or a Mat tile (vector -> cube)");
   using T = typename TileCons::DType;
-  check_side<Pipe>("TPOP", false);
+  check_side(Pipe::kShape, "TPOP", false);
   return IssueSequence(current_core(), [&](IssueSequence& s) {
-    const bool cube = core_kind(current_core()) == CoreKind::Cube;
-    const PipeLeg<Pipe> leg = leg_of(pipe, false);
-    if (pipe.cons.isWait) pipe_wait(s, Op::TPOP, leg.ready, Split != TILE_NO_SPLIT);
     const std::uint32_t local_stride = core_target(current_core()) == Target::A5
                                            ? std::uint32_t(TileCons::Rows * TileCons::Cols * sizeof(T))
                                            : Pipe::RingFiFo::SLOT_SIZE;
-    const std::uint32_t local = (cube ? pipe.fifo.V2C_CONSUMER_BUF : pipe.fifo.C2V_CONSUMER_BUF) +
-                                (pipe.cons.tileIndex % Pipe::RingFiFo::LOCAL_SLOT_NUM) * local_stride;
-    TASSIGN(tile, local);
-    const TileView v = tile.view();
-    const SlotPart part = cube ? SlotPart{0, v.valid_cols} : slot_part(Split, subBlockId, v.valid_rows, v.valid_cols, sizeof(T), true);
-    check_slot("TPOP", Pipe::RingFiFo::SLOT_SIZE, leg.offset % Pipe::RingFiFo::SLOT_SIZE + part.offset, v.valid_rows,
-               v.valid_cols, part.row_stride, sizeof(T));
-    auto g = slot_tensor<T>(slot_base(pipe, pipe.cons.tileIndex, leg.offset) + part.offset, v.valid_rows, v.valid_cols,
-                            part.row_stride);
-    s.add(TLOAD(tile, g, events...).take(), true);
-    if (pipe.cons.isFree && Pipe::shouldNotifyFree(pipe.cons.tileIndex))
-      pipe_signal(s, Op::TPOP, free_pipe_of(cube), leg.free, Split != TILE_NO_SPLIT);
-    ++pipe.cons.tileIndex;
+    pop_tile_steps(
+        s, pipe.end(), local_stride, sizeof(T), subBlockId, Split,
+        [&](std::uint32_t local) {
+          TASSIGN(tile, local);
+          return tile.view();
+        },
+        [&](std::byte* at, int rows, int cols, std::int64_t stride) {
+          auto g = slot_tensor<T>(at, rows, cols, stride);
+          return TLOAD(tile, g, events...).take();
+        });
   });
 }
 template <class Pipe, class TileCons, TileSplitAxis Split, class... WaitEvents>
@@ -310,15 +361,15 @@ template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents
 detail::IssueSequence TALLOC(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   using namespace detail;
   using T = typename GlobalData::DType;
-  check_side<Pipe>("TALLOC", true);
+  check_side(Pipe::kShape, "TALLOC", true);
   (TSYNC(events), ...);
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
     if (pipe.prod.isAllocate && Pipe::shouldWaitFree(pipe.prod.tileIndex))
-      pipe_wait(s, Op::TALLOC, leg_of(pipe, true).free, Split != TILE_NO_SPLIT);
+      pipe_wait(s, Op::TALLOC, leg_of(pipe.end(), true).free, Split != TILE_NO_SPLIT);
     const int rows = int(gm.GetShape(3)), cols = int(gm.GetShape(4));
     const SlotPart part = cube ? SlotPart{0, cols} : slot_part(Split, int(get_subblockid()), rows, cols, sizeof(T), false);
-    TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe, pipe.prod.tileIndex, 0) + part.offset));
+    TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe.end(), pipe.prod.tileIndex, 0) + part.offset));
     ++pipe.prod.tileIndex;
   });
 }
@@ -327,11 +378,11 @@ template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents
 detail::IssueSequence TPUSH(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   using namespace detail;
   (void)gm;
-  check_side<Pipe>("TPUSH", true);
+  check_side(Pipe::kShape, "TPUSH", true);
   (TSYNC(events), ...);
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
-    if (pipe.prod.isRecord) pipe_signal(s, Op::TPUSH, cube ? PIPE_FIX : PIPE_MTE3, leg_of(pipe, true).ready, Split != TILE_NO_SPLIT);
+    if (pipe.prod.isRecord) pipe_signal(s, Op::TPUSH, cube ? PIPE_FIX : PIPE_MTE3, leg_of(pipe.end(), true).ready, Split != TILE_NO_SPLIT);
   });
 }
 template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents>
@@ -339,14 +390,14 @@ template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents
 detail::IssueSequence TPOP(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   using namespace detail;
   using T = typename GlobalData::DType;
-  check_side<Pipe>("TPOP", false);
+  check_side(Pipe::kShape, "TPOP", false);
   (TSYNC(events), ...);
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
-    pipe_wait(s, Op::TPOP, leg_of(pipe, false).ready, Split != TILE_NO_SPLIT);
+    pipe_wait(s, Op::TPOP, leg_of(pipe.end(), false).ready, Split != TILE_NO_SPLIT);
     const int rows = int(gm.GetShape(3)), cols = int(gm.GetShape(4));
     const SlotPart part = cube ? SlotPart{0, cols} : slot_part(Split, int(get_subblockid()), rows, cols, sizeof(T), true);
-    TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe, pipe.cons.tileIndex, 0) + part.offset));
+    TASSIGN(gm, reinterpret_cast<T*>(slot_base(pipe.end(), pipe.cons.tileIndex, 0) + part.offset));
     ++pipe.cons.tileIndex;
   });
 }
@@ -355,12 +406,12 @@ template <class Pipe, class GlobalData, TileSplitAxis Split, class... WaitEvents
 detail::IssueSequence TFREE(Pipe& pipe, GlobalData& gm, WaitEvents&... events) {
   using namespace detail;
   (void)gm;
-  check_side<Pipe>("TFREE", false);
+  check_side(Pipe::kShape, "TFREE", false);
   (TSYNC(events), ...);
   return IssueSequence(current_core(), [&](IssueSequence& s) {
     const bool cube = core_kind(current_core()) == CoreKind::Cube;
     if (pipe.cons.isFree && Pipe::shouldNotifyFree(pipe.cons.tileIndex - 1))
-      pipe_signal(s, Op::TFREE, free_pipe_of(cube), leg_of(pipe, false).free, Split != TILE_NO_SPLIT);
+      pipe_signal(s, Op::TFREE, free_pipe_of(cube), leg_of(pipe.end(), false).free, Split != TILE_NO_SPLIT);
   });
 }
 
