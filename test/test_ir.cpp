@@ -312,6 +312,79 @@ BOOST_AUTO_TEST_CASE(a_cube_and_vector_kernel_runs_on_clusters_through_a_pipe) {
   BOOST_TEST(e.find("pto.tpop_from_aic: no cube -> vector pipe on this core") != std::string::npos, e);
 }
 
+// test/ir/select.pto: TCMP + TSEL (an element-wise min), TCOLSUM, TANDS and TSHLS against references.
+BOOST_AUTO_TEST_CASE(compare_select_column_sums_and_bitwise_scalars) {
+  const ir::Module m = ir::Module::load(kDir + "/select.pto");
+  auto x = pto_test::random_vector<float>(8 * 64, -3, 3, 100);
+  auto y = pto_test::random_vector<float>(8 * 64, -3, 3, 101);
+  std::vector<float> lo(8 * 64, -9.0f), sums(64, -9.0f);
+  std::vector<std::int32_t> k(8 * 64), bits(8 * 64, -9);
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = std::int32_t(i * 2654435761u);
+  for (const Target target : {Target::A2A3, Target::A5}) {
+    const LaunchReport r = m.launch({.blocks = 1, .target = target, .mode = Mode::Auto}, "select",
+                                    {ir::Arg::buffer(x), ir::Arg::buffer(y), ir::Arg::buffer(lo), ir::Arg::buffer(sums),
+                                     ir::Arg::buffer(k), ir::Arg::buffer(bits)});
+    BOOST_TEST(r.findings().empty());
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < x.size(); ++i, ++compared) {
+      BOOST_TEST(lo[i] == std::min(x[i], y[i]));
+      BOOST_TEST(bits[i] == std::int32_t(std::uint32_t(k[i] & 0xff) << 2));
+    }
+    for (int j = 0; j < 64; ++j, ++compared) {
+      double s = 0, mag = 0;
+      for (int i = 0; i < 8; ++i) s += lo[std::size_t(i * 64 + j)], mag += std::abs(lo[std::size_t(i * 64 + j)]);
+      BOOST_TEST(std::abs(sums[std::size_t(j)] - s) <= 8 * std::ldexp(1.0, -24) * mag);
+    }
+    BOOST_TEST(compared == 8u * 64u + 64u);
+  }
+}
+
+// scf.while with a labelled after-region: s = 0 + 1 + ... + (n - 1), leaving through a tile.
+BOOST_AUTO_TEST_CASE(scf_while_carries_values_until_its_condition_fails) {
+  const std::string text = R"(
+module {
+  func.func @w(%out: !pto.ptr<f32>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %r:2 = scf.while (%i = %c0, %s = %c0)
+        : (index, index) -> (index, index) {
+      %lt = arith.cmpi slt, %i, %n : index
+      scf.condition(%lt) %i, %s : index, index
+    } do {
+    ^bb0(%i2: index, %s2: index):
+      %s3 = arith.addi %s2, %i2 : index
+      %i3 = arith.addi %i2, %c1 : index
+      scf.yield %i3, %s3 : index, index
+    }
+    %wide = arith.index_cast %r#1 : index to i32
+    %f = arith.sitofp %wide : i32 to f32
+    %v = pto.make_tensor_view %out, shape = [%c1, %c8], strides = [%c8, %c1] : !pto.tensor_view<1x8xf32>
+    %p = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c1, %c8] : !pto.tensor_view<1x8xf32> -> !pto.partition_tensor_view<1x8xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>
+    pto.texpands ins(%f : f32) outs(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>)
+    pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=8>) outs(%p : !pto.partition_tensor_view<1x8xf32>)
+    return
+  }
+})";
+  const ir::Module m = ir::Module::parse(text, "w.pto");
+  std::size_t compared = 0;
+  for (int n : {0, 1, 7, 100}) {
+    std::vector<float> out(8, -1.0f);
+    m.launch({.blocks = 1, .mode = Mode::Auto}, "w", {ir::Arg::buffer(out), ir::Arg::integer(n)});
+    for (float v : out) {
+      BOOST_TEST(v == float(n * (n - 1) / 2));
+      ++compared;
+    }
+  }
+  BOOST_TEST(compared == 32u);
+  // A block label whose arguments do not match what arrives.
+  std::string bad = text;
+  bad.replace(bad.find("^bb0(%i2: index, %s2: index)"), std::string("^bb0(%i2: index, %s2: index)").size(), "^bb0(%i2: index)");
+  BOOST_TEST(parse_error(bad).find("t.pto:12:5: error: the region's block label has 1 argument(s); 2 arrive") != std::string::npos,
+             parse_error(bad));
+}
+
 BOOST_AUTO_TEST_CASE(arith_wraps_to_its_type_and_scf_carries_values) {
   // A kernel with no pto op: counts with i8 arithmetic (wrapping), a select and nested ifs; the result
   // leaves through a tile (texpands) so it can be checked.

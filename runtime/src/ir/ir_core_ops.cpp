@@ -453,6 +453,88 @@ void c_if(Compiler& c, Cursor& cur, Op& op) {
   for (std::size_t k = 0; k < res.size(); ++k) op.out.push_back(c.define(res[k], types[k], op.line, op.col));
 }
 
+// %r:2 = scf.while (%a = %init, ...) : (T, ...) -> (R, ...) { ... scf.condition(%c) %x, ... : R, ... }
+//        do { ^bb0(%y: R, ...): ... scf.yield %n, ... : T, ... }
+// The before-region runs with the carried values; scf.condition ends the loop (its values the results)
+// or hands them to the after-region, whose yield carries the next values.
+constexpr std::int64_t kWhileLimit = 100000000;  // iterations: beyond, an error rather than a hang
+void exec_while(Frame& f, const Op& op) {
+  std::vector<Value> carried;
+  for (int s : op.in) carried.push_back(f.v[std::size_t(s)]);
+  const Block &before = op.regions[0], &after = op.regions[1];
+  for (std::int64_t n = 0;; ++n) {
+    if (n == kWhileLimit) op_error(f, op, "scf.while: " + std::to_string(kWhileLimit) + " iterations without its condition turning false");
+    for (std::size_t k = 0; k < carried.size(); ++k) f.v[std::size_t(before.args[k])] = carried[k];
+    std::vector<Value> c = run_region(f, before);
+    if (f.returned) return;
+    if (c.size() != op.out.size() + 1) op_error(f, op, "scf.while: the before region must end with scf.condition");
+    const bool go = std::get_if<std::int64_t>(&c[0]) && std::get<std::int64_t>(c[0]) != 0;
+    if (!go) {
+      for (std::size_t k = 0; k < op.out.size(); ++k) set(f, op, k, std::move(c[k + 1]));
+      return;
+    }
+    for (std::size_t k = 0; k < op.out.size(); ++k) f.v[std::size_t(after.args[k])] = std::move(c[k + 1]);
+    std::vector<Value> y = run_region(f, after);
+    if (f.returned) return;
+    if (y.size() != carried.size())
+      op_error(f, op, "scf.while: the do region yields " + std::to_string(y.size()) + " values for " + std::to_string(carried.size()));
+    carried = std::move(y);
+  }
+}
+void c_while(Compiler& c, Cursor& cur, Op& op) {
+  std::vector<std::string> names;
+  cur.expect("(");
+  if (!cur.accept(")")) {
+    do {
+      const Token& a = cur.next();
+      if (a.kind != Token::Kind::Value) cur.error_at(a, "expected a loop-carried name (%a = %init)");
+      cur.expect("=");
+      op.in.push_back(cur.value());
+      names.push_back(a.text);
+    } while (cur.accept(","));
+    cur.expect(")");
+  }
+  cur.expect(":");
+  const std::vector<Type> in_types = cur.type_list();
+  cur.expect("->");
+  const std::vector<Type> out_types = cur.type_list();
+  if (in_types.size() != names.size()) cur.error("carries " + std::to_string(names.size()) + " values but lists " + std::to_string(in_types.size()) + " types");
+  std::vector<std::pair<std::string, Type>> before_args, after_args;
+  for (std::size_t k = 0; k < names.size(); ++k) before_args.emplace_back(names[k], in_types[k]);
+  for (std::size_t k = 0; k < out_types.size(); ++k) after_args.emplace_back("%" + std::string("while#") + std::to_string(k), out_types[k]);
+  const Region& before = cur.region();
+  if (before.stmts.empty() || before.stmts.back().op != "scf.condition") cur.error("the before region must end with scf.condition");
+  op.regions.push_back(c.compile_block(before, before_args));
+  if (!cur.accept("do")) cur.error("expected 'do { ... }' (the loop's body)");
+  op.regions.push_back(c.compile_block(cur.region(), after_args));
+  op.exec = exec_while;
+  const auto& res = cur.stmt().results;
+  if (res.size() != out_types.size()) cur.error("scf.while has " + std::to_string(out_types.size()) + " result types; the statement names " + std::to_string(res.size()));
+  for (std::size_t k = 0; k < res.size(); ++k) op.out.push_back(c.define(res[k], out_types[k], op.line, op.col));
+}
+// scf.condition(%c) %x, ... : R, ...: the before region's end (its values: the condition, then the
+// forwarded ones).
+void exec_condition(Frame& f, const Op& op) {
+  f.yielded.clear();
+  f.yielded.push_back(std::int64_t(as_int(f, op, op.in[0]) != 0));
+  for (std::size_t k = 1; k < op.in.size(); ++k) f.yielded.push_back(f.v[std::size_t(op.in[k])]);
+}
+void c_condition(Compiler&, Cursor& cur, Op& op) {
+  cur.expect("(");
+  Type t;
+  op.in = {cur.value(&t)};
+  cur.expect(")");
+  if (t.kind != Type::Kind::Int || t.bits != 1) cur.error("the condition must be an i1, not " + t.text);
+  if (!cur.done() && cur.peek().kind == Token::Kind::Value) {
+    do op.in.push_back(cur.value()); while (cur.accept(","));
+    cur.expect(":");
+    std::size_t n = 0;
+    do cur.type(), ++n; while (cur.accept(","));
+    if (n != op.in.size() - 1) cur.error("forwards " + std::to_string(op.in.size() - 1) + " values and lists " + std::to_string(n) + " types");
+  }
+  op.exec = exec_condition;
+}
+
 void exec_yield(Frame& f, const Op& op) {
   f.yielded.clear();
   for (int s : op.in) f.yielded.push_back(f.v[std::size_t(s)]);
@@ -529,6 +611,8 @@ void register_core_ops(std::map<std::string, CompileFn>& t) {
     t[n] = c_cast;
   t["scf.for"] = c_for;
   t["scf.if"] = c_if;
+  t["scf.while"] = c_while;
+  t["scf.condition"] = c_condition;
   t["scf.yield"] = c_yield;
   t["return"] = c_yield;
   t["func.return"] = c_yield;

@@ -604,6 +604,7 @@ constexpr Family kFamilies[] = {
     {"pto.tsqrt", pto::Op::TSQRT, 1}, {"pto.trsqrt", pto::Op::TRSQRT, 1}, {"pto.trecip", pto::Op::TRECIP, 1}, {"pto.trelu", pto::Op::TRELU, 1},
     {"pto.tadds", pto::Op::TADDS, 2}, {"pto.tsubs", pto::Op::TSUBS, 2}, {"pto.tmuls", pto::Op::TMULS, 2}, {"pto.tdivs", pto::Op::TDIVS, 2},
     {"pto.tmaxs", pto::Op::TMAXS, 2}, {"pto.tmins", pto::Op::TMINS, 2}, {"pto.texpands", pto::Op::TEXPANDS, 3},
+    {"pto.tshl", pto::Op::TSHL, 0},   {"pto.tshr", pto::Op::TSHR, 0},   {"pto.tnot", pto::Op::TNOT, 1},   {"pto.tlrelu", pto::Op::TLRELU, 2},
     {"pto.trowsum", pto::Op::TROWSUM, 4}, {"pto.trowmax", pto::Op::TROWMAX, 4}, {"pto.trowmin", pto::Op::TROWMIN, 4}};
 
 // `ins(%s, %t : f32, T)`: is the first ins operand a scalar? (looks ahead, reads nothing)

@@ -195,7 +195,20 @@ std::map<std::string, std::string> Cursor::attr_dict() {
 Block Compiler::compile_block(const Region& r, const std::vector<std::pair<std::string, Type>>& args) {
   Block b;
   scopes.emplace_back();
-  for (const auto& [name, t] : args) b.args.push_back(define(name, t, r.line, r.col));
+  if (r.labeled) {  // `^bb0(%x: T, ...):` names the block's arguments itself
+    if (r.label_args.size() != args.size())
+      error(r.label_line, r.label_col, "the region's block label has " + std::to_string(r.label_args.size()) + " argument(s); " +
+                               std::to_string(args.size()) + " arrive");
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const Token& n = r.label_args[k].first;
+      const Type t = parse_type(r.label_args[k].second, file);
+      if (t.kind != args[k].second.kind || t.dtype != args[k].second.dtype || t.bits != args[k].second.bits)
+        error(n.line, n.col, "block argument " + n.text + " is " + t.text + " but receives " + args[k].second.text);
+      b.args.push_back(define(n.text, t, n.line, n.col));
+    }
+  } else {
+    for (const auto& [name, t] : args) b.args.push_back(define(name, t, r.line, r.col));
+  }
   const auto& table = op_table();
   for (const Stmt& s : r.stmts) {
     const auto it = table.find(s.op);
@@ -364,6 +377,7 @@ const std::map<std::string, CompileFn>& op_table() {
     register_pto_ops(t);
     register_cube_ops(t);
     register_cluster_ops(t);
+    register_select_ops(t);
     return t;
   }();
   return table;

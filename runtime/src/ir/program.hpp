@@ -124,6 +124,7 @@ void register_core_ops(std::map<std::string, CompileFn>& table);  // ir_core_ops
 void register_pto_ops(std::map<std::string, CompileFn>& table);   // ir_pto_ops.cpp
 void register_cube_ops(std::map<std::string, CompileFn>& table);  // ir_cube_ops.cpp
 void register_cluster_ops(std::map<std::string, CompileFn>& table);  // ir_cluster_ops.cpp
+void register_select_ops(std::map<std::string, CompileFn>& table);   // ir_select_ops.cpp
 
 // The names in scope while a function compiles: SSA name -> slot and its type.
 struct Compiler {

@@ -328,14 +328,46 @@ private:
     return s;
   }
 
+  // `^bb0(%a: T, %b: U):` at a region's start.
+  void label(Region& r) {
+    const Token& l = t_[i_++];
+    r.labeled = true;
+    r.label_line = l.line;
+    r.label_col = l.col;
+    auto need = [&](const char* p) {
+      if (i_ >= t_.size() || !t_[i_].is(p)) err(i_ < t_.size() ? t_[i_] : l, std::string("block label ") + l.text + ": expected '" + p + "'");
+      ++i_;
+    };
+    if (i_ < t_.size() && t_[i_].is("(")) {
+      ++i_;
+      if (i_ < t_.size() && t_[i_].is(")")) {
+        ++i_;
+      } else {
+        for (;;) {
+          if (i_ + 2 >= t_.size() || t_[i_].kind != Token::Kind::Value || !t_[i_ + 1].is(":"))
+            err(i_ < t_.size() ? t_[i_] : l, "block label " + l.text + ": expected an argument (%name: type)");
+          r.label_args.emplace_back(t_[i_], t_[i_ + 2]);
+          i_ += 3;
+          if (i_ < t_.size() && t_[i_].is(",")) {
+            ++i_;
+            continue;
+          }
+          need(")");
+          break;
+        }
+      }
+    }
+    need(":");
+  }
+
   Region region(const Token& brace) {
     Region r;
     r.line = brace.line;
     r.col = brace.col;
+    if (i_ < t_.size() && t_[i_].kind == Token::Kind::Label) label(r);  // the region's one block, named
     while (i_ < t_.size() && !t_[i_].is("}")) {
-      if (t_[i_].kind == Token::Kind::Label) {  // ^bb0(...): block labels are not supported
-        err(t_[i_], "block labels (" + t_[i_].text + ") are not supported: write one block per region");
-      }
+      if (t_[i_].kind == Token::Kind::Label)
+        err(t_[i_], "a second block (" + t_[i_].text + "): pto-run reads one block per region");
       r.stmts.push_back(statement());
     }
     if (i_ >= t_.size()) err(brace, "region '{' is never closed");

@@ -41,6 +41,10 @@ struct Stmt;
 struct Region {
   std::vector<Stmt> stmts;
   int line = 0, col = 0;  // its `{`
+  // A leading block label `^bb0(%a: T, ...):` (scf.while's after-region): its arguments' names and types.
+  bool labeled = false;
+  int label_line = 0, label_col = 0;
+  std::vector<std::pair<Token, Token>> label_args;
 };
 
 struct Stmt {

@@ -59,6 +59,14 @@ Issue row_reduce(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   return Issue(core, rec);
 }
 
+// The rules of a column reduction (dst, src) on its operands' views, shared with the PTO IR reader.
+inline void col_reduce_checks(const InstrRecord& rec, Target target) {
+  check_reduce_source(*rec.desc, rec.ops[1].tile, target);
+  if (rec.ops[0].tile.valid_cols != rec.ops[1].tile.valid_cols)
+    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid columns as src ", rec.ops[1].tile,
+         " (one result per source column)");
+}
+
 template <Op O, class Dst, class Src>
 InstrRecord col_reduce_record(Core& core, Dst& dst, Src& src) {
   static_assert(Dst::Loc == TileType::Vec && Src::Loc == TileType::Vec, "TCOLSUM/TCOLMAX/TCOLMIN/TCOLPROD: dst and src must be Vec tiles");
@@ -69,10 +77,7 @@ InstrRecord col_reduce_record(Core& core, Dst& dst, Src& src) {
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  check_reduce_source(*rec.desc, rec.ops[1].tile, core_target(core));
-  if (rec.ops[0].tile.valid_cols != rec.ops[1].tile.valid_cols)
-    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid columns as src ", rec.ops[1].tile,
-         " (one result per source column)");
+  col_reduce_checks(rec, core_target(core));
   return rec;
 }
 

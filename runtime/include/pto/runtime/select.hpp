@@ -27,6 +27,23 @@ inline void as_mask(const InstrDesc& d, const char* operand, TileView& m, int ro
   m.valid_cols = int((bytes + m.elem_bytes() - 1) / m.elem_bytes());
 }
 
+// The rules of TCMP / TCMPS (dst, src0[, src1]) on their operands' views, shared with the PTO IR reader.
+inline void compare_checks(InstrRecord& rec, Target target, CmpMode mode, bool has_src1) {
+  const TileView& a = rec.ops[1].tile;
+  check_dtype(*rec.desc, "src0", a.dtype, target, rec.desc->dtypes);
+  if (has_src1) check_same_valid(*rec.desc, "src0", a, "src1", rec.ops[2].tile);
+  if (target == Target::A2A3 && a.dtype == DType::I32 && mode != CmpMode::EQ && mode != CmpMode::NE)
+    fail(rec.desc->name, ": operand src0 ", a, ": the A2A3 algorithm compares int32 for equality whatever the mode "
+         "(pto-isa a2a3 TCmp.hpp / TCmps.hpp), so this ordered comparison would silently be EQ on the chip; compare as "
+         "float, or on A5");
+  if (rec.ops[0].tile.valid_rows != a.valid_rows)
+    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid rows as src0 ", a);
+  // The chips write whole 256-byte repeats of bits: ceil(C / E) * E / 8 bytes per row.
+  const std::size_t epr = 256 / a.elem_bytes();
+  as_mask(*rec.desc, "dst", rec.ops[0].tile, a.valid_rows, (std::size_t(a.valid_cols) + epr - 1) / epr * epr / 8,
+          "the chip writes its predicate bits in whole repeats,");
+}
+
 template <Op O, class Dst, class Src0, class Src1, class... W>
 Issue compare(Dst& dst, Src0& src0, Src1* src1, typename Src0::DType scalar, CmpMode mode, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src0::Loc == TileType::Vec && Src1::Loc == TileType::Vec,
@@ -42,24 +59,21 @@ Issue compare(Dst& dst, Src0& src0, Src1* src1, typename Src0::DType scalar, Cmp
   add_tile(core, rec, dst);
   add_tile(core, rec, src0);
   if (src1) add_tile(core, rec, *src1);
-  const Target target = core_target(core);
-  const TileView& a = rec.ops[1].tile;
-  check_dtype(*rec.desc, "src0", a.dtype, target, rec.desc->dtypes);
-  if (src1) check_same_valid(*rec.desc, "src0", a, "src1", rec.ops[2].tile);
-  if (target == Target::A2A3 && a.dtype == DType::I32 && mode != CmpMode::EQ && mode != CmpMode::NE)
-    fail(rec.desc->name, ": operand src0 ", a, ": the A2A3 algorithm compares int32 for equality whatever the mode "
-         "(pto-isa a2a3 TCmp.hpp / TCmps.hpp), so this ordered comparison would silently be EQ on the chip; compare as "
-         "float, or on A5");
-  if (rec.ops[0].tile.valid_rows != a.valid_rows)
-    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, " must have as many valid rows as src0 ", a);
-  // The chips write whole 256-byte repeats of bits: ceil(C / E) * E / 8 bytes per row.
-  const std::size_t epr = 256 / a.elem_bytes();
-  as_mask(*rec.desc, "dst", rec.ops[0].tile, a.valid_rows, (std::size_t(a.valid_cols) + epr - 1) / epr * epr / 8,
-          "the chip writes its predicate bits in whole repeats,");
+  compare_checks(rec, core_target(core), mode, src1 != nullptr);
   if (!src1) rec.scalar = ScalarValue::of(scalar);
   rec.variant = std::uint8_t(rec.variant | (std::uint8_t(mode) << kVariantCmpShift));
   add_waits(core, rec, events...);
   return Issue(core, rec);
+}
+
+// The rules of TSEL / TSELS (dst, mask, src0[, src1], tmp) on their operands' views, shared with the PTO IR reader.
+inline void select_checks(InstrRecord& rec, Target target, bool has_src1) {
+  const TileView& d = rec.ops[0].tile;
+  check_dtype(*rec.desc, d.dtype, target);
+  check_same_valid(*rec.desc, "dst", d, has_src1 ? "src0" : "src", rec.ops[2].tile);
+  if (has_src1) check_same_valid(*rec.desc, "dst", d, "src1", rec.ops[3].tile);
+  as_mask(*rec.desc, "mask", rec.ops[1].tile, d.valid_rows, (std::size_t(d.valid_cols) + 7) / 8,
+          "one bit per column of dst's valid region needs");
 }
 
 template <Op O, class Dst, class Mask, class Src0, class Src1, class Tmp, class... W>
@@ -79,12 +93,7 @@ Issue select(Dst& dst, Mask& mask, Src0& src0, Src1* src1, Tmp& tmp, typename Ds
   add_tile(core, rec, src0);
   if (src1) add_tile(core, rec, *src1);
   add_tile(core, rec, tmp);
-  const TileView& d = rec.ops[0].tile;
-  check_dtype(*rec.desc, d.dtype, core_target(core));
-  check_same_valid(*rec.desc, "dst", d, src1 ? "src0" : "src", rec.ops[2].tile);
-  if (src1) check_same_valid(*rec.desc, "dst", d, "src1", rec.ops[3].tile);
-  as_mask(*rec.desc, "mask", rec.ops[1].tile, d.valid_rows, (std::size_t(d.valid_cols) + 7) / 8,
-          "one bit per column of dst's valid region needs");
+  select_checks(rec, core_target(core), src1 != nullptr);
   if (!src1) rec.scalar = ScalarValue::of(scalar);
   add_waits(core, rec, events...);
   return Issue(core, rec);

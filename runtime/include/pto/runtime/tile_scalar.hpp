@@ -54,6 +54,32 @@ namespace detail {
 // tiles of one dtype and equal valid shapes. A shift count must lie in [0, bits) (neither chip defines
 // the others). A2A3 fills dst with the scalar before combining it with src (and TXORS uses tmp between
 // its steps), so there dst, src and tmp must not share bytes.
+// The rules of TANDS / TORS / TXORS / TSHLS / TSHRS (dst, src[, tmp]) on their operands' views and the
+// scalar's value, shared with the PTO IR reader.
+inline void bit_scalar_checks(InstrRecord& rec, Target target, std::int64_t scalar, bool has_tmp) {
+  const TileView &d = rec.ops[0].tile, &s = rec.ops[1].tile;
+  check_dtype(*rec.desc, d.dtype, target);
+  check_same_valid(*rec.desc, "dst", d, "src", s);
+  if (has_tmp) check_same_valid(*rec.desc, "dst", d, "tmp", rec.ops[2].tile);
+  const Op o = rec.desc->op;
+  if (o == Op::TSHLS || o == Op::TSHRS) {
+    const std::int64_t bits = 8 * std::int64_t(d.elem_bytes());
+    if (scalar < 0 || scalar >= bits)
+      fail(rec.desc->name, ": the scalar shift count is ", scalar, ": a shift count must be in [0, ", bits - 1, "] for dtype ",
+           name_of(d.dtype));
+  } else if (target == Target::A2A3) {
+    auto apart = [&](const char* a, const TileView& x, const char* b, const TileView& y) {
+      if (x.footprint().overlaps(y.footprint()))
+        fail(rec.desc->name, ": operand ", a, " ", x, " overlaps ", b, " ", y, ": the A2A3 algorithm fills ", a,
+             " with the scalar before it combines it with src (pto-isa TBitwiseSOp.hpp requires them apart); give it its own bytes");
+    };
+    if (has_tmp) apart("tmp", rec.ops[2].tile, "src", s), apart("dst", d, "tmp", rec.ops[2].tile);
+    apart("dst", d, "src", s);
+  } else if (has_tmp) {
+    rec.ops[2].tile.valid_rows = rec.ops[2].tile.valid_cols = 0;  // A5 ignores tmp: no dependency on it
+  }
+}
+
 template <Op O, class Dst, class Src, class Tmp, class... W>
 Issue bit_scalar(Dst& dst, Src& src, typename Src::DType scalar, Tmp* tmp, W&... events) {
   using T = typename Dst::DType;
@@ -69,26 +95,7 @@ Issue bit_scalar(Dst& dst, Src& src, typename Src::DType scalar, Tmp* tmp, W&...
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   if (tmp) add_tile(core, rec, *tmp);
-  const Target target = core_target(core);
-  const TileView &d = rec.ops[0].tile, &s = rec.ops[1].tile;
-  check_dtype(*rec.desc, d.dtype, target);
-  check_same_valid(*rec.desc, "dst", d, "src", s);
-  if (tmp) check_same_valid(*rec.desc, "dst", d, "tmp", rec.ops[2].tile);
-  if constexpr (O == Op::TSHLS || O == Op::TSHRS) {
-    if (scalar < T(0) || std::uint64_t(scalar) >= 8 * sizeof(T))
-      fail(rec.desc->name, ": the scalar shift count is ", std::int64_t(scalar), ": a shift count must be in [0, ", 8 * sizeof(T) - 1,
-           "] for dtype ", name_of(d.dtype));
-  } else if (target == Target::A2A3) {
-    auto apart = [&](const char* a, const TileView& x, const char* b, const TileView& y) {
-      if (x.footprint().overlaps(y.footprint()))
-        fail(rec.desc->name, ": operand ", a, " ", x, " overlaps ", b, " ", y, ": the A2A3 algorithm fills ", a,
-             " with the scalar before it combines it with src (pto-isa TBitwiseSOp.hpp requires them apart); give it its own bytes");
-    };
-    if (tmp) apart("tmp", rec.ops[2].tile, "src", s), apart("dst", d, "tmp", rec.ops[2].tile);
-    apart("dst", d, "src", s);
-  } else if (tmp) {
-    rec.ops[2].tile.valid_rows = rec.ops[2].tile.valid_cols = 0;  // A5 ignores tmp: no dependency on it
-  }
+  bit_scalar_checks(rec, core_target(core), std::int64_t(scalar), tmp != nullptr);
   rec.scalar = ScalarValue::of(scalar);
   add_waits(core, rec, events...);
   return Issue(core, rec);
