@@ -299,6 +299,24 @@ BOOST_AUTO_TEST_CASE(a_cube_and_vector_kernel_runs_on_clusters_through_a_pipe) {
         }
     BOOST_TEST(compared == std::size_t(blocks) * 256);
   }
+  // The pop's dynamic form: (%valid_row, %valid_col) for a tile type with v_row=?, v_col=? (same result).
+  {
+    std::string dyn = text;
+    auto swap_all = [&](const std::string& from, const std::string& to) {
+      for (std::size_t at = dyn.find(from); at != std::string::npos; at = dyn.find(from, at + to.size())) dyn.replace(at, from.size(), to);
+    };
+    swap_all("rows=8, cols=16, v_row=8, v_col=16", "rows=8, cols=16, v_row=?, v_col=?");
+    swap_all("pto.tpop_from_aic {split = 1}", "pto.tpop_from_aic(%c8, %c16) {split = 1}");
+    const ir::Module md = ir::Module::parse(dyn, "cm.pto");
+    auto a = pto_test::random_vector<float>(256, -1, 1, 95);
+    auto b = pto_test::random_vector<float>(256, -1, 1, 96);
+    std::vector<float> out(256, -9.0f), out2(256, -9.0f), ring(2048);
+    md.launch({.blocks = 1, .mode = Mode::Auto}, "cluster_matmul",
+              {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(out), ir::Arg::buffer(ring), ir::Arg::real(0.25)});
+    m.launch({.blocks = 1, .mode = Mode::Auto}, "cluster_matmul",
+             {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(out2), ir::Arg::buffer(ring), ir::Arg::real(0.25)});
+    BOOST_TEST(out == out2, boost::test_tools::per_element());
+  }
   // Misuse: a pop before any pipe, and the cube's push on a core that initialised none.
   std::string no_init = text;
   const std::size_t at = no_init.find("    pto.aiv_initialize_pipe");

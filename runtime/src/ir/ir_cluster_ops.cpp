@@ -260,7 +260,16 @@ void exec_pop(Frame& f, const Op& op) {
   Core& core = pto::detail::current_core();
   const TileType_& tt = op.types[0].tile;
   auto tile = new_tile(tt);
-  tile->view = tt.view(tt.v_row, tt.v_col);
+  int vr = tt.v_row, vc = tt.v_col;
+  if (!op.in.empty()) {
+    const std::int64_t r = as_int(f, op, op.in[0]), c = as_int(f, op, op.in[1]);
+    if (r < 0 || c < 0 || r > tt.rows || c > tt.cols)
+      op_error(f, op, op.name + ": valid shape " + std::to_string(r) + "x" + std::to_string(c) + " is outside the tile's " +
+                          std::to_string(tt.rows) + "x" + std::to_string(tt.cols));
+    vr = int(r);
+    vc = int(c);
+  }
+  tile->view = tt.view(vr, vc);
   pto::detail::check_side(ring.shape, "TPOP", false);
   const Target target = pto::detail::core_target(core);
   const std::uint32_t local_stride = target == Target::A5 ? std::uint32_t(tt.bytes()) : ring.shape.slot_size;
@@ -295,13 +304,22 @@ void exec_pop(Frame& f, const Op& op) {
 }
 void c_pop(Compiler& c, Cursor& cur, Op& op) {
   const bool c2v = op.name == "pto.tpop_from_aic";
+  if (cur.accept("(")) {  // (%valid_row, %valid_col): a dynamic valid shape
+    op.in = {cur.value()};
+    cur.expect(",");
+    op.in.push_back(cur.value());
+    cur.expect(")");
+  }
   const auto a = cur.attr_dict();
   cur.expect("->");
   const Type t = cur.type();
   if (t.kind != Type::Kind::Tile) cur.error("pops a tile, not " + t.text);
   if (c2v ? t.tile.loc != TileType::Vec : t.tile.loc != TileType::Mat)
     cur.error(c2v ? "a vector core pops a Vec tile (loc=vec)" : "the cube pops a Mat tile (loc=mat)");
-  if (t.tile.v_row < 0 || t.tile.v_col < 0) cur.error("the popped tile's type needs a static valid shape (v_row, v_col)");
+  if (op.in.empty() && (t.tile.v_row < 0 || t.tile.v_col < 0))
+    cur.error("the popped tile's type has a dynamic valid shape: give it as operands, (%valid_row, %valid_col)");
+  if (!op.in.empty() && (t.tile.v_row >= 0 || t.tile.v_col >= 0))
+    cur.error("with (%valid_row, %valid_col) the popped tile's type must have a dynamic valid shape (v_row=?, v_col=?)");
   op.ints = {a.count("split") ? int_attr(cur, a, "split", 0, 2) : 0, c2v ? 1 : 0};
   op.types = {t};
   op.exec = exec_pop;
