@@ -48,8 +48,12 @@ std::string loc_pair(const Type& src, const Type& dst) {
   return std::string("loc=") + name_of(src.tile.loc) + " -> loc=" + name_of(dst.tile.loc);
 }
 
-// The indexRow / indexCol operands of TEXTRACT / TINSERT: `ins(%src, %r, %c : T, index, index)`.
-void window_operands(Cursor& cur, Op& op, std::vector<int>& ins, std::vector<Type>& in_t) {
+// TEXTRACT / TINSERT's operands: `ins(%src, %r, %c : T, index, index) outs(%dst : T)`.
+void window_operands(Cursor& cur, Op& op, std::vector<int>& ins, std::vector<Type>& in_t, std::vector<int>& outs,
+                     std::vector<Type>& out_t) {
+  cur.ins_outs(ins, in_t, outs, out_t);
+  cur.attr_dict();
+  if (outs.size() != 1 || out_t[0].kind != Type::Kind::Tile) cur.error("takes outs(dst) with one tile");
   if (ins.size() != 3) cur.error("takes ins(src, indexRow, indexCol) and outs(dst)");
   if (in_t[0].kind != Type::Kind::Tile) cur.error("src must be a tile, not " + in_t[0].text);
   for (std::size_t k = 1; k < 3; ++k)
@@ -62,10 +66,7 @@ void window_operands(Cursor& cur, Op& op, std::vector<int>& ins, std::vector<Typ
 void c_textract(Compiler&, Cursor& cur, Op& op) {
   std::vector<int> ins, outs;
   std::vector<Type> in_t, out_t;
-  cur.ins_outs(ins, in_t, outs, out_t);
-  cur.attr_dict();
-  if (outs.size() != 1 || out_t[0].kind != Type::Kind::Tile) cur.error("takes outs(dst) with one tile");
-  window_operands(cur, op, ins, in_t);
+  window_operands(cur, op, ins, in_t, outs, out_t);
   const Type &s = in_t[0], &d = out_t[0];
   const TileView sv = type_view(s), dv = type_view(d);
   if (s.tile.loc == TileType::Acc) {
@@ -90,10 +91,7 @@ void c_textract(Compiler&, Cursor& cur, Op& op) {
 void c_tinsert(Compiler&, Cursor& cur, Op& op) {
   std::vector<int> ins, outs;
   std::vector<Type> in_t, out_t;
-  cur.ins_outs(ins, in_t, outs, out_t);
-  cur.attr_dict();
-  if (outs.size() != 1 || out_t[0].kind != Type::Kind::Tile) cur.error("takes outs(dst) with one tile");
-  window_operands(cur, op, ins, in_t);
+  window_operands(cur, op, ins, in_t, outs, out_t);
   const Type &s = in_t[0], &d = out_t[0];
   const TileView sv = type_view(s), dv = type_view(d);
   if (s.tile.loc == TileType::Acc) {

@@ -798,15 +798,26 @@ void exec_flag(Frame& f, const Op& op) {
   if (op.ints[3]) ::set_flag(int(op.ints[0]), int(op.ints[1]), int(op.ints[2]), site(f, op)).finish();
   else ::wait_flag(int(op.ints[0]), int(op.ints[1]), int(op.ints[2]), site(f, op)).finish();
 }
-void c_flag(Compiler&, Cursor& cur, Op& op) {  // pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+// `[<A>, <B>, <EVENT_IDn>]`: the two endpoints' texts and the event id.
+struct FlagOperands {
+  std::string a, b;
+  int event;
+};
+FlagOperands flag_operands(Cursor& cur) {
   cur.expect("[");
-  const std::string a = cur.next().text;
+  FlagOperands o;
+  o.a = cur.next().text;
   cur.expect(",");
-  const std::string b = cur.next().text;
+  o.b = cur.next().text;
   cur.expect(",");
   const std::string e = cur.next().text;
   cur.expect("]");
-  op.ints = {pipe_of_name(cur, a), pipe_of_name(cur, b), event_of_name(cur, e), op.name == "pto.set_flag" ? 1 : 0};
+  o.event = event_of_name(cur, e);
+  return o;
+}
+void c_flag(Compiler&, Cursor& cur, Op& op) {  // pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+  const FlagOperands o = flag_operands(cur);
+  op.ints = {pipe_of_name(cur, o.a), pipe_of_name(cur, o.b), o.event, op.name == "pto.set_flag" ? 1 : 0};
   op.exec = exec_flag;
 }
 
@@ -831,14 +842,8 @@ int pipe_of_sync_op(Cursor& cur, const std::string& s) {
   cur.error("sync op type '" + s + "': TLOAD, TSTORE_ACC, TSTORE_VEC, TMOV_M2L, TMOV_M2S, TMOV_M2B, TMATMUL, TVEC or TVECWAIT");
 }
 void c_event(Compiler&, Cursor& cur, Op& op) {
-  cur.expect("[");
-  const std::string a = cur.next().text;
-  cur.expect(",");
-  const std::string b = cur.next().text;
-  cur.expect(",");
-  const std::string e = cur.next().text;
-  cur.expect("]");
-  op.ints = {pipe_of_sync_op(cur, a), pipe_of_sync_op(cur, b), event_of_name(cur, e), op.name == "pto.record_event" ? 1 : 0};
+  const FlagOperands o = flag_operands(cur);
+  op.ints = {pipe_of_sync_op(cur, o.a), pipe_of_sync_op(cur, o.b), o.event, op.name == "pto.record_event" ? 1 : 0};
   op.exec = exec_flag;
 }
 

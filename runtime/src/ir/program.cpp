@@ -415,18 +415,18 @@ namespace pto::ir::detail {
 
 bool needs_clusters(const Program& prog, int fn) {
   std::vector<char> seen(prog.funcs.size(), 0);
-  std::vector<int> todo{fn};
+  std::vector<int> pending{fn};  // functions reached, not yet looked at
   bool cube = false, vector = false, ops = false;
-  while (!todo.empty()) {
-    const int i = todo.back();
-    todo.pop_back();
+  while (!pending.empty()) {
+    const int i = pending.back();
+    pending.pop_back();
     if (seen[std::size_t(i)]) continue;
     seen[std::size_t(i)] = 1;
     const Function& F = prog.funcs[std::size_t(i)];
     ops |= F.cluster_ops;
     cube |= F.kernel_kind == "cube";
     vector |= F.kernel_kind == "vector";
-    for (int c : F.callees) todo.push_back(c);
+    for (int c : F.callees) pending.push_back(c);
   }
   return ops || (cube && vector);
 }
