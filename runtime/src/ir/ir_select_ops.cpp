@@ -14,25 +14,25 @@
 
 namespace pto::ir::detail {
 
-namespace {
-
-using pto::detail::Core;
-
 bool is_integer(DType t) {
   return t == DType::I8 || t == DType::U8 || t == DType::I16 || t == DType::U16 || t == DType::I32 || t == DType::U32;
 }
 
-// `ins(...) outs(%dst)`: op.in = {dst, ins...}, op.types alike; `n_ins` inputs, scalars where `scalar[k]`.
-void operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar) {
+void operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar, std::size_t outs_lo,
+              std::size_t outs_hi) {
   std::vector<int> ins, outs;
   std::vector<Type> in_t, out_t;
   cur.ins_outs(ins, in_t, outs, out_t);
-  if (ins.size() < lo || ins.size() > hi || outs.size() != 1)
-    cur.error("takes " + std::to_string(lo) + (lo == hi ? "" : " or " + std::to_string(hi)) + " ins and 1 outs, found " +
-              std::to_string(ins.size()) + " and " + std::to_string(outs.size()));
+  auto range = [](std::size_t a, std::size_t b) { return std::to_string(a) + (a == b ? "" : " to " + std::to_string(b)); };
+  if (ins.size() < lo || ins.size() > hi || outs.size() < outs_lo || outs.size() > outs_hi)
+    cur.error("takes " + range(lo, hi) + " ins and " + range(outs_lo, outs_hi) + " outs, found " + std::to_string(ins.size()) +
+              " and " + std::to_string(outs.size()));
   for (std::size_t k = 0; k < ins.size(); ++k)
-    if (scalar[k] != in_t[k].scalar()) cur.error("ins operand " + std::to_string(k) + " must be " + (scalar[k] ? "a scalar" : "a tile") + ", not " + in_t[k].text);
-  if (out_t[0].kind != Type::Kind::Tile) cur.error("outs must be a tile, not " + out_t[0].text);
+    if ((k < scalar.size() && scalar[k]) != in_t[k].scalar())
+      cur.error("ins operand " + std::to_string(k) + " must be " + (k < scalar.size() && scalar[k] ? "a scalar" : "a tile") + ", not " +
+                in_t[k].text);
+  for (const Type& t : out_t)
+    if (t.kind != Type::Kind::Tile) cur.error("outs must be tiles, not " + t.text);
   op.in = outs;
   op.in.insert(op.in.end(), ins.begin(), ins.end());
   op.types = out_t;
@@ -42,6 +42,10 @@ void vec_nd(const Rules& r, const Type& t, const char* name) {
   r.vec(t, name);
   r.row_major(t, name);
 }
+
+namespace {
+
+using pto::detail::Core;
 
 // ---- column reductions: pto.tcolsum ins(%src[, %tmp]) outs(%dst) [isBinary = false] -----------------
 

@@ -214,12 +214,12 @@ Block Compiler::compile_block(const Region& r, const std::vector<std::pair<std::
     const auto it = table.find(s.op);
     if (it == table.end())
       error(s.line, s.col, "'" + s.op + "' is not an operation pto-run knows (docs/pto-run.md lists them)");
-    if (s.generic) error(s.line, s.col, "the generic form \"" + s.op + "\"(...) is not supported yet: write the op's own form");
+    const Stmt custom = s.generic ? generic_to_custom(s, file) : Stmt{};
     Op op;
     op.name = s.op;
     op.line = s.line;
     op.col = s.col;
-    Cursor c(*this, s);
+    Cursor c(*this, s.generic ? custom : s);
     it->second(*this, c, op);
     if (!c.done()) c.error("unexpected '" + c.peek().text + "'");
     // Results: defined after the operands were read (an op cannot use its own results).
@@ -378,6 +378,7 @@ const std::map<std::string, CompileFn>& op_table() {
     register_cube_ops(t);
     register_cluster_ops(t);
     register_select_ops(t);
+    register_compound_ops(t);
     return t;
   }();
   return table;

@@ -105,6 +105,9 @@ struct Frame {
   CoreCtx* ctx = nullptr;
 };
 
+// A pto.t* instruction in MLIR's generic form ("pto.tadd"(...) : (...) -> ...) as the op's own form
+// (generic.cpp).
+Stmt generic_to_custom(const Stmt& s, const std::string& file);
 // Compiles the statements of a file (one `module`, or functions at the top level).
 std::shared_ptr<const Program> compile(const std::vector<Stmt>& top, const std::string& file);
 // Runs `fn` of `prog` with `args` (one per parameter) on the calling thread's current core.
@@ -125,6 +128,7 @@ void register_pto_ops(std::map<std::string, CompileFn>& table);   // ir_pto_ops.
 void register_cube_ops(std::map<std::string, CompileFn>& table);  // ir_cube_ops.cpp
 void register_cluster_ops(std::map<std::string, CompileFn>& table);  // ir_cluster_ops.cpp
 void register_select_ops(std::map<std::string, CompileFn>& table);   // ir_select_ops.cpp
+void register_compound_ops(std::map<std::string, CompileFn>& table);  // ir_compound_ops.cpp
 
 // The names in scope while a function compiles: SSA name -> slot and its type.
 struct Compiler {

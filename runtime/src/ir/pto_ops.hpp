@@ -80,6 +80,14 @@ void run_instr(Frame& f, const Op& op, std::size_t tiles, Checks&& checks) {
   issue(core, rec);
 }
 
+bool is_integer(DType t);
+// `ins(...) outs(...)`: op.in / op.types list the outs, then the ins. lo to hi ins (a scalar where
+// scalar[k], a tile elsewhere) and outs_lo to outs_hi tile outs.
+void operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar, std::size_t outs_lo = 1,
+              std::size_t outs_hi = 1);
+// A Vec tile, RowMajor NoneBox.
+void vec_nd(const Rules& r, const Type& t, const char* name);
+
 // ir_cube_ops.cpp: TMOV's cube directions (op.in / op.types hold dst, src as compiled), TSTORE from an
 // Acc tile (op.in / op.types hold the view, the tile).
 void compile_cube_move(Cursor& cur, Op& op);

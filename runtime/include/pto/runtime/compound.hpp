@@ -50,13 +50,18 @@ inline void apart_on_a2a3(const InstrRecord& rec, Target target, const char* why
              "), so on A2A3 every operand needs its own bytes");
 }
 
+// Operands 1 to n - 1 have dst's valid shape.
+inline void same_valid_as_dst(const InstrRecord& rec, int n) {
+  for (int i = 1; i < n; ++i) check_same_valid(*rec.desc, "dst", rec.ops[0].tile, rec.desc->operands[i].name, rec.ops[i].tile);
+}
+
 // Records dst and the tile sources, checks the dtype for the target and the sources' valid shapes.
 template <Op O, class Dst, class... Srcs>
 InstrRecord compound_record(Core& core, Dst& dst, Srcs&... srcs) {
   InstrRecord rec = compute_record(desc_of<O>());
   add_tile(core, rec, dst);
   (add_tile(core, rec, srcs), ...);
-  for (int i = 1; i < rec.nops; ++i) check_same_valid(*rec.desc, "dst", rec.ops[0].tile, rec.desc->operands[i].name, rec.ops[i].tile);
+  same_valid_as_dst(rec, rec.nops);
   return rec;
 }
 
@@ -66,51 +71,86 @@ inline void scratch(InstrRecord& rec, int k, Target target) {
   if (target == Target::A5) rec.ops[k].tile.valid_rows = rec.ops[k].tile.valid_cols = 0;
 }
 
-template <Op O, class Dst, class Src0, class Src1, class Tmp, class... W>
-Issue remainder(Dst& dst, Src0& src0, Src1* src1, typename Dst::DType scalar, Tmp& tmp, bool high_precision, W&... events) {
-  Core& core = current_core();
-  InstrRecord rec = src1 ? compound_record<O>(core, dst, src0, *src1) : compound_record<O>(core, dst, src0);
-  const Target target = core_target(core);
+// The rules on the views after compound_record's: rec holds dst, src0[, src1][, tmp] (TREM and TREMS
+// carry tmp, TFMOD and TFMODS do not). Shared with the PTO IR reader.
+inline void remainder_checks(InstrRecord& rec, Target target, bool high_precision) {
+  const Op op = rec.desc->op;
   check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
   const TileView& d = rec.ops[0].tile;
-  if constexpr (O == Op::TREM || O == Op::TREMS) {
-    if (target == Target::A5) add_unused_tile(rec, tmp);  // A5 never reads tmp: it needs no address
-    else add_tile(core, rec, tmp);
+  if (op == Op::TREM || op == Op::TREMS) {
     const TileView& t = rec.ops[rec.nops - 1].tile;
     // TRem.hpp keeps the quotient in a row of tmp and the compare mask after it; TRemS.hpp a row of tmp
-    const int need = O == Op::TREM ? d.row_stride + (d.row_stride + 63) / 64 * 2 : d.valid_cols;
+    const int need = op == Op::TREM ? d.row_stride + (d.row_stride + 63) / 64 * 2 : d.valid_cols;
     if (target == Target::A2A3 && (t.valid_rows < 1 || t.valid_cols < need))
       fail(rec.desc->name, ": operand tmp ", t, " is too small: A2A3 needs at least one valid row of ", need, " elements (",
-           O == Op::TREM ? "dst's row stride plus 2 per 64 of it: the quotient and the compare mask" : "dst's valid columns",
+           op == Op::TREM ? "dst's row stride plus 2 per 64 of it: the quotient and the compare mask" : "dst's valid columns",
            ", pto-isa a2a3 ", rec.desc->name, ")");
     scratch(rec, rec.nops - 1, target);
   }
   apart_on_a2a3(rec, target, "the algorithm writes dst and tmp before it has read every source");
   if (high_precision) rec.variant |= kVariantHighPrecision;
+}
+
+template <Op O, class Dst, class Src0, class Src1, class Tmp, class... W>
+Issue remainder(Dst& dst, Src0& src0, Src1* src1, typename Dst::DType scalar, Tmp& tmp, bool high_precision, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = src1 ? compound_record<O>(core, dst, src0, *src1) : compound_record<O>(core, dst, src0);
+  const Target target = core_target(core);
+  if constexpr (O == Op::TREM || O == Op::TREMS) {
+    if (target == Target::A5) add_unused_tile(rec, tmp);  // A5 never reads tmp: it needs no address
+    else add_tile(core, rec, tmp);
+  } else {
+    (void)tmp;
+  }
+  remainder_checks(rec, target, high_precision);
   if (!src1) rec.scalar = ScalarValue::of(scalar);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
 
-template <Op O, class Dst, class Base, class Exp, class Tmp, class... W>
-Issue power(Dst& dst, Base& base, Exp* exp, typename Dst::DType scalar, Tmp& tmp, bool high_precision, W&... events) {
-  Core& core = current_core();
-  InstrRecord rec = exp ? compound_record<O>(core, dst, base, *exp) : compound_record<O>(core, dst, base);
-  const Target target = core_target(core);
+// The rules on the views after compound_record's: rec holds dst, base[, exp], tmp. Shared with the PTO
+// IR reader.
+inline void power_checks(InstrRecord& rec, Target target, bool high_precision) {
   const TileView& d = rec.ops[0].tile;
   if (d.dtype == DType::BF16 && target == Target::A5 && !high_precision)
     fail(rec.desc->name, ": bfloat16_t needs PowAlgorithm::HIGH_PRECISION on A5 (pto-isa a5 TPow.hpp); A2A3 has no bfloat16_t ", rec.desc->name);
   if (!(d.dtype == DType::BF16 && target == Target::A5)) check_dtype(*rec.desc, d.dtype, target);
-  add_tile(core, rec, tmp);
   const int k = rec.nops - 1;
   const bool floats = d.dtype == DType::F32 || d.dtype == DType::F16 || d.dtype == DType::BF16;
   if (target == Target::A2A3 && floats) check_same_valid(*rec.desc, "dst", d, "tmp", rec.ops[k].tile);  // |base| ^ exp lives there
   else scratch(rec, k, Target::A5);
   apart_on_a2a3(rec, target, "the algorithm writes dst and tmp before it has read base and exp");
   if (high_precision) rec.variant |= kVariantHighPrecision;
+}
+
+template <Op O, class Dst, class Base, class Exp, class Tmp, class... W>
+Issue power(Dst& dst, Base& base, Exp* exp, typename Dst::DType scalar, Tmp& tmp, bool high_precision, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = exp ? compound_record<O>(core, dst, base, *exp) : compound_record<O>(core, dst, base);
+  add_tile(core, rec, tmp);
+  power_checks(rec, core_target(core), high_precision);
   if (!exp) rec.scalar = ScalarValue::of(scalar);
   add_waits(core, rec, events...);
   return Issue(core, rec);
+}
+
+// TPRELU's rules on the views (dst, src0, src1, tmp; dst and sources checked by compound_record),
+// shared with the PTO IR reader.
+inline void prelu_checks(InstrRecord& rec, Target target) {
+  check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
+  if (target == Target::A2A3) {
+    const TileView& d = rec.ops[0].tile;
+    if (rec.ops[3].tile.dtype != DType::U8)
+      fail("TPRELU: operand tmp ", rec.ops[3].tile, ": A2A3 keeps TCMPS's packed comparison bits there, so tmp must be a "
+           "uint8_t tile (pto-isa a2a3 TPrelu.hpp)");
+    const std::size_t epr = 256 / d.elem_bytes();
+    const std::size_t bits = (std::size_t(d.valid_cols) + epr - 1) / epr * epr / 8;
+    as_mask(*rec.desc, "tmp", rec.ops[3].tile, d.valid_rows + 1, std::max<std::size_t>(bits, 32),
+            "A2A3 writes the comparison bits of each row and TSEL's 32-byte scratch in the row after them,");
+  } else {
+    scratch(rec, 3, target);
+  }
+  apart_on_a2a3(rec, target, "the algorithm writes dst (TMUL) before TCMPS and TSEL read src0");
 }
 
 // The carry and fused forms: one element-wise pass, any operand in place.
@@ -174,22 +214,8 @@ detail::Issue TPRELU(Dst& dst, Src0& src0, Src1& src1, Tmp& tmp, W&... events) {
   static_assert(Tmp::Loc == TileType::Vec && Tmp::isRowMajor, "TPRELU: tmp must be a RowMajor Vec tile");
   Core& core = current_core();
   InstrRecord rec = compound_record<Op::TPRELU>(core, dst, src0, src1);
-  const Target target = core_target(core);
-  check_dtype(*rec.desc, rec.ops[0].tile.dtype, target);
   add_tile(core, rec, tmp);
-  if (target == Target::A2A3) {
-    const TileView& d = rec.ops[0].tile;
-    if (rec.ops[3].tile.dtype != DType::U8)
-      fail("TPRELU: operand tmp ", rec.ops[3].tile, ": A2A3 keeps TCMPS's packed comparison bits there, so tmp must be a "
-           "uint8_t tile (pto-isa a2a3 TPrelu.hpp)");
-    const std::size_t epr = 256 / d.elem_bytes();
-    const std::size_t bits = (std::size_t(d.valid_cols) + epr - 1) / epr * epr / 8;
-    as_mask(*rec.desc, "tmp", rec.ops[3].tile, d.valid_rows + 1, std::max<std::size_t>(bits, 32),
-            "A2A3 writes the comparison bits of each row and TSEL's 32-byte scratch in the row after them,");
-  } else {
-    scratch(rec, 3, target);
-  }
-  apart_on_a2a3(rec, target, "the algorithm writes dst (TMUL) before TCMPS and TSEL read src0");
+  prelu_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

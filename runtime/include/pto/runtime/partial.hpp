@@ -30,6 +30,21 @@ inline void check_part_shape(const InstrDesc& d, const TileView& o, const TileVi
          ": one source's valid region must be dst's and the other's must lie inside it (the NPUs' rule)");
 }
 
+// The rules on the views (dst, src0, src1 in rec), shared with the PTO IR reader.
+inline void tpart_checks(InstrRecord& rec, Target target) {
+  const InstrDesc& d = *rec.desc;
+  TileView& o = rec.ops[0].tile;
+  const TileView &a = rec.ops[1].tile, &b = rec.ops[2].tile;
+  check_dtype(d, o.dtype, target);
+  if (o.valid_rows == 0 || o.valid_cols == 0) {
+    for (int k = 0; k < 3; ++k) rec.ops[k].tile.valid_rows = rec.ops[k].tile.valid_cols = 0;  // the chips write nothing
+  } else {
+    check_part_shape(d, o, a, b);
+  }
+  if (target == Target::A5 && o.elem_bytes() == 8 && o.valid_cols > 64)
+    fail(d.name, ": operand dst ", o, ": A5's 64-bit path handles at most 64 valid columns (one register of lanes per row)");
+}
+
 template <Op O, class Dst, class Src0, class Src1, class... W>
 Issue tpart(Dst& dst, Src0& src0, Src1& src1, W&... events) {
   static_assert(Dst::Loc == TileType::Vec && Src0::Loc == TileType::Vec && Src1::Loc == TileType::Vec,
@@ -44,20 +59,29 @@ Issue tpart(Dst& dst, Src0& src0, Src1& src1, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src0);
   add_tile(core, rec, src1);
-  const InstrDesc& d = *rec.desc;
-  const Target target = core_target(core);
-  TileView& o = rec.ops[0].tile;
-  const TileView &a = rec.ops[1].tile, &b = rec.ops[2].tile;
-  check_dtype(d, o.dtype, target);
-  if (o.valid_rows == 0 || o.valid_cols == 0) {
-    for (int k = 0; k < 3; ++k) rec.ops[k].tile.valid_rows = rec.ops[k].tile.valid_cols = 0;  // the chips write nothing
-  } else {
-    check_part_shape(d, o, a, b);
-  }
-  if (target == Target::A5 && o.elem_bytes() == 8 && o.valid_cols > 64)
-    fail(d.name, ": operand dst ", o, ": A5's 64-bit path handles at most 64 valid columns (one register of lanes per row)");
+  tpart_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
+}
+
+// The rules on the views (dst, src0, src1, dstIdx, src0Idx, src1Idx in rec), shared with the PTO IR
+// reader; half_values_wide_index: 2-byte values with 4-byte indices.
+inline void tpartarg_checks(InstrRecord& rec, Target target, bool half_values_wide_index) {
+  const InstrDesc& d = *rec.desc;
+  check_dtype(d, rec.ops[0].tile.dtype, target);
+  const char* names[] = {"dst", "src0", "src1", "dstIdx", "src0Idx", "src1Idx"};
+  for (int k = 0; k < 3; ++k) check_same_valid(d, names[k], rec.ops[k].tile, names[k + 3], rec.ops[k + 3].tile);
+  const TileView& o = rec.ops[0].tile;
+  if (o.valid_rows == 0 || o.valid_cols == 0) {
+    if (target == Target::A2A3) fail(d.name, ": operand dst ", o, ": A2A3 requires a non-empty valid region (a2a3 TPartArgOp.hpp)");
+    for (int k = 0; k < 6; ++k) rec.ops[k].tile.valid_rows = rec.ops[k].tile.valid_cols = 0;  // A5 writes nothing
+  } else {
+    check_part_shape(d, o, rec.ops[1].tile, rec.ops[2].tile);
+  }
+  if (target == Target::A2A3 && half_values_wide_index && o.valid_cols > 64)
+    fail(d.name, ": operand dst ", o, ": A2A3 selects half values with 32-bit indices under a 64-lane mask, so it "
+         "handles only 64 valid columns (the chip would leave columns 64 and on unselected)");
+  if (target == Target::A5) rec.variant = kVariantSrc1Strict;
 }
 
 template <Op O, class Dst, class Src0, class Src1, class DstIdx, class Idx0, class Idx1, class... W>
@@ -80,22 +104,7 @@ Issue tpartarg(Dst& dst, Src0& src0, Src1& src1, DstIdx& dstIdx, Idx0& src0Idx, 
   add_tile(core, rec, dstIdx);
   add_tile(core, rec, src0Idx);
   add_tile(core, rec, src1Idx);
-  const InstrDesc& d = *rec.desc;
-  const Target target = core_target(core);
-  check_dtype(d, rec.ops[0].tile.dtype, target);
-  const char* names[] = {"dst", "src0", "src1", "dstIdx", "src0Idx", "src1Idx"};
-  for (int k = 0; k < 3; ++k) check_same_valid(d, names[k], rec.ops[k].tile, names[k + 3], rec.ops[k + 3].tile);
-  const TileView& o = rec.ops[0].tile;
-  if (o.valid_rows == 0 || o.valid_cols == 0) {
-    if (target == Target::A2A3) fail(d.name, ": operand dst ", o, ": A2A3 requires a non-empty valid region (a2a3 TPartArgOp.hpp)");
-    for (int k = 0; k < 6; ++k) rec.ops[k].tile.valid_rows = rec.ops[k].tile.valid_cols = 0;  // A5 writes nothing
-  } else {
-    check_part_shape(d, o, rec.ops[1].tile, rec.ops[2].tile);
-  }
-  if (target == Target::A2A3 && sizeof(V) == 2 && sizeof(X) == 4 && o.valid_cols > 64)
-    fail(d.name, ": operand dst ", o, ": A2A3 selects half values with 32-bit indices under a 64-lane mask, so it "
-         "handles only 64 valid columns (the chip would leave columns 64 and on unselected)");
-  if (target == Target::A5) rec.variant = kVariantSrc1Strict;
+  tpartarg_checks(rec, core_target(core), sizeof(V) == 2 && sizeof(X) == 4);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -34,6 +34,53 @@ inline constexpr bool kSortRowMajor = ((Tiles::isRowMajor && !Tiles::isBoxedLayo
 template <class T>
 inline constexpr bool kSortType = std::is_same_v<T, float> || std::is_same_v<T, half>;
 
+// TSORT32's rules on the views (dst, src, idx[, tmp] in rec), shared with the PTO IR reader. The NPUs
+// cast tmp's address to src's type (TSort32.hpp): a tmp of another type is seen as src's.
+inline void sort32_checks(InstrRecord& rec, Target target, bool has_tmp) {
+  if (has_tmp && rec.ops[3].tile.dtype != rec.ops[1].tile.dtype) {
+    TileView& t = rec.ops[3].tile;
+    const int num = int(size_of(t.dtype)), den = int(size_of(rec.ops[1].tile.dtype));
+    t.dtype = rec.ops[1].tile.dtype;
+    t.cols = t.cols * num / den;
+    t.valid_cols = t.valid_cols * num / den;
+    t.row_stride = t.row_stride * num / den;
+  }
+  const InstrDesc& d = *rec.desc;
+  const TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile, &x = rec.ops[2].tile;
+  check_dtype(d, "src", s.dtype, target, d.dtypes);
+  const int C = s.valid_cols, per = int(8 / size_of(s.dtype));
+  if (x.valid_cols != C || (x.valid_rows != 1 && x.valid_rows != s.valid_rows))
+    fail(d.name, ": operand idx ", x, " must have src's valid columns and one valid row or src's rows (src ", s, ")");
+  if (o.valid_rows != s.valid_rows || o.valid_cols != C * per)
+    fail(d.name, ": operand dst ", o, " must have src's valid rows and ", per, " elements per source column (one 8-byte "
+         "record each): valid shape ", s.valid_rows, "x", C * per, " for src ", s);
+  const bool tail = C % 32 != 0;
+  if (tail && !has_tmp)
+    fail(d.name, ": operand src ", s, ": ", C, " valid columns are not whole blocks of 32; the 3-operand form sorts whole "
+         "blocks (the chip would leave the last ", C % 32, " columns unsorted): use TSORT32(dst, src, idx, tmp)");
+  const int blocks = (C + 31) / 32;
+  const bool small = target == Target::A5 ? std::size_t(C) * size_of(s.dtype) <= 8160 : C <= 8160;
+  if (!tail && blocks > 255 && blocks % 255 == 0)  // 255 blocks exactly are one call of 255 repeats
+    fail(d.name, ": operand src ", s, ": ", blocks, " blocks per row, a multiple of 255: the chip's last vbitsort call "
+         "would have 0 repeats and leave 255 blocks unsorted (a2a3 / a5 TSort32.hpp)");
+  if (tail && !small && blocks % 255 == 0)
+    fail(d.name, ": operand src ", s, ": ", blocks, " blocks per row, a multiple of 255: the chip's tail path computes a "
+         "negative repeat count there (a2a3 / a5 TSort32.hpp)");
+  if (has_tmp) {
+    TileView& t = rec.ops[3].tile;
+    if (tail) {
+      const std::size_t need = small ? std::size_t(blocks) * 32 : 32;
+      if (std::size_t(t.rows) * std::size_t(t.cols) < need)
+        fail(d.name, ": operand tmp ", t, " is too small: the ", name_of(target), " tail path stages ", need, " elements there ("
+             , small ? "the row, its last block padded" : "the last block, padded", ")");
+      scratch_elems(t, need);
+      rec.variant = kVariantSortTmp;
+    } else {
+      t.valid_rows = t.valid_cols = 0;  // whole blocks: tmp is not touched
+    }
+  }
+}
+
 template <class Dst, class Src, class Idx, class Tmp>
 Issue sort32(Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
   using T = typename Src::DType;
@@ -47,49 +94,7 @@ Issue sort32(Dst& dst, Src& src, Idx& idx, Tmp* tmp) {
   add_tile(core, rec, src);
   add_tile(core, rec, idx);
   if (tmp) add_tile(core, rec, *tmp);
-  if constexpr (!std::is_same_v<typename Tmp::DType, T>) {  // the NPUs cast tmp's address to src's type (TSort32.hpp)
-    TileView& t = rec.ops[3].tile;
-    const int num = int(sizeof(typename Tmp::DType)), den = int(sizeof(T));
-    t.dtype = dtype_of<T>::value;
-    t.cols = t.cols * num / den;
-    t.valid_cols = t.valid_cols * num / den;
-    t.row_stride = t.row_stride * num / den;
-  }
-  const Target target = core_target(core);
-  const InstrDesc& d = *rec.desc;
-  const TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile, &x = rec.ops[2].tile;
-  check_dtype(d, "src", s.dtype, target, d.dtypes);
-  const int C = s.valid_cols, per = int(8 / sizeof(T));
-  if (x.valid_cols != C || (x.valid_rows != 1 && x.valid_rows != s.valid_rows))
-    fail(d.name, ": operand idx ", x, " must have src's valid columns and one valid row or src's rows (src ", s, ")");
-  if (o.valid_rows != s.valid_rows || o.valid_cols != C * per)
-    fail(d.name, ": operand dst ", o, " must have src's valid rows and ", per, " elements per source column (one 8-byte "
-         "record each): valid shape ", s.valid_rows, "x", C * per, " for src ", s);
-  const bool tail = C % 32 != 0;
-  if (tail && !tmp)
-    fail(d.name, ": operand src ", s, ": ", C, " valid columns are not whole blocks of 32; the 3-operand form sorts whole "
-         "blocks (the chip would leave the last ", C % 32, " columns unsorted): use TSORT32(dst, src, idx, tmp)");
-  const int blocks = (C + 31) / 32;
-  const bool small = target == Target::A5 ? std::size_t(C) * sizeof(T) <= 8160 : C <= 8160;
-  if (!tail && blocks > 255 && blocks % 255 == 0)  // 255 blocks exactly are one call of 255 repeats
-    fail(d.name, ": operand src ", s, ": ", blocks, " blocks per row, a multiple of 255: the chip's last vbitsort call "
-         "would have 0 repeats and leave 255 blocks unsorted (a2a3 / a5 TSort32.hpp)");
-  if (tail && !small && blocks % 255 == 0)
-    fail(d.name, ": operand src ", s, ": ", blocks, " blocks per row, a multiple of 255: the chip's tail path computes a "
-         "negative repeat count there (a2a3 / a5 TSort32.hpp)");
-  if (tmp) {
-    TileView& t = rec.ops[3].tile;
-    if (tail) {
-      const std::size_t need = small ? std::size_t(blocks) * 32 : 32;
-      if (std::size_t(t.rows) * std::size_t(t.cols) < need)
-        fail(d.name, ": operand tmp ", t, " is too small: the ", name_of(target), " tail path stages ", need, " elements there ("
-             , small ? "the row, its last block padded" : "the last block, padded", ")");
-      scratch_elems(t, need);
-      rec.variant = kVariantSortTmp;
-    } else {
-      t.valid_rows = t.valid_cols = 0;  // whole blocks: tmp is not touched
-    }
-  }
+  sort32_checks(rec, core_target(core), tmp != nullptr);
   return Issue(core, rec);
 }
 
@@ -104,18 +109,12 @@ inline constexpr bool kSortTypes = kSortType<T> && (std::is_same_v<typename Tile
   static_assert(::pto::detail::kSortTypes<typename Dst::DType, __VA_ARGS__>,                                   \
                 "TMRGSORT: every operand must be half, or every one float")
 
-template <bool Exhausted, class Dst, class Tmp, class... Srcs, class... W>
-auto merge_lists(Dst& dst, MrgSortExecutedNumList& executed, Tmp& tmp, std::tuple<Srcs&...> srcs, W&... events) {
-  using T = typename Dst::DType;
-  Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TMRGSORT>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, tmp);
-  std::apply([&](auto&... s) { (add_tile(core, rec, s), ...); }, srcs);
-  const Target target = core_target(core);
+// The multi-list form's rules on the views (dst, tmp, src0, src1[, src2[, src3]] in rec), shared with
+// the PTO IR reader.
+inline void merge_checks(InstrRecord& rec, Target target, bool exhausted) {
   const InstrDesc& d = *rec.desc;
   check_dtype(d, rec.ops[0].tile.dtype, target);
-  const int per = int(8 / sizeof(T));
+  const int per = int(8 / size_of(rec.ops[0].tile.dtype));
   std::size_t elems = 0;
   for (int k = 2; k < rec.nops; ++k) {
     const TileView& s = rec.ops[k].tile;
@@ -132,12 +131,38 @@ auto merge_lists(Dst& dst, MrgSortExecutedNumList& executed, Tmp& tmp, std::tupl
   if (std::size_t(t.cols) < elems)
     fail(d.name, ": operand tmp ", t, " is too small: the chip merges every list's records into tmp first, ", elems,
          " elements, and its row holds ", t.cols);
-  if (!Exhausted && std::size_t(o.valid_cols) > elems)
+  if (!exhausted && std::size_t(o.valid_cols) > elems)
     fail(d.name, ": operand dst ", o, " has more valid columns than the lists hold (", elems, "): the chip would copy stale "
          "tmp bytes past the merged records");
   if (std::size_t(o.valid_cols) > std::size_t(t.cols))
     fail(d.name, ": operand dst ", o, " has more valid columns than tmp ", t, " holds: dst is copied from tmp");
   scratch_elems(t, std::max(elems, std::size_t(o.valid_cols)));
+}
+
+// The single-list form's rules on the views (dst, none, src in rec), shared with the PTO IR reader.
+inline void single_list_checks(InstrRecord& rec, Target target, std::uint32_t blockLen) {
+  const InstrDesc& d = *rec.desc;
+  check_dtype(d, rec.ops[0].tile.dtype, target);
+  const TileView &o = rec.ops[0].tile, &s = rec.ops[2].tile;
+  if (blockLen == 0 || blockLen % 64)
+    fail(d.name, ": blockLen ", blockLen, " must be a positive multiple of 64 elements (a2a3 TMrgSort.hpp)");
+  const std::uint64_t group = 4ull * blockLen, C = std::uint64_t(s.valid_cols);
+  if (C % group || C / group < 1 || C / group > 255)
+    fail(d.name, ": operand src ", s, ": its valid columns must be 1 to 255 groups of four blocks of blockLen ", blockLen,
+         " (", group, " elements each; vmrgsort4's 8-bit repeat count)");
+  if (o.valid_cols != s.valid_cols) fail(d.name, ": operand dst ", o, " must have src's valid columns (src ", s, ")");
+  rec.variant = kVariantSingleList;
+  rec.scalar = ScalarValue::of(blockLen);
+}
+
+template <bool Exhausted, class Dst, class Tmp, class... Srcs, class... W>
+auto merge_lists(Dst& dst, MrgSortExecutedNumList& executed, Tmp& tmp, std::tuple<Srcs&...> srcs, W&... events) {
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TMRGSORT>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, tmp);
+  std::apply([&](auto&... s) { (add_tile(core, rec, s), ...); }, srcs);
+  merge_checks(rec, core_target(core), Exhausted);
   if constexpr (Exhausted) {
     rec.variant = kVariantExhausted;
     rec.scalar = ScalarValue::of(reinterpret_cast<std::uintptr_t>(&executed));
@@ -177,18 +202,7 @@ detail::Issue TMRGSORT(Dst& dst, Src& src, std::uint32_t blockLen, W&... events)
   rec.ops[1].kind = Operand::Kind::None;  // this form has no tmp: src is operand src0
   rec.nops = 2;
   add_tile(core, rec, src);
-  const InstrDesc& d = *rec.desc;
-  check_dtype(d, rec.ops[0].tile.dtype, core_target(core));
-  const TileView &o = rec.ops[0].tile, &s = rec.ops[2].tile;
-  if (blockLen == 0 || blockLen % 64)
-    fail(d.name, ": blockLen ", blockLen, " must be a positive multiple of 64 elements (a2a3 TMrgSort.hpp)");
-  const std::uint64_t group = 4ull * blockLen, C = std::uint64_t(s.valid_cols);
-  if (C % group || C / group < 1 || C / group > 255)
-    fail(d.name, ": operand src ", s, ": its valid columns must be 1 to 255 groups of four blocks of blockLen ", blockLen,
-         " (", group, " elements each; vmrgsort4's 8-bit repeat count)");
-  if (o.valid_cols != s.valid_cols) fail(d.name, ": operand dst ", o, " must have src's valid columns (src ", s, ")");
-  rec.variant = kVariantSingleList;
-  rec.scalar = ScalarValue::of(blockLen);
+  single_list_checks(rec, core_target(core), blockLen);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
