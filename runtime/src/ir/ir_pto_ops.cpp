@@ -277,20 +277,23 @@ void c_alloc(Compiler& c, Cursor& cur, Op& op) {
 }
 
 // Places `t` (auto mode: at its first use, as a Tile with no TASSIGN) and adds it as the next operand.
-void add_tile(Frame& f, const Op& op, pto::detail::Core& core, InstrRecord& rec, TileVal& t) {
-  const InstrDesc& d = *rec.desc;
-  if (rec.nops >= d.operand_count) op_error(f, op, std::string(d.name) + ": more operands than its descriptor's");
-  const OperandDesc& od = d.operands[std::size_t(rec.nops)];
+void place(Frame& f, const Op& op, pto::detail::Core& core, TileVal& t, const char* instr, const char* operand) {
   if (!t.placed) {
     if (pto::detail::core_mode(core) != Mode::Auto)
-      op_error(f, op, std::string(d.name) + ": operand " + od.name +
+      op_error(f, op, std::string(instr) + ": operand " + operand +
                           ": the tile has no address; give its alloc_tile `addr = ...`, or run the file in auto mode (--mode auto)");
-    t.view.base = pto::detail::auto_place(core, t.type.loc, t.type.bytes(), t.view, d.name, od.name);
+    t.view.base = pto::detail::auto_place(core, t.type.loc, t.type.bytes(), t.view, instr, operand);
     t.view.offset = std::uint32_t(t.view.base - pto::detail::buffer_base(core, t.type.loc));
     t.owner = pto::detail::core_run_id(core);
     t.placed = true;
   }
-  if (t.owner != pto::detail::core_run_id(core)) op_error(f, op, std::string(d.name) + ": the tile was placed on another core");
+  if (t.owner != pto::detail::core_run_id(core)) op_error(f, op, std::string(instr) + ": the tile was placed on another core");
+}
+void add_tile(Frame& f, const Op& op, pto::detail::Core& core, InstrRecord& rec, TileVal& t) {
+  const InstrDesc& d = *rec.desc;
+  if (rec.nops >= d.operand_count) op_error(f, op, std::string(d.name) + ": more operands than its descriptor's");
+  const OperandDesc& od = d.operands[std::size_t(rec.nops)];
+  place(f, op, core, t, d.name, od.name);
   pto::Operand& o = rec.ops[rec.nops++];
   o.kind = pto::Operand::Kind::Tile;
   o.role = od.role;
@@ -330,7 +333,7 @@ void compile_ins_outs(Cursor& cur, Op& op, std::size_t nin, int scalar_at) {
 }
 
 // The SSA form of the seed articles, `%d = pto.tadd %a, %b : T0, T1 -> Td`: the same instruction with a
-// new tile of type Td as dst (placed at its first use, so auto mode). Op::ints = {1} marks it.
+// new tile of type Td as dst (placed at its first use, so auto mode). Op::ssa marks it.
 bool compile_ssa(Compiler& c, Cursor& cur, Op& op, std::size_t nin, int scalar_at) {
   if (cur.done() || cur.peek().kind != Token::Kind::Value) return false;
   std::vector<int> ins;
@@ -355,12 +358,12 @@ bool compile_ssa(Compiler& c, Cursor& cur, Op& op, std::size_t nin, int scalar_a
   op.out = {dst};
   op.types = {out};
   op.types.insert(op.types.end(), in_t.begin(), in_t.end());
-  op.ints = {1};
+  op.ssa = true;
   return true;
 }
 // An SSA-form op's dst: a fresh tile, its valid shape the type's or (dynamic) its first tile operand's.
 void ssa_dst(Frame& f, const Op& op) {
-  if (op.ints.empty() || op.ints[0] != 1) return;
+  if (!op.ssa) return;
   const TileType_& tt = op.types[0].tile;
   int vr = tt.v_row, vc = tt.v_col;
   for (std::size_t k = 1; k < op.in.size() && (vr < 0 || vc < 0); ++k)
@@ -525,7 +528,7 @@ void c_tmov(Compiler& c, Cursor& cur, Op& op) {
   const Type &d = op.types[0], &s = op.types[1];
   if (d.kind != Type::Kind::Tile || s.kind != Type::Kind::Tile) cur.error("dst and src must be tiles");
   if (d.tile.loc != TileType::Vec || s.tile.loc != TileType::Vec) {
-    if (!op.ints.empty()) cur.error("the cube's TMOV forms take ins(...) outs(...), not the SSA form");
+    if (op.ssa) cur.error("the cube's TMOV forms take ins(...) outs(...), not the SSA form");
     compile_cube_move(cur, op);
     return;
   }

@@ -18,7 +18,7 @@ bool is_integer(DType t) {
   return t == DType::I8 || t == DType::U8 || t == DType::I16 || t == DType::U16 || t == DType::I32 || t == DType::U32;
 }
 
-void operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar, std::size_t outs_lo,
+std::size_t operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar, std::size_t outs_lo,
               std::size_t outs_hi) {
   std::vector<int> ins, outs;
   std::vector<Type> in_t, out_t;
@@ -37,6 +37,7 @@ void operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::ve
   op.in.insert(op.in.end(), ins.begin(), ins.end());
   op.types = out_t;
   op.types.insert(op.types.end(), in_t.begin(), in_t.end());
+  return outs.size();
 }
 void vec_nd(const Rules& r, const Type& t, const char* name) {
   r.vec(t, name);

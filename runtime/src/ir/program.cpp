@@ -379,6 +379,7 @@ const std::map<std::string, CompileFn>& op_table() {
     register_cluster_ops(t);
     register_select_ops(t);
     register_compound_ops(t);
+    register_data_ops(t);
     return t;
   }();
   return table;

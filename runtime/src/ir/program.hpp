@@ -61,6 +61,7 @@ struct Op {
   std::vector<double> floats;
   std::vector<Block> regions;
   const InstrDesc* desc = nullptr;
+  bool ssa = false;                // `%d = pto.tadd %a, %b : ...`: dst is a fresh tile (pto_ops.hpp ssa_dst)
   int callee = -1;                 // func.call: the function's index
 };
 
@@ -129,6 +130,7 @@ void register_cube_ops(std::map<std::string, CompileFn>& table);  // ir_cube_ops
 void register_cluster_ops(std::map<std::string, CompileFn>& table);  // ir_cluster_ops.cpp
 void register_select_ops(std::map<std::string, CompileFn>& table);   // ir_select_ops.cpp
 void register_compound_ops(std::map<std::string, CompileFn>& table);  // ir_compound_ops.cpp
+void register_data_ops(std::map<std::string, CompileFn>& table);      // ir_data_ops.cpp
 
 // The names in scope while a function compiles: SSA name -> slot and its type.
 struct Compiler {

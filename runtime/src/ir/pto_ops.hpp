@@ -26,6 +26,9 @@ Type index_type();
 // The GlobalTensor an instruction sees: a view's dimensions right-aligned in the five of pto-isa's shape.
 GmView gm_view(const TensorVal& t);
 std::shared_ptr<TileVal> new_tile(const TileType_& tt);
+// Places `t` where it has no address yet (auto mode; manual mode needs `addr = ...`), as operand
+// `operand` of `instr`.
+void place(Frame& f, const Op& op, pto::detail::Core& core, TileVal& t, const char* instr, const char* operand);
 // Places `t` (auto mode: at its first use) and adds it as the record's next operand.
 void add_tile(Frame& f, const Op& op, pto::detail::Core& core, InstrRecord& rec, TileVal& t);
 void add_gm(Frame& f, const Op& op, InstrRecord& rec, const TensorVal& t);
@@ -82,8 +85,8 @@ void run_instr(Frame& f, const Op& op, std::size_t tiles, Checks&& checks) {
 
 bool is_integer(DType t);
 // `ins(...) outs(...)`: op.in / op.types list the outs, then the ins. lo to hi ins (a scalar where
-// scalar[k], a tile elsewhere) and outs_lo to outs_hi tile outs.
-void operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar, std::size_t outs_lo = 1,
+// scalar[k], a tile elsewhere) and outs_lo to outs_hi tile outs. Returns the number of outs.
+std::size_t operands(Cursor& cur, Op& op, std::size_t lo, std::size_t hi, const std::vector<bool>& scalar, std::size_t outs_lo = 1,
               std::size_t outs_hi = 1);
 // A Vec tile, RowMajor NoneBox.
 void vec_nd(const Rules& r, const Type& t, const char* name);

@@ -27,6 +27,30 @@
 namespace pto {
 
 namespace detail {
+// TCI on the views (dst[, tmp] in rec), shared with the PTO IR reader.
+inline void tci_checks(InstrRecord& rec, Target target, bool has_tmp) {
+  const bool integral = rec.ops[0].tile.dtype != DType::F32 && rec.ops[0].tile.dtype != DType::F16 && rec.ops[0].tile.dtype != DType::BF16;
+  const InstrDesc& d = *rec.desc;
+  const TileView& o = rec.ops[0].tile;
+  check_dtype(d, o.dtype, target);
+  if (has_tmp) {
+    TileView& t = rec.ops[1].tile;
+    if (target == Target::A2A3) {
+      if (!integral)
+        fail(d.name, ": operand dst ", o, ": A2A3's tmp form computes with integer vector adds, so a ", name_of(o.dtype),
+             " dst would receive integer bit patterns: use TCI without tmp, or an integer tile");
+      const std::size_t need = size_of(o.dtype) == 2 ? 1792 : o.valid_cols >= 64 ? 2560 : 768;
+      if (t.capacity_bytes() < need)
+        fail(d.name, ": operand tmp ", t, " is too small: A2A3's vector path writes ", need, " bytes of it (a2a3 TCI.hpp)");
+      t.valid_cols = t.cols;
+      t.valid_rows = int(std::min<std::size_t>(std::size_t(t.rows), (need + std::size_t(t.cols) * 4 - 1) / (std::size_t(t.cols) * 4)));
+      rec.variant |= kVariantTciTmp;
+    } else {
+      t.valid_rows = t.valid_cols = 0;  // A5 ignores tmp
+    }
+  }
+}
+
 template <class TileData, class Tmp, class T, int descending, class... W>
 Issue tci(TileData& dst, T start, Tmp* tmp, W&... events) {
   static_assert(TileData::Loc == TileType::Vec && Tmp::Loc == TileType::Vec, "TCI: dst and tmp must be Vec tiles");
@@ -37,26 +61,7 @@ Issue tci(TileData& dst, T start, Tmp* tmp, W&... events) {
   InstrRecord rec = compute_record(desc_of<Op::TCI>());
   add_tile(core, rec, dst);
   if (tmp) add_tile(core, rec, *tmp);
-  const Target target = core_target(core);
-  const InstrDesc& d = *rec.desc;
-  const TileView& o = rec.ops[0].tile;
-  check_dtype(d, o.dtype, target);
-  if (tmp) {
-    TileView& t = rec.ops[1].tile;
-    if (target == Target::A2A3) {
-      if (!std::is_integral_v<T>)
-        fail(d.name, ": operand dst ", o, ": A2A3's tmp form computes with integer vector adds, so a ", name_of(o.dtype),
-             " dst would receive integer bit patterns: use TCI without tmp, or an integer tile");
-      const std::size_t need = sizeof(T) == 2 ? 1792 : o.valid_cols >= 64 ? 2560 : 768;
-      if (t.capacity_bytes() < need)
-        fail(d.name, ": operand tmp ", t, " is too small: A2A3's vector path writes ", need, " bytes of it (a2a3 TCI.hpp)");
-      t.valid_cols = t.cols;
-      t.valid_rows = int(std::min<std::size_t>(std::size_t(t.rows), (need + std::size_t(t.cols) * 4 - 1) / (std::size_t(t.cols) * 4)));
-      rec.variant |= kVariantTciTmp;
-    } else {
-      t.valid_rows = t.valid_cols = 0;  // A5 ignores tmp
-    }
-  }
+  tci_checks(rec, core_target(core), tmp != nullptr);
   if (descending) rec.variant |= kVariantDescending;
   rec.scalar = ScalarValue::of(start);
   add_waits(core, rec, events...);
@@ -87,8 +92,7 @@ detail::Issue TRANDOM(TileData& dst, const TRandomKey& key, const TRandomCounter
   Core& core = current_core();
   InstrRecord rec = compute_record(desc_of<Op::TRANDOM>());
   add_tile(core, rec, dst);
-  if (core_target(core) != Target::A5)
-    fail("TRANDOM: operand dst ", rec.ops[0].tile, ": TRANDOM exists on A5 only (pto-isa has no A2A3 implementation)");
+  a5_only(rec, core_target(core));
   rec.variant = Rounds == 7 ? kVariantRounds7 : 0;
   rec.scalar.bits = std::uint64_t(key[0]) | std::uint64_t(key[1]) << 32;
   rec.scalar.wide[0] = std::uint64_t(counter[0]) | std::uint64_t(counter[1]) << 32;

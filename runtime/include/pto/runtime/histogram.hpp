@@ -24,6 +24,27 @@
 
 namespace pto {
 
+namespace detail {
+// THISTOGRAM on the views (dst, src, idx in rec; the static rules hold), shared with the PTO IR reader.
+inline void histogram_checks(InstrRecord& rec, Target target, HistByte byte) {
+  const bool u16 = rec.ops[1].tile.dtype == DType::U16;
+  const int levels = u16 ? (byte == HistByte::BYTE_0 ? 1 : 0) : 3 - int(byte);
+  const InstrDesc& d = *rec.desc;
+  TileView &o = rec.ops[0].tile, &x = rec.ops[2].tile;
+  const TileView& s = rec.ops[1].tile;
+  a5_only(rec, target);
+  if (o.rows < s.valid_rows)
+    fail(d.name, ": operand dst ", o, " has ", o.rows, " rows, fewer than src ", s, "'s ", s.valid_rows, " valid rows (one row of bins each)");
+  if (u16 && levels && x.rows < s.valid_rows)
+    fail(d.name, ": operand idx ", x, ": one filter byte per src row, and src has ", s.valid_rows, " valid rows");
+  o.valid_rows = s.valid_rows;  // the rows written, whole
+  o.valid_cols = 256;
+  x.valid_rows = u16 ? (levels ? s.valid_rows : 0) : levels;  // the filter bytes read
+  x.valid_cols = levels ? 1 : 0;
+  rec.variant = std::uint8_t(byte);
+}
+}  // namespace detail
+
 template <HistByte Byte, class Dst, class Src, class Idx, class... W>
   requires TileLike<Dst> && TileLike<Src> && TileLike<Idx> && (detail::WaitEvent<W> && ...)
 detail::Issue THISTOGRAM(Dst& dst, Src& src, Idx& idx, W&... events) {
@@ -49,20 +70,7 @@ detail::Issue THISTOGRAM(Dst& dst, Src& src, Idx& idx, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   add_tile(core, rec, idx);
-  const InstrDesc& d = *rec.desc;
-  TileView &o = rec.ops[0].tile, &x = rec.ops[2].tile;
-  const TileView& s = rec.ops[1].tile;
-  if (core_target(core) != Target::A5)
-    fail(d.name, ": operand dst ", o, ": THISTOGRAM exists on A5 only (pto-isa has no A2A3 implementation)");
-  if (o.rows < s.valid_rows)
-    fail(d.name, ": operand dst ", o, " has ", o.rows, " rows, fewer than src ", s, "'s ", s.valid_rows, " valid rows (one row of bins each)");
-  if (u16 && levels && x.rows < s.valid_rows)
-    fail(d.name, ": operand idx ", x, ": one filter byte per src row, and src has ", s.valid_rows, " valid rows");
-  o.valid_rows = s.valid_rows;  // the rows written, whole
-  o.valid_cols = 256;
-  x.valid_rows = u16 ? (levels ? s.valid_rows : 0) : levels;  // the filter bytes read
-  x.valid_cols = levels ? 1 : 0;
-  rec.variant = std::uint8_t(Byte);
+  histogram_checks(rec, core_target(core), Byte);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

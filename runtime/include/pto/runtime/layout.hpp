@@ -26,22 +26,9 @@ template <class T>
 inline constexpr bool kLayoutElem = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4;
 }  // namespace detail
 
-template <class Dst, class Src, class Tmp, class... W>
-  requires TileLike<Dst> && TileLike<Src> && TileLike<Tmp> && (detail::WaitEvent<W> && ...)
-detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
-  using namespace detail;
-  using T = typename Src::DType;
-  static_assert(kLayoutElem<T>, "TTRANS: elements of 1, 2 or 4 bytes");
-  static_assert(sizeof(typename Dst::DType) == sizeof(T) && sizeof(typename Tmp::DType) == sizeof(T),
-                "TTRANS: dst, src and tmp must have elements of one size");
-  static_assert(kVecRowMajor<Dst, Src, Tmp>,
-                "TTRANS: dst, src and tmp must be RowMajor NoneBox Vec tiles (the convolution-layout forms are not implemented)");
-  Core& core = current_core();
-  InstrRecord rec = compute_record(desc_of<Op::TTRANS>());
-  add_tile(core, rec, dst);
-  add_tile(core, rec, src);
-  add_tile(core, rec, tmp);
-  const Target target = core_target(core);
+namespace detail {
+// TTRANS on the views (dst, src, tmp in rec), shared with the PTO IR reader.
+inline void ttrans_checks(InstrRecord& rec, Target target) {
   const InstrDesc& d = *rec.desc;
   TileView &o = rec.ops[0].tile, &t = rec.ops[2].tile;
   const TileView& s = rec.ops[1].tile;
@@ -49,7 +36,7 @@ detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   const int R = s.valid_rows, C = s.valid_cols;
   if (o.rows < C || o.cols < R)
     fail(d.name, ": operand dst ", o, " cannot hold src ", s, " transposed: it needs at least ", C, " rows and ", R, " columns");
-  const std::size_t es = sizeof(T);
+  const std::size_t es = size_of(s.dtype);
   if (target == Target::A5) {
     // a5/TTrans.hpp: the gather (scatter) offsets are 16-bit lanes for 1- and 2-byte elements.
     const TileView& ix = s.rows < s.cols ? o : s;
@@ -82,6 +69,25 @@ detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
   }
   o.valid_rows = C;  // what is written
   o.valid_cols = R;
+}
+}  // namespace detail
+
+template <class Dst, class Src, class Tmp, class... W>
+  requires TileLike<Dst> && TileLike<Src> && TileLike<Tmp> && (detail::WaitEvent<W> && ...)
+detail::Issue TTRANS(Dst& dst, Src& src, Tmp& tmp, W&... events) {
+  using namespace detail;
+  using T = typename Src::DType;
+  static_assert(kLayoutElem<T>, "TTRANS: elements of 1, 2 or 4 bytes");
+  static_assert(sizeof(typename Dst::DType) == sizeof(T) && sizeof(typename Tmp::DType) == sizeof(T),
+                "TTRANS: dst, src and tmp must have elements of one size");
+  static_assert(kVecRowMajor<Dst, Src, Tmp>,
+                "TTRANS: dst, src and tmp must be RowMajor NoneBox Vec tiles (the convolution-layout forms are not implemented)");
+  Core& core = current_core();
+  InstrRecord rec = compute_record(desc_of<Op::TTRANS>());
+  add_tile(core, rec, dst);
+  add_tile(core, rec, src);
+  add_tile(core, rec, tmp);
+  ttrans_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

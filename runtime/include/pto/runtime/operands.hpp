@@ -195,6 +195,12 @@ template <class... Tiles>
 inline constexpr bool kVecRowMajor = ((Tiles::Loc == TileType::Vec && Tiles::isRowMajor && !Tiles::isBoxedLayout) && ...);
 
 // RA "valid shapes equal" of the element-wise families.
+// An instruction pto-isa implements on A5 only (TRANDOM, THISTOGRAM).
+inline void a5_only(const InstrRecord& rec, Target target) {
+  if (target != Target::A5)
+    fail(rec.desc->name, ": operand dst ", rec.ops[0].tile, ": ", rec.desc->name, " exists on A5 only (pto-isa has no A2A3 implementation)");
+}
+
 inline void check_same_valid(const InstrDesc& d, const char* a_name, const TileView& a, const char* b_name,
                              const TileView& b) {
   if (!same_valid(a, b))
