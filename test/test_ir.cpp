@@ -547,6 +547,37 @@ BOOST_AUTO_TEST_CASE(an_ins_outs_op_writes_its_outs_tile_whatever_its_attributes
   BOOST_TEST(compared == 64u);
 }
 
+// PTOAS's bufferized form: GM memrefs as parameters (static shapes, row-major or strided<[?, 1]>),
+// memref.alloc'd UB tiles of the leading dimensions' product rows, memref.dealloc.
+BOOST_AUTO_TEST_CASE(memref_parameters_and_allocations) {
+  const std::string G = "memref<2x8x16xf32, #pto.address_space<gm>>", S = "memref<16x16xf32, strided<[?, 1], offset: ?>, #pto.address_space<gm>>";
+  const std::string U = "memref<2x8x16xf32, #pto.address_space<vec>>";
+  const std::string text = "module {\n  func.func @k(%a: " + G + ", %b: " + S + ", %o: " + G + ") {\n"
+                           "    %ta = memref.alloc() : " + U + "\n    %tb = memref.alloc() : " + U + "\n"
+                           "    pto.tload ins(%a : " + G + ") outs(%ta : " + U + ")\n"
+                           "    pto.tload ins(%b : " + S + ") outs(%tb : " + U + ")\n"
+                           "    pto.tadd ins(%ta, %tb : " + U + ", " + U + ") outs(%ta : " + U + ")\n"
+                           "    pto.tstore ins(%ta : " + U + ") outs(%o : " + G + ")\n"
+                           "    memref.dealloc %tb : " + U + "\n    return\n  }\n}\n";
+  const ir::Module m = ir::Module::parse(text, "memref.pto");
+  BOOST_TEST(int(m.params("k")[1].kind) == int(ir::Param::Kind::Pointer));
+  auto a = pto_test::random_vector<float>(256, -1, 1, 400);
+  auto b = pto_test::random_vector<float>(256, -1, 1, 401);
+  std::vector<float> o(256, -9.0f);
+  const LaunchReport r = m.launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(o)});
+  BOOST_TEST(r.findings().empty());
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < 256; ++i, ++compared) BOOST_TEST(o[i] == a[i] + b[i]);
+  BOOST_TEST(compared == 256u);
+  std::vector<float> small(100);
+  std::string e = pto_test::error_text([&] {
+    m.launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(small), ir::Arg::buffer(b), ir::Arg::buffer(o)});
+  });
+  BOOST_TEST(e.find("argument 0 (" + G + "): the buffer holds 100 elements; the view reaches element 255") != std::string::npos, e);
+  e = parse_error("module {\n  func.func @f() {\n    %t = memref.alloc() : memref<16x16xf16, #pto.address_space<mat>>\n    return\n  }\n}\n");
+  BOOST_TEST(e.find("t.pto:3:27: error: memref in mat: a cube memory's tile has a layout the memref does not say") != std::string::npos, e);
+}
+
 // scf.while with a labelled after-region: s = 0 + 1 + ... + (n - 1), leaving through a tile.
 BOOST_AUTO_TEST_CASE(scf_while_carries_values_until_its_condition_fails) {
   const std::string text = R"(

@@ -275,8 +275,22 @@ void c_alloc(Compiler& c, Cursor& cur, Op& op) {
   op.exec = exec_alloc;
   op.out = {result(c, cur, t)};
 }
+// memref.alloc() : memref<...> (PTOAS's bufferized form): a tile without an address.
+void c_memref_alloc(Compiler& c, Cursor& cur, Op& op) {
+  cur.expect("(");
+  cur.expect(")");
+  cur.attr_dict();
+  c_alloc(c, cur, op);
+}
+// memref.dealloc %m : memref<...>: the auto placer keeps a tile's bytes for its run, as pto-runtime's
+// C++ tiles keep theirs for their scope; nothing to do.
+void c_memref_dealloc(Compiler&, Cursor& cur, Op& op) {
+  cur.value();
+  cur.expect(":");
+  cur.type();
+  op.exec = [](Frame&, const Op&) {};
+}
 
-// Places `t` (auto mode: at its first use, as a Tile with no TASSIGN) and adds it as the next operand.
 void place(Frame& f, const Op& op, pto::detail::Core& core, TileVal& t, const char* instr, const char* operand) {
   if (!t.placed) {
     if (pto::detail::core_mode(core) != Mode::Auto)
@@ -289,6 +303,7 @@ void place(Frame& f, const Op& op, pto::detail::Core& core, TileVal& t, const ch
   }
   if (t.owner != pto::detail::core_run_id(core)) op_error(f, op, std::string(instr) + ": the tile was placed on another core");
 }
+// Places `t` (auto mode: at its first use, as a Tile with no TASSIGN) and adds it as the next operand.
 void add_tile(Frame& f, const Op& op, pto::detail::Core& core, InstrRecord& rec, TileVal& t) {
   const InstrDesc& d = *rec.desc;
   if (rec.nops >= d.operand_count) op_error(f, op, std::string(d.name) + ": more operands than its descriptor's");
@@ -855,6 +870,8 @@ void register_pto_ops(std::map<std::string, CompileFn>& t) {
   t["pto.partition_view"] = c_partition;
   t["pto.addptr"] = c_addptr;
   t["pto.alloc_tile"] = c_alloc;
+  t["memref.alloc"] = c_memref_alloc;
+  t["memref.dealloc"] = c_memref_dealloc;
   t["pto.tload"] = c_tload;
   t["pto.tstore"] = c_tstore;
   for (const Family& f : kFamilies) t[f.name] = c_family;

@@ -51,7 +51,7 @@ std::vector<Param> Module::params(const std::string& function) const {
     p.type = t.text;
     p.dtype = t.dtype;
     p.bits = t.bits;
-    p.kind = t.kind == detail::Type::Kind::Ptr     ? Param::Kind::Pointer
+    p.kind = t.kind == detail::Type::Kind::Ptr || t.kind == detail::Type::Kind::TensorView ? Param::Kind::Pointer
              : t.kind == detail::Type::Kind::Index ? Param::Kind::Index
              : t.kind == detail::Type::Kind::Int   ? Param::Kind::Int
              : t.kind == detail::Type::Kind::Float ? Param::Kind::Float
@@ -65,6 +65,26 @@ std::string Module::target_arch() const { return p_->target_arch; }
 const std::string& Module::file() const { return p_->file; }
 
 namespace {
+// A view parameter (a GM memref) on a host buffer: its static shape, its strides (row-major where the
+// type gives none or '?'), and the buffer must hold its last element.
+template <class Bad>
+void bind_view(detail::TensorVal& v, const detail::Type& t, std::size_t bytes, Bad&& bad) {
+  const int rank = int(t.shape.size());
+  v.rank = rank;
+  std::int64_t stride = 1, last = 0;
+  for (int k = rank - 1; k >= 0; --k) {
+    const std::int64_t n = t.shape[std::size_t(k)];
+    if (n < 0) bad("a view parameter needs a static shape ('?' dimensions come from no host value)");
+    const std::int64_t s = t.strides.empty() || t.strides[std::size_t(k)] < 0 ? stride : t.strides[std::size_t(k)];
+    v.shape[k] = n;
+    v.stride[k] = s;
+    last += (n - 1) * s;
+    stride = s * n;
+  }
+  if (std::uint64_t(last + 1) * size_of(v.dtype) > bytes)
+    bad("the buffer holds " + std::to_string(bytes / size_of(v.dtype)) + " elements; the view reaches element " + std::to_string(last));
+}
+
 struct LaunchState {
   const Program* prog;
   int fn;
@@ -92,12 +112,13 @@ LaunchReport Module::launch(const LaunchConfig& cfg, const std::string& entry, c
       throw Error(p_->file + ":" + std::to_string(F.line) + ":" + std::to_string(F.col) + ": error: @" + entry + " argument " +
                   std::to_string(k) + " (" + t.text + "): " + what);
     };
-    if (t.kind == detail::Type::Kind::Ptr) {
+    if (t.kind == detail::Type::Kind::Ptr || t.kind == detail::Type::Kind::TensorView) {
       if (a.kind != Arg::Kind::Buffer) bad("a GM pointer takes a buffer (an array file), not a number");
       if (a.dtype != t.dtype) bad(std::string("the buffer holds ") + name_of(a.dtype) + " elements; the pointer's are " + name_of(t.dtype));
       detail::TensorVal v;
       v.base = static_cast<std::byte*>(a.data);
       v.dtype = a.dtype;
+      if (t.kind == detail::Type::Kind::TensorView) bind_view(v, t, a.bytes, bad);
       st.args.emplace_back(v);
       const std::size_t eb = size_of(a.dtype);
       gm.push_back({reinterpret_cast<std::uintptr_t>(a.data), reinterpret_cast<std::uintptr_t>(a.data) + a.bytes, int(k), a.bytes / eb, eb});

@@ -218,6 +218,10 @@ private:
     if (ident_start(c)) {
       t.kind = K::Ident;
       t.text = word();
+      if ((t.text == "memref" || t.text == "vector") && peek() == '<') {  // builtin types: one token, as !pto.* types
+        t.kind = K::Type;
+        angle_group(t.text);
+      }
       return t;
     }
     static const std::string punct = "()[]{},:=?*+";

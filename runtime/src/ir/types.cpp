@@ -97,6 +97,8 @@ TileType_ tile_buf(const Token& t, const std::string& body, const std::string& f
         kv["rows"] = std::to_string(dims[0]);
         kv["cols"] = std::to_string(dims[1]);
         kv["dtype"] = element;
+      } else if (!kv.count("loc") && item.rfind("#pto.address_space<", 0) == 0 && item.back() == '>') {
+        kv["loc"] = item.substr(19, item.size() - 20);
       } else if (!kv.count("loc") && item.find_first_of(" x") == std::string::npos) {
         kv["loc"] = item;
       } else {
@@ -159,6 +161,71 @@ TileType_ tile_buf(const Token& t, const std::string& body, const std::string& f
   return tt;
 }
 
+// `memref<16x16xf16, #pto.address_space<vec>>` (PTOAS's bufferized form): in GM a tensor view (static
+// shape; row-major strides, or `strided<[s0, s1], offset: 0>`), in UB a RowMajor NoneBox Vec tile of the
+// leading dimensions' product rows and the last one's columns. The cube memories' memrefs carry no tile
+// layout, so they are an error that says to write the !pto.tile_buf.
+Type memref(const Token& t, const std::string& body, const std::string& file) {
+  Type ty;
+  ty.text = t.text;
+  std::vector<std::string> items;
+  int depth = 0;
+  std::string cur;
+  for (char c : body) {
+    if (c == '<' || c == '[') ++depth;
+    if (c == '>' || c == ']') --depth;
+    if (c == ',' && depth == 0) items.push_back(trim(cur)), cur.clear();
+    else cur += c;
+  }
+  items.push_back(trim(cur));
+  std::string element, space = "gm";
+  if (!shape_and_element(items[0], ty.shape, element) || !element_dtype(element, ty.dtype) || ty.shape.empty() || ty.shape.size() > 5)
+    bad(t, file, "memref<" + body + ">: expected 1 to 5 dimensions and an element type, such as 16x16xf16");
+  for (std::size_t k = 1; k < items.size(); ++k) {
+    const std::string& it = items[k];
+    if (it.rfind("#pto.address_space<", 0) == 0) {
+      space = it.substr(19, it.size() - 20);
+    } else if (it.rfind("strided<[", 0) == 0) {
+      const std::string list = it.substr(9, it.find(']') - 9);
+      std::size_t at = 0;
+      for (;;) {
+        const std::size_t comma = list.find(',', at);
+        const std::string v = trim(list.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        std::int64_t n = -1;
+        if (v != "?" && !parse_int(v, n)) bad(t, file, "memref: stride '" + v + "' is not an integer or '?'");
+        ty.strides.push_back(n);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+      }
+      const std::size_t off = it.find("offset:");
+      if (off != std::string::npos && trim(it.substr(off + 7, it.size() - off - 8)) != "0" && trim(it.substr(off + 7, it.size() - off - 8)) != "?")
+        bad(t, file, "memref: a static nonzero offset is not supported (address the base pointer instead)");
+      if (ty.strides.size() != ty.shape.size()) bad(t, file, "memref: strided<[...]> needs one stride per dimension");
+    } else {
+      bad(t, file, "memref: '" + it + "' is not an address space or a strided layout pto-run reads");
+    }
+  }
+  if (space == "gm") {
+    ty.kind = Type::Kind::TensorView;
+    return ty;
+  }
+  if (space != "vec" && space != "ub")
+    bad(t, file, "memref in " + space + ": a cube memory's tile has a layout the memref does not say; write !pto.tile_buf<loc=" + space +
+                     ", ...> with its blayout / slayout");
+  for (std::int64_t d : ty.shape)
+    if (d <= 0) bad(t, file, "memref: a tile's dimensions must be static and positive");
+  std::int64_t rows = 1;
+  for (std::size_t k = 0; k + 1 < ty.shape.size(); ++k) rows *= ty.shape[k];
+  if (rows > 65535 || ty.shape.back() > 65535) bad(t, file, "memref: too many rows or columns for a tile");
+  ty.kind = Type::Kind::Tile;
+  ty.tile.loc = TileType::Vec;
+  ty.tile.dtype = ty.dtype;
+  ty.tile.rows = ty.tile.v_row = int(rows);
+  ty.tile.cols = ty.tile.v_col = int(ty.shape.back());
+  ty.shape.clear();
+  return ty;
+}
+
 }  // namespace
 
 Type parse_type(const Token& t, const std::string& file) {
@@ -210,6 +277,7 @@ Type parse_type(const Token& t, const std::string& file) {
     if (ty.shape.empty() || ty.shape.size() > 5) bad(t, file, head + ": 1 to 5 dimensions are supported");
     return ty;
   }
+  if (head == "memref") return memref(t, body, file);
   if (head == "!pto.tile_buf") {
     ty.kind = Type::Kind::Tile;
     ty.tile = tile_buf(t, body, file);
@@ -217,7 +285,7 @@ Type parse_type(const Token& t, const std::string& file) {
     return ty;
   }
   bad(t, file, "unknown type '" + head + "' (pto-run knows index, iN, f16, bf16, f32, !pto.ptr, !pto.tensor_view, "
-               "!pto.partition_tensor_view and !pto.tile_buf)");
+               "!pto.partition_tensor_view, !pto.tile_buf and memref)");
 }
 
 std::string type_name(const Type& t) { return t.text; }

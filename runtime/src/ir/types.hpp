@@ -35,6 +35,7 @@ struct Type {
   bool is_unsigned = false;   // ui8 ...
   DType dtype = DType::F32;   // Ptr, views, Tile: element type; Float: F16 / BF16 / F32 (f64: F32, bits 64)
   std::vector<std::int64_t> shape;  // views: -1 where '?'
+  std::vector<std::int64_t> strides;  // a GM memref's strided<[...]> (-1 where '?'); empty: row-major
   TileType_ tile;
   std::string text;           // as written
   bool scalar() const { return kind == Kind::Index || kind == Kind::Int || kind == Kind::Float; }
