@@ -60,11 +60,19 @@ void exec_gather(Frame& f, const Op& op) {
 }
 void c_gather(Compiler&, Cursor& cur, Op& op) {
   op.desc = &pto::desc_of<pto::Op::TGATHER>();
-  operands(cur, op, 1, 3, {false, false, false}, 1, 2);
+  std::vector<int> ins, outs;
+  std::vector<Type> in_t, out_t;
+  cur.ins_outs(ins, in_t, outs, out_t);
+  for (const Type& t : in_t)
+    if (t.scalar()) cur.error("TGATHER's compare form (a scalar kValue, a cdst) is A5's compare-gather; pto-runtime does not implement it");
+  for (const Type& t : out_t)
+    if (t.kind != Type::Kind::Tile || outs.size() != 1) cur.error("takes one tile in outs (dst)");
+  op.in = outs;
+  op.in.insert(op.in.end(), ins.begin(), ins.end());
+  op.types = out_t;
+  op.types.insert(op.types.end(), in_t.begin(), in_t.end());
   auto attrs = all_attrs(cur);
   const Rules r{cur, op.desc->name};
-  if (op.types.size() == 3 && op.types[2].scalar())
-    cur.error("TGATHER's compare form (a scalar kValue, a cdst) is A5's compare-gather; pto-runtime does not implement it");
   if (op.types.size() == 2) {  // the mask-pattern form
     MaskPattern p = MaskPattern::P1111;
     if (!attrs.count("maskPattern") || !pattern_of(attrs["maskPattern"], p))

@@ -140,6 +140,11 @@ void Cursor::ins_outs(std::vector<int>& ins, std::vector<Type>& in_types, std::v
     expect("(");
     if (accept(")")) return;
     do {
+      if (peek().is("{")) {  // `ins(%src, {maskPattern = ...} : T)`: attributes as an item of their own
+        operand_attrs_.push_back(attr_dict());
+        if (peek().is(":")) break;
+        continue;
+      }
       slots.push_back(value());
       const auto attrs = attr_dict();  // an operand's attributes: `%x{rmode = #pto<round_mode ROUND>}`
       operand_attrs_.push_back(attrs);
