@@ -457,7 +457,7 @@ BOOST_AUTO_TEST_CASE(the_generic_form_runs_as_the_custom_form) {
   BOOST_TEST(e.find("the generic form is read for pto.t* instructions") != std::string::npos, e);
 }
 
-// test/ir/data.pto: TTRANS, both TGATHER forms, TCONCAT, TRESHAPE, TCI, TTRI and TAXPY against references
+// test/ir/data.pto: TTRANS, both TGATHER forms, TCONCAT, TRESHAPE, TCI, TTRI, TAXPY and TCVT with tmp against references
 // on both targets; THISTOGRAM against counts and TRANDOM against its C++ twin on A5.
 BOOST_AUTO_TEST_CASE(gather_layout_and_generator_instructions) {
   const ir::Module m = ir::Module::load(kDir + "/data.pto");
@@ -468,10 +468,11 @@ BOOST_AUTO_TEST_CASE(gather_layout_and_generator_instructions) {
   for (const Target target : {Target::A2A3, Target::A5}) {
     std::vector<float> xt(512), g(32), gm(256), cat(1024), rs(512), tri(512), axpy(512);
     std::vector<std::int32_t> ci(32);
+    std::vector<half> h16(512);
     const LaunchReport r = m.launch({.blocks = 1, .target = target, .mode = Mode::Auto}, "data",
                                     {ir::Arg::buffer(x), ir::Arg::buffer(y0), ir::Arg::buffer(idx), ir::Arg::buffer(xt), ir::Arg::buffer(g),
                                      ir::Arg::buffer(gm), ir::Arg::buffer(cat), ir::Arg::buffer(rs), ir::Arg::buffer(ci),
-                                     ir::Arg::buffer(tri), ir::Arg::buffer(axpy)});
+                                     ir::Arg::buffer(tri), ir::Arg::buffer(axpy), ir::Arg::buffer(h16)});
     BOOST_TEST(r.findings().empty());
     std::size_t compared = 0;
     for (std::size_t i = 0; i < 16; ++i)
@@ -483,6 +484,7 @@ BOOST_AUTO_TEST_CASE(gather_layout_and_generator_instructions) {
         BOOST_TEST(rs[i * 32 + j] == v);
         BOOST_TEST(tri[i * 32 + j] == (j <= i + 2 ? 1.0f : 0.0f));
         BOOST_TEST(std::abs(axpy[i * 32 + j] - (2.5 * double(v) + double(y0[i * 32 + j]))) <= 4e-7 * 8);
+        BOOST_TEST(std::abs(double(float(h16[i * 32 + j])) - double(v)) <= std::ldexp(std::abs(double(v)), -11));  // RINT to half
       }
     for (std::size_t j = 0; j < 32; ++j, ++compared) {
       BOOST_TEST(g[j] == x[std::size_t(idx[j])]);

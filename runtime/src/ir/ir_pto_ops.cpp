@@ -476,7 +476,7 @@ void exec_row_reduce(Frame& f, const Op& op) {
 }
 // TCVT (convert.hpp), TMOV Vec -> Vec (data_movement.hpp), the broadcasts (broadcast.hpp).
 void exec_tcvt(Frame& f, const Op& op) {
-  run_instr(f, op, 2, [&](Core&, InstrRecord& r, Target t) {
+  run_instr(f, op, op.in.size(), [&](Core&, InstrRecord& r, Target t) {
     pto::detail::cvt_checks(r, t, RoundMode(op.floats[0]), op.floats[1] != 0, SaturationMode(op.floats[2]));
   });
 }
@@ -512,9 +512,10 @@ bool round_mode_of(const std::string& v, RoundMode& out) {
 
 void c_tcvt(Compiler& c, Cursor& cur, Op& op) {
   op.desc = &pto::desc_of<pto::Op::TCVT>();
-  if (!compile_ssa(c, cur, op, 1, -1)) compile_ins_outs(cur, op, 1);
+  if (!compile_ssa(c, cur, op, 1, -1)) operands(cur, op, 1, 2, {});  // ins(%src[, %tmp]): tmp is A2A3's staging
   const Rules r{cur, "TCVT"};
   for (std::size_t k = 0; k < 2; ++k) r.vec(op.types[k], k ? "src" : "dst"), r.row_major(op.types[k], k ? "src" : "dst");
+  if (op.types.size() == 3) r.vec(op.types[2], "tmp");
   std::map<std::string, std::string> attrs;
   for (const auto& a : cur.operand_attrs()) attrs.insert(a.begin(), a.end());
   if (!cur.done()) {
