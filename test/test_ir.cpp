@@ -518,6 +518,83 @@ BOOST_AUTO_TEST_CASE(gather_layout_and_generator_instructions) {
   BOOST_TEST(e.find("THISTOGRAM exists on A5 only") != std::string::npos, e);
 }
 
+// test/ir/data.pto's @more: TSCATTER (index and mask forms), TGATHERB and TDEQUANT against references.
+BOOST_AUTO_TEST_CASE(scatter_block_gather_and_dequant_instructions) {
+  const ir::Module m = ir::Module::load(kDir + "/data.pto");
+  auto x = pto_test::random_vector<float>(16 * 32, -2, 2, 310);
+  auto sc = pto_test::random_vector<float>(16, 0.01f, 0.1f, 311);
+  auto of = pto_test::random_vector<float>(16, -3, 3, 312);
+  std::vector<std::int32_t> idx(32), off(8);
+  std::vector<std::int8_t> q(16 * 32);
+  for (std::size_t j = 0; j < 32; ++j) idx[j] = std::int32_t((j * 97 + 13) % 512);
+  for (std::size_t b = 0; b < 8; ++b) off[b] = std::int32_t((b * 5) % 64 * 32);
+  for (std::size_t i = 0; i < q.size(); ++i) q[i] = std::int8_t(int(i * 37 % 256) - 128);
+  for (const Target target : {Target::A2A3, Target::A5}) {
+    std::vector<float> sct(512, -1.0f), spread(512, -1.0f), blk(64), deq(512);
+    const LaunchReport r = m.launch({.blocks = 1, .target = target, .mode = Mode::Auto}, "more",
+                                    {ir::Arg::buffer(x), ir::Arg::buffer(idx), ir::Arg::buffer(off), ir::Arg::buffer(q), ir::Arg::buffer(sc),
+                                     ir::Arg::buffer(of), ir::Arg::buffer(sct), ir::Arg::buffer(spread), ir::Arg::buffer(blk),
+                                     ir::Arg::buffer(deq)});
+    BOOST_TEST(r.findings().empty());
+    std::vector<float> want(512, 0.0f);
+    for (std::size_t j = 0; j < 32; ++j) want[std::size_t(idx[j])] = x[j];
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < 16; ++i)
+      for (std::size_t j = 0; j < 32; ++j, ++compared) {
+        const std::size_t k = i * 32 + j;
+        BOOST_TEST(sct[k] == want[k]);
+        BOOST_TEST(spread[k] == (j % 2 == 0 ? x[i * 32 + j / 2] : 0.0f));
+        const double d = (double(q[k]) - double(of[i])) * double(sc[i]);
+        BOOST_TEST(std::abs(deq[k] - d) <= 1e-6 * (1 + std::abs(d)));
+      }
+    for (std::size_t b = 0; b < 8; ++b)
+      for (std::size_t e = 0; e < 8; ++e, ++compared) BOOST_TEST(blk[b * 8 + e] == x[std::size_t(off[b]) / 4 + e]);
+    BOOST_TEST(compared == 512u + 64u);
+  }
+}
+
+// A tile's bytes go back to auto mode after its last use: four 64 KiB tiles used one after another fit
+// the 184 KiB UB (PTOAS's PlanMemory reuses them too); a treshape view keeps its source's bytes alive;
+// tassign puts a tile at a fixed address.
+BOOST_AUTO_TEST_CASE(dead_tiles_give_their_bytes_back_and_tassign_fixes_an_address) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=128, cols=128>", R = "!pto.tile_buf<loc=vec, dtype=f32, rows=256, cols=64>";
+  const std::string V = "!pto.tensor_view<128x128xf32>";
+  std::string text = "module {\n  func.func @k(%x: !pto.ptr<f32>, %o: !pto.ptr<f32>) {\n"
+                     "    %c1 = arith.constant 1 : index\n    %c128 = arith.constant 128 : index\n"
+                     "    %one = arith.constant 1.0 : f32\n    %a0 = arith.constant 65536 : i64\n";
+  for (int k = 0; k < 4; ++k) {
+    const std::string n = std::to_string(k);
+    text += "    %off" + n + " = arith.constant " + std::to_string(k * 16384) + " : index\n";
+    text += "    %po" + n + " = pto.addptr %o, %off" + n + " : !pto.ptr<f32> -> !pto.ptr<f32>\n";
+  }
+  text += "    %vx = pto.make_tensor_view %x, shape = [%c128, %c128], strides = [%c128, %c1] : " + V + "\n";
+  for (int k = 0; k < 4; ++k) {
+    const std::string n = std::to_string(k);
+    text += "    %t" + n + " = pto.alloc_tile : " + T + "\n";
+    text += "    pto.tload ins(%vx : " + V + ") outs(%t" + n + " : " + T + ")\n";
+    text += "    pto.tadds ins(%t" + n + ", %one : " + T + ", f32) outs(%t" + n + " : " + T + ")\n";
+    if (k == 3) {  // through a reshaped view of it: the view holds t3's bytes
+      text += "    %r3 = pto.treshape %t3 : " + T + " -> " + R + "\n";
+      text += "    %s3 = pto.treshape %r3 : " + R + " -> " + T + "\n";
+      text += "    %u = pto.alloc_tile : " + T + "\n    %ua = pto.tassign %u, %a0 : " + T + " -> " + T + "\n";
+      text += "    pto.tadds ins(%s3, %one : " + T + ", f32) outs(%ua : " + T + ")\n";
+      text += "    %vo3 = pto.make_tensor_view %po3, shape = [%c128, %c128], strides = [%c128, %c1] : " + V + "\n";
+      text += "    pto.tstore ins(%ua : " + T + ") outs(%vo3 : " + V + ")\n";
+    } else {
+      text += "    %vo" + n + " = pto.make_tensor_view %po" + n + ", shape = [%c128, %c128], strides = [%c128, %c1] : " + V + "\n";
+      text += "    pto.tstore ins(%t" + n + " : " + T + ") outs(%vo" + n + " : " + V + ")\n";
+    }
+  }
+  text += "    return\n  }\n}\n";
+  auto x = pto_test::random_vector<float>(128 * 128, -1, 1, 500);
+  std::vector<float> o(4 * 128 * 128, -9.0f);
+  const LaunchReport r = ir::Module::parse(text, "reuse.pto").launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(x), ir::Arg::buffer(o)});
+  BOOST_TEST(r.findings().empty());
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < o.size(); ++i, ++compared) BOOST_TEST(o[i] == (i < 3 * x.size() ? x[i % x.size()] + 1.0f : (x[i % x.size()] + 1.0f) + 1.0f));  // f32 adds
+  BOOST_TEST(compared == 4u * 128u * 128u);
+}
+
 // An op whose first static integer is 1 (here tcmp's cmpMode ne) writes its outs tile: only the SSA form
 // makes a fresh dst (a regression: the two were told apart by that integer).
 BOOST_AUTO_TEST_CASE(an_ins_outs_op_writes_its_outs_tile_whatever_its_attributes) {

@@ -21,6 +21,9 @@ public:
   // A Tile object starts / stops holding the placement that contains `offset`.
   void retain(std::size_t offset);
   void release(std::size_t offset);
+  // As release, but the placement's bytes are taken back only when a new tile finds no room otherwise
+  // (PTO IR's dead tiles: a kernel that fits keeps the addresses it would have had without them).
+  void retire(std::size_t offset);
   void reserve(std::size_t offset, std::size_t bytes);  // a TASSIGNed range: never placed over
   std::size_t live_bytes() const;
 
@@ -29,6 +32,7 @@ private:
     std::size_t bytes;
     int refs;
     TileView tile;
+    bool dead = false;  // retired: reclaimable
   };
   std::size_t capacity_;
   std::string where_;
@@ -36,6 +40,8 @@ private:
   std::map<std::size_t, std::size_t> reserved_;   // offset -> end, merged
 
   std::map<std::size_t, Live>::iterator holding(std::size_t offset);
+  // The first fit for `bytes` among the placements and TASSIGNed bytes, or capacity_ when none.
+  std::size_t first_fit(std::size_t bytes, std::size_t& largest) const;
 };
 
 }  // namespace pto::detail

@@ -129,6 +129,9 @@ const bool hooks_installed = [] {
   return true;
 }();
 }  // namespace
+void auto_retire(std::byte* a, std::uint64_t owner) {
+  if (Core* c = placing_core(owner)) c->placement().retire(a);
+}
 std::uint64_t kernel_gm_acquire(const void* data, std::size_t count, std::size_t elem_bytes) {
   Core& c = current_core();
   const auto lo = reinterpret_cast<std::uintptr_t>(data);

@@ -39,6 +39,11 @@ void Placement::release(const std::byte* addr) {
   for (std::size_t i = 0; i < placers_.size(); ++i)
     if (placers_[i] && memory_of(TileType(i)) == at.memory) placers_[i]->release(at.offset);
 }
+void Placement::retire(const std::byte* addr) {
+  const BufferSet::Place at = buffers_.locate(addr);
+  for (std::size_t i = 0; i < placers_.size(); ++i)
+    if (placers_[i] && memory_of(TileType(i)) == at.memory) placers_[i]->retire(at.offset);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The A2/A3 implicit scratch: UB [TMP_UB_OFFSET, TMP_UB_OFFSET + TMP_UB_SIZE).

@@ -30,6 +30,7 @@ public:
   std::byte* auto_place(TileType loc, std::size_t bytes, const TileView& tile, const char* instruction, const char* operand);
   void retain(const std::byte* addr);   // TileHooks: a copy of an auto-placed tile
   void release(const std::byte* addr);  // ... one of them died
+  void retire(const std::byte* addr);   // PTO IR: the last value holding it died (AutoPlacer::retire)
   // A TASSIGN of `bytes` at `offset` of loc's buffer: auto mode keeps out of it; A2/A3 scratch rules.
   void note_tassign(TileType loc, std::uint64_t offset, std::uint64_t bytes, const std::string& tile);
   void claim_a2a3_scratch(const char* instruction);

@@ -1,5 +1,5 @@
-// Gathers, layouts and generators in PTO IR (docs/pto-run.md): TGATHER (index and mask-pattern forms,
-// gather.hpp), TTRANS and TCONCAT (layout.hpp), TRESHAPE (rebind.hpp), TCI, TTRI and TRANDOM
+// Gathers, layouts and generators in PTO IR (docs/pto-run.md): TGATHER (index and mask-pattern forms),
+// TSCATTER (index and mask-pattern forms), TGATHERB (gather.hpp), TDEQUANT (quant.hpp), TTRANS and TCONCAT (layout.hpp), TRESHAPE (rebind.hpp), TCI, TTRI and TRANDOM
 // (generate.hpp), THISTOGRAM (histogram.hpp) and TAXPY (tile_scalar.hpp). Each builds the record its C++
 // function builds and runs that family's view-level checks; the static rules are checked on the types.
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <pto/runtime/generate.hpp>
 #include <pto/runtime/histogram.hpp>
 #include <pto/runtime/layout.hpp>
+#include <pto/runtime/quant.hpp>
 #include <pto/runtime/rebind.hpp>
 #include <pto/runtime/tile_scalar.hpp>
 
@@ -95,6 +96,74 @@ void c_gather(Compiler&, Cursor& cur, Op& op) {
   op.exec = exec_gather;
 }
 
+// ---- TSCATTER: ins(%src, %indexes) outs(%dst) or ins(%src, {maskPattern = ...}); TGATHERB: ins(%src,
+// ---- %offset) outs(%dst); TDEQUANT: ins(%src, %scale, %offset) outs(%dst) ----------------------------------
+
+void exec_scatter(Frame& f, const Op& op) {
+  if (op.ints[0] < 0) {
+    run_instr(f, op, 3, [](Core&, InstrRecord& r, Target t) { pto::detail::scatter_index_checks(r, t); });
+  } else {
+    run_instr(f, op, 2, [&](Core&, InstrRecord& r, Target t) {
+      pto::detail::scatter_mask_checks(r, t, MaskPattern(op.ints[0]), op.ints[1] != 0);
+    });
+  }
+}
+void c_scatter(Compiler&, Cursor& cur, Op& op) {
+  op.desc = &pto::desc_of<pto::Op::TSCATTER>();
+  operands(cur, op, 1, 2, {});
+  auto attrs = all_attrs(cur);
+  const Rules r{cur, op.desc->name};
+  for (std::size_t k = 0; k < op.types.size(); ++k) vec_nd(r, op.types[k], op.desc->operands[k].name);
+  r.same_dtype(op.types[0], "dst", op.types[1], "src");
+  if (op.types.size() == 3) {
+    const DType i = op.types[2].tile.dtype;
+    const std::size_t es = size_of(op.types[0].tile.dtype), is = size_of(i);
+    if (!is_integer(i) || (is != 2 && is != 4)) cur.error("TSCATTER: indexes must be a 16- or 32-bit integer tile");
+    if (!((es == 4 && is == 4) || (es == 2 && is == 2) || (es == 1 && is == 2) || (es == 8 && is == 4)))
+      cur.error("TSCATTER: data and index sizes must be 4 and 4, 2 and 2, 1 and 2 bytes, or 8 and 4 on A5 (the NPUs' rule)");
+    op.ints = {-1, 0};
+  } else {
+    MaskPattern p = MaskPattern::P1111;
+    if (!attrs.count("maskPattern") || !pattern_of(attrs["maskPattern"], p))
+      cur.error("the mask form needs {maskPattern = #pto.mask_pattern<P0101>} (P0101, P1010, P0001, P0010, P0100, P1000 or P1111)");
+    op.ints = {std::int64_t(p), attrs.count("axis") && attrs["axis"].find("col") != std::string::npos};
+  }
+  op.exec = exec_scatter;
+}
+
+void exec_gatherb(Frame& f, const Op& op) {
+  run_instr(f, op, 3, [](Core&, InstrRecord& r, Target t) { pto::detail::gatherb_checks(r, t); });
+}
+void c_gatherb(Compiler&, Cursor& cur, Op& op) {
+  op.desc = &pto::desc_of<pto::Op::TGATHERB>();
+  operands(cur, op, 2, 2, {});
+  cur.attr_dict();
+  const Rules r{cur, op.desc->name};
+  for (std::size_t k = 0; k < 3; ++k) vec_nd(r, op.types[k], op.desc->operands[k].name);
+  const std::size_t es = size_of(op.types[0].tile.dtype);
+  if (es != 1 && es != 2 && es != 4) cur.error("TGATHERB: dst's elements must be 1, 2 or 4 bytes");
+  if (!is_integer(op.types[2].tile.dtype) || size_of(op.types[2].tile.dtype) != 4)
+    cur.error("TGATHERB: offset holds 32-bit byte offsets, one per 32-byte block of dst");
+  op.exec = exec_gatherb;
+}
+
+void exec_dequant(Frame& f, const Op& op) {
+  run_instr(f, op, 4, [](Core&, InstrRecord& r, Target) { pto::detail::dequant_checks(r); });
+}
+void c_dequant(Compiler&, Cursor& cur, Op& op) {
+  op.desc = &pto::desc_of<pto::Op::TDEQUANT>();
+  operands(cur, op, 3, 3, {});
+  cur.attr_dict();
+  const Rules r{cur, op.desc->name};
+  vec_nd(r, op.types[0], "dst"), vec_nd(r, op.types[1], "src"), r.vec(op.types[2], "scale"), r.vec(op.types[3], "offset");
+  if (op.types[0].tile.dtype != DType::F32) cur.error("TDEQUANT: dst must be float (fp32)");
+  if (op.types[1].tile.dtype != DType::I8 && op.types[1].tile.dtype != DType::I16) cur.error("TDEQUANT: src must be int8 or int16");
+  for (std::size_t k : {2u, 3u})
+    if (op.types[k].tile.dtype != DType::F32 || op.types[k].tile.slayout != SLayout::NoneBox)
+      cur.error("TDEQUANT: scale and offset must be float NoneBox Vec tiles (dst's dtype)");
+  op.exec = exec_dequant;
+}
+
 // ---- TTRANS: ins(%src, %tmp) outs(%dst); TCONCAT: ins(%a, %b[, %aIdx, %bIdx]) outs(%dst[, %dstIdx]) -----
 
 void exec_ttrans(Frame& f, const Op& op) {
@@ -159,6 +228,9 @@ void exec_treshape(Frame& f, const Op& op) {
   t->view.offset = src.view.offset;
   t->owner = src.owner;
   t->placed = true;
+  // The view holds src's auto placement while it lives, as C++'s alias_tile does; a fixed address stays fixed.
+  t->fixed = src.fixed;
+  if (src.fixed == ~0u && pto::detail::tile_hooks.retain) pto::detail::tile_hooks.retain(src.view.base, src.owner);
   set(f, op, 0, std::move(t));
   InstrRecord rec;  // no data moves: the scalar unit rebinds the address (rebind.hpp)
   rec.desc = &pto::desc_of<pto::Op::TRESHAPE>();
@@ -183,6 +255,36 @@ void c_treshape(Compiler& c, Cursor& cur, Op& op) {
   op.out = {result(c, cur, to)};
   op.types = {to};
   op.exec = exec_treshape;
+}
+
+// ---- TASSIGN: %r = pto.tassign %tile, %addr : T -> T (the tile at a fixed address; a new value, as
+// PTOAS's level-3 form has it) ------------------------------------------------------------------------
+
+void exec_tassign(Frame& f, const Op& op) {
+  const TileVal& src = as_tile(f, op, op.in[0]);
+  auto t = new_tile(op.types[0].tile);
+  t->view = op.types[0].tile.view(src.view.valid_rows, src.view.valid_cols);
+  fix_address(f, op, *t, as_int(f, op, op.in[1]));
+  set(f, op, 0, std::move(t));
+}
+void c_tassign(Compiler& c, Cursor& cur, Op& op) {
+  Type from;
+  op.in = {cur.value(&from)};
+  cur.expect(",");
+  Type at;
+  op.in.push_back(cur.value(&at));
+  if (at.kind != Type::Kind::Int && at.kind != Type::Kind::Index) cur.error("the address must be an integer, not " + at.text);
+  Type to = from;
+  if (cur.accept(":")) {
+    from = cur.type();
+    to = cur.accept("->") ? cur.type() : from;
+  }
+  if (from.kind != Type::Kind::Tile || to.kind != Type::Kind::Tile) cur.error("TASSIGN: the operand and the result must be tiles");
+  if (from.tile.loc != to.tile.loc || from.tile.bytes() != to.tile.bytes() || from.tile.dtype != to.tile.dtype)
+    cur.error("TASSIGN: the result has the operand's type (the same tile at another address)");
+  op.types = {to};
+  op.out = {result(c, cur, to)};
+  op.exec = exec_tassign;
 }
 
 // ---- generators: tci ins(%start[, %tmp] {descending = true}) outs(%dst); ttri ins(%diag {upperOrLower = 1})
@@ -307,9 +409,13 @@ void c_taxpy(Compiler&, Cursor& cur, Op& op) {
 
 void register_data_ops(std::map<std::string, CompileFn>& t) {
   t["pto.tgather"] = c_gather;
+  t["pto.tscatter"] = c_scatter;
+  t["pto.tgatherb"] = c_gatherb;
+  t["pto.tdequant"] = c_dequant;
   t["pto.ttrans"] = c_ttrans;
   t["pto.tconcat"] = c_tconcat;
   t["pto.treshape"] = c_treshape;
+  t["pto.tassign"] = c_tassign;
   t["pto.tci"] = c_tci;
   t["pto.ttri"] = c_ttri;
   t["pto.trandom"] = c_trandom;

@@ -196,7 +196,7 @@ void c_addptr(Compiler& c, Cursor& cur, Op& op) {
 
 struct AutoRelease {
   static void release(TileVal& t) {
-    if (t.placed && t.fixed == ~0u && pto::detail::tile_hooks.release) pto::detail::tile_hooks.release(t.view.base, t.owner);
+    if (t.placed && t.fixed == ~0u) pto::detail::auto_retire(t.view.base, t.owner);
   }
 };
 
@@ -208,6 +208,26 @@ std::shared_ptr<TileVal> new_tile(const TileType_& tt) {
   });
   t->type = tt;
   return t;
+}
+
+void fix_address(Frame& f, const Op& op, TileVal& t, std::int64_t addr) {
+  const TileType_& tt = t.type;
+  if (addr < 0) op_error(f, op, op.name + ": addr " + std::to_string(addr) + " is negative");
+  pto::detail::Core& core = pto::detail::current_core();
+  const std::size_t cap = pto::detail::buffer_bytes(core, tt.loc);
+  if (std::uint64_t(addr) % kBlockBytes != 0)
+    op_error(f, op, op.name + ": addr " + std::to_string(addr) + " is not 32-byte aligned (every on-chip address is a multiple of 32)");
+  if (cap == 0 || std::uint64_t(addr) > cap || tt.bytes() > cap - std::uint64_t(addr))
+    op_error(f, op, op.name + ": bytes [" + std::to_string(addr) + ", " + std::to_string(addr + std::int64_t(tt.bytes())) + ") exceed the " +
+                        std::to_string(cap / 1024) + " KiB buffer of " + op.types[0].text);
+  std::ostringstream what;
+  what << t.view << " at 0x" << std::hex << addr;
+  pto::detail::note_tassign(core, tt.loc, std::uint64_t(addr), tt.bytes(), what.str());
+  t.fixed = std::uint32_t(addr);
+  t.view.base = pto::detail::buffer_base(core, tt.loc) + addr;
+  t.view.offset = std::uint32_t(addr);
+  t.owner = pto::detail::core_run_id(core);
+  t.placed = true;
 }
 
 void exec_alloc(Frame& f, const Op& op) {
@@ -228,25 +248,7 @@ void exec_alloc(Frame& f, const Op& op) {
     op_error(f, op, op.name + ": valid shape " + std::to_string(vr) + "x" + std::to_string(vc) + " exceeds the tile's " +
                         std::to_string(tt.rows) + "x" + std::to_string(tt.cols));
   t->view = tt.view(vr, vc);
-  if (op.ints[0] != kNone) {
-    const std::int64_t addr = index_of(f, op, op.ints[0]);
-    if (addr < 0) op_error(f, op, op.name + ": addr " + std::to_string(addr) + " is negative");
-    pto::detail::Core& core = pto::detail::current_core();
-    const std::size_t cap = pto::detail::buffer_bytes(core, tt.loc);
-    if (std::uint64_t(addr) % kBlockBytes != 0)
-      op_error(f, op, op.name + ": addr " + std::to_string(addr) + " is not 32-byte aligned (every on-chip address is a multiple of 32)");
-    if (cap == 0 || std::uint64_t(addr) > cap || tt.bytes() > cap - std::uint64_t(addr))
-      op_error(f, op, op.name + ": bytes [" + std::to_string(addr) + ", " + std::to_string(addr + std::int64_t(tt.bytes())) + ") exceed the " +
-                          std::to_string(cap / 1024) + " KiB buffer of " + op.types[0].text);
-    std::ostringstream what;
-    what << t->view << " at 0x" << std::hex << addr;
-    pto::detail::note_tassign(core, tt.loc, std::uint64_t(addr), tt.bytes(), what.str());
-    t->fixed = std::uint32_t(addr);
-    t->view.base = pto::detail::buffer_base(core, tt.loc) + addr;
-    t->view.offset = std::uint32_t(addr);
-    t->owner = pto::detail::core_run_id(core);
-    t->placed = true;
-  }
+  if (op.ints[0] != kNone) fix_address(f, op, *t, index_of(f, op, op.ints[0]));
   set(f, op, 0, std::move(t));
 }
 void c_alloc(Compiler& c, Cursor& cur, Op& op) {

@@ -197,6 +197,29 @@ std::map<std::string, std::string> Cursor::attr_dict() {
   return out;
 }
 
+namespace {
+// The slots `op` reads, its nested regions' included.
+void reads(const Op& op, std::vector<int>& out) {
+  out.insert(out.end(), op.in.begin(), op.in.end());
+  for (const Block& r : op.regions)
+    for (const Op& inner : r.ops) reads(inner, out);
+}
+}  // namespace
+
+void mark_last_uses(Block& b) {
+  std::map<int, std::size_t> last;  // slot defined here -> the op of its last use
+  std::vector<int> used;
+  for (std::size_t i = 0; i < b.ops.size(); ++i) {
+    used.clear();
+    reads(b.ops[i], used);
+    for (int s : used)
+      if (auto it = last.find(s); it != last.end()) it->second = i;
+    for (int s : b.ops[i].out) last[s] = i;
+  }
+  b.dead_after.assign(b.ops.size(), {});
+  for (const auto& [slot, i] : last) b.dead_after[i].push_back(slot);
+}
+
 Block Compiler::compile_block(const Region& r, const std::vector<std::pair<std::string, Type>>& args) {
   Block b;
   scopes.emplace_back();
@@ -234,6 +257,7 @@ Block Compiler::compile_block(const Region& r, const std::vector<std::pair<std::
     b.ops.push_back(std::move(op));
   }
   scopes.pop_back();
+  mark_last_uses(b);
   return b;
 }
 
@@ -405,6 +429,8 @@ void run_block(Frame& f, const Block& b) {
       // A rule of the instruction (the same checks the C++ API runs): at the op's line.
       op_error(f, op, e.what());
     }
+    for (int s : b.dead_after[std::size_t(&op - b.ops.data())])
+      if (std::holds_alternative<std::shared_ptr<TileVal>>(f.v[std::size_t(s)])) f.v[std::size_t(s)] = std::monostate{};
   }
 }
 

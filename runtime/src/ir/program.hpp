@@ -49,6 +49,10 @@ using Exec = void (*)(Frame&, const Op&);
 struct Block {
   std::vector<Op> ops;
   std::vector<int> args;  // slots bound when the block is entered (scf.for: the induction value, iter_args)
+  // After ops[i]: the slots defined in this block whose last use it is (a use inside a nested region
+  // counts at the op that holds the region). A tile there goes back to auto mode (PTOAS's PlanMemory
+  // reuses a dead tile's bytes; a C++ Tile's end of scope does the same).
+  std::vector<std::vector<int>> dead_after;
 };
 
 struct Op {
@@ -109,6 +113,8 @@ struct Frame {
 // A pto.t* instruction in MLIR's generic form ("pto.tadd"(...) : (...) -> ...) as the op's own form
 // (generic.cpp).
 Stmt generic_to_custom(const Stmt& s, const std::string& file);
+// Fills b.dead_after from its ops' reads.
+void mark_last_uses(Block& b);
 // Compiles the statements of a file (one `module`, or functions at the top level).
 std::shared_ptr<const Program> compile(const std::vector<Stmt>& top, const std::string& file);
 // Runs `fn` of `prog` with `args` (one per parameter) on the calling thread's current core.

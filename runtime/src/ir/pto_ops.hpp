@@ -13,6 +13,12 @@
 
 #include "program.hpp"
 
+namespace pto::detail {
+// A PTO IR tile's last value died: its auto placement's bytes are taken back when a new tile needs them
+// (core_api.cpp; AutoPlacer::retire).
+void auto_retire(std::byte* addr, std::uint64_t owner);
+}  // namespace pto::detail
+
 namespace pto::ir::detail {
 
 using pto::detail::InstrRecord;
@@ -26,6 +32,9 @@ Type index_type();
 // The GlobalTensor an instruction sees: a view's dimensions right-aligned in the five of pto-isa's shape.
 GmView gm_view(const TensorVal& t);
 std::shared_ptr<TileVal> new_tile(const TileType_& tt);
+// Gives `t` the fixed address `addr` of its buffer (alloc_tile addr = ..., tassign): aligned, inside the
+// buffer, noted as a TASSIGN.
+void fix_address(Frame& f, const Op& op, TileVal& t, std::int64_t addr);
 // Places `t` where it has no address yet (auto mode; manual mode needs `addr = ...`), as operand
 // `operand` of `instr`.
 void place(Frame& f, const Op& op, pto::detail::Core& core, TileVal& t, const char* instr, const char* operand);

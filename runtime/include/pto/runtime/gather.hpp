@@ -79,6 +79,77 @@ inline void gather_mask_checks(InstrRecord& rec, Target target, MaskPattern p, b
   rec.variant = std::uint8_t(kVariantGatherMask | (std::uint8_t(p) << kVariantPatternShift) |
                              (by_cols ? kVariantGatherCol : 0));
 }
+
+// TSCATTER's index form on the views (dst, src, indexes in rec), shared with the PTO IR reader.
+inline void scatter_index_checks(InstrRecord& rec, Target target) {
+  const InstrDesc& d = *rec.desc;
+  TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile;
+  const TileView& x = rec.ops[2].tile;
+  check_dtype(d, o.dtype, target);
+  if (x.valid_rows > s.valid_rows || x.valid_cols > s.valid_cols)
+    fail(d.name, ": operand indexes ", x, " has a larger valid region than operand src ", s,
+         ": every index scatters the src element at its own position");
+  if (target == Target::A5 && o.elem_bytes() == 8 && x.valid_cols > 64)
+    fail(d.name, ": operand indexes ", x, ": A5 scatters at most 64 columns of 64-bit data per row (Int64Scatter takes "
+         "one register of indices per row); the chip would drop the rest");
+  s.valid_rows = x.valid_rows;  // the elements read
+  s.valid_cols = x.valid_cols;
+  o.valid_rows = o.rows;  // zeroed whole
+  o.valid_cols = o.cols;
+}
+
+// TSCATTER's mask-pattern form on the views (dst, src in rec), shared with the PTO IR reader.
+inline void scatter_mask_checks(InstrRecord& rec, Target target, MaskPattern p, bool col) {
+  const InstrDesc& d = *rec.desc;
+  TileView &o = rec.ops[0].tile;
+  const TileView& s = rec.ops[1].tile;
+  check_dtype(d, o.dtype, target);
+  const int times = mask_period(p);
+  const int want_rows = col ? times * s.valid_rows : s.valid_rows, want_cols = col ? s.valid_cols : times * s.valid_cols;
+  if (o.valid_rows != want_rows || o.valid_cols != want_cols)
+    fail(d.name, ": operand dst ", o, " with src ", s, ": the pattern spreads src's ", col ? "rows" : "columns", " over ", times,
+         " times as many, so dst's valid region must be ", want_rows, 'x', want_cols);
+  if (p != MaskPattern::P1111) {
+    if (target == Target::A2A3 && col && o.elem_bytes() == 1)
+      fail(d.name, ": operand src ", s, ": A2A3 copies the rows of 8-bit data as 16-bit lanes counted in elements, twice "
+           "the bytes (a2a3 TScatter.hpp); the chip would write past each row");
+    if (target == Target::A5 && o.elem_bytes() == 8 && s.valid_cols > 64)
+      fail(d.name, ": operand src ", s, ": A5 spreads at most 64 64-bit elements per row (Int64ScatterPattern)");
+    o.valid_rows = o.rows;  // zeroed whole
+    o.valid_cols = o.cols;
+  }
+  rec.variant = std::uint8_t(kVariantGatherMask | (std::uint8_t(p) << kVariantPatternShift) | (col ? kVariantGatherCol : 0));
+}
+
+// TGATHERB on the views (dst, src, offset in rec), shared with the PTO IR reader.
+inline void gatherb_checks(InstrRecord& rec, Target target) {
+  const InstrDesc& d = *rec.desc;
+  const TileView& o = rec.ops[0].tile;
+  const std::size_t es = size_of(o.dtype);
+  TileView &s = rec.ops[1].tile, &f = rec.ops[2].tile;
+  check_dtype(d, o.dtype, target);
+  const int blocks = int((std::size_t(o.valid_cols) * es + 31) / 32), epr = int(256 / es);
+  if (f.rows < o.valid_rows || f.cols < blocks)
+    fail(d.name, ": operand offset ", f, ": dst ", o, " has ", o.valid_rows, " rows of ", blocks,
+         " blocks, and each block takes its own offset");
+  if (target == Target::A2A3 && o.valid_cols % epr != 0 && o.valid_rows > 1)
+    fail(d.name, ": operand dst ", o, ": A2A3 gathers a row's last part (valid columns not a multiple of ", epr,
+         ") as 8 whole blocks per row, stepping its offsets 8 at a time rather than by offset's rows; this runtime does "
+         "not reproduce that form (use whole multiples of ", epr, " columns, or one row)");
+  if (target == Target::A2A3 && o.valid_cols % epr != 0) {  // one row: its tail is 8 whole blocks
+    const int tail_from = o.valid_cols / epr * epr, tail_blocks = 8;
+    if (std::size_t(tail_from) * es + 256 > std::size_t(o.cols) * es || f.cols < tail_from * int(es) / 32 + tail_blocks)
+      fail(d.name, ": operand dst ", o, ": A2A3 gathers the row's last ", o.valid_cols - tail_from, " columns as 8 whole "
+           "blocks (256 bytes), which must fit in dst's row and take 8 offsets");
+    rec.ops[0].write_tail_bytes = std::uint32_t(std::size_t(tail_from) * es + 256 - std::size_t(o.valid_cols) * es);
+    f.valid_cols = tail_from * int(es) / 32 + tail_blocks;
+  } else {
+    f.valid_cols = blocks;
+  }
+  f.valid_rows = o.valid_rows;  // the offsets read
+  s.valid_rows = s.rows;        // any block of src's storage
+  s.valid_cols = s.cols;
+}
 }  // namespace detail
 
 template <class Dst, class Src0, class Idx, class Tmp, class... W>
@@ -136,21 +207,7 @@ detail::Issue TSCATTER(Dst& dst, Src& src, Idx& indexes, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   add_tile(core, rec, indexes);
-  const Target target = core_target(core);
-  const InstrDesc& d = *rec.desc;
-  TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile;
-  const TileView& x = rec.ops[2].tile;
-  check_dtype(d, o.dtype, target);
-  if (x.valid_rows > s.valid_rows || x.valid_cols > s.valid_cols)
-    fail(d.name, ": operand indexes ", x, " has a larger valid region than operand src ", s,
-         ": every index scatters the src element at its own position");
-  if (target == Target::A5 && es == 8 && x.valid_cols > 64)
-    fail(d.name, ": operand indexes ", x, ": A5 scatters at most 64 columns of 64-bit data per row (Int64Scatter takes "
-         "one register of indices per row); the chip would drop the rest");
-  s.valid_rows = x.valid_rows;  // the elements read
-  s.valid_cols = x.valid_cols;
-  o.valid_rows = o.rows;  // zeroed whole
-  o.valid_cols = o.cols;
+  scatter_index_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -166,27 +223,7 @@ detail::Issue TSCATTER(Dst& dst, Src& src, W&... events) {
   InstrRecord rec = compute_record(desc_of<Op::TSCATTER>());
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
-  const Target target = core_target(core);
-  const InstrDesc& d = *rec.desc;
-  TileView &o = rec.ops[0].tile;
-  const TileView& s = rec.ops[1].tile;
-  check_dtype(d, o.dtype, target);
-  constexpr int times = mask_period(P);
-  constexpr bool col = A == ScatterAxis::SCATTER_COL;
-  const int want_rows = col ? times * s.valid_rows : s.valid_rows, want_cols = col ? s.valid_cols : times * s.valid_cols;
-  if (o.valid_rows != want_rows || o.valid_cols != want_cols)
-    fail(d.name, ": operand dst ", o, " with src ", s, ": the pattern spreads src's ", col ? "rows" : "columns", " over ", times,
-         " times as many, so dst's valid region must be ", want_rows, 'x', want_cols);
-  if constexpr (P != MaskPattern::P1111) {
-    if (target == Target::A2A3 && col && o.elem_bytes() == 1)
-      fail(d.name, ": operand src ", s, ": A2A3 copies the rows of 8-bit data as 16-bit lanes counted in elements, twice "
-           "the bytes (a2a3 TScatter.hpp); the chip would write past each row");
-    if (target == Target::A5 && o.elem_bytes() == 8 && s.valid_cols > 64)
-      fail(d.name, ": operand src ", s, ": A5 spreads at most 64 64-bit elements per row (Int64ScatterPattern)");
-    o.valid_rows = o.rows;  // zeroed whole
-    o.valid_cols = o.cols;
-  }
-  rec.variant = std::uint8_t(kVariantGatherMask | (std::uint8_t(P) << kVariantPatternShift) | (col ? kVariantGatherCol : 0));
+  scatter_mask_checks(rec, core_target(core), P, A == ScatterAxis::SCATTER_COL);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
@@ -205,32 +242,7 @@ detail::Issue TGATHERB(Dst& dst, Src& src, Off& offset, W&... events) {
   add_tile(core, rec, dst);
   add_tile(core, rec, src);
   add_tile(core, rec, offset);
-  const Target target = core_target(core);
-  const InstrDesc& d = *rec.desc;
-  const TileView& o = rec.ops[0].tile;
-  TileView &s = rec.ops[1].tile, &f = rec.ops[2].tile;
-  check_dtype(d, o.dtype, target);
-  const int blocks = int((std::size_t(o.valid_cols) * es + 31) / 32), epr = int(256 / es);
-  if (f.rows < o.valid_rows || f.cols < blocks)
-    fail(d.name, ": operand offset ", f, ": dst ", o, " has ", o.valid_rows, " rows of ", blocks,
-         " blocks, and each block takes its own offset");
-  if (target == Target::A2A3 && o.valid_cols % epr != 0 && o.valid_rows > 1)
-    fail(d.name, ": operand dst ", o, ": A2A3 gathers a row's last part (valid columns not a multiple of ", epr,
-         ") as 8 whole blocks per row, stepping its offsets 8 at a time rather than by offset's rows; this runtime does "
-         "not reproduce that form (use whole multiples of ", epr, " columns, or one row)");
-  if (target == Target::A2A3 && o.valid_cols % epr != 0) {  // one row: its tail is 8 whole blocks
-    const int tail_from = o.valid_cols / epr * epr, tail_blocks = 8;
-    if (std::size_t(tail_from) * es + 256 > std::size_t(o.cols) * es || f.cols < tail_from * int(es) / 32 + tail_blocks)
-      fail(d.name, ": operand dst ", o, ": A2A3 gathers the row's last ", o.valid_cols - tail_from, " columns as 8 whole "
-           "blocks (256 bytes), which must fit in dst's row and take 8 offsets");
-    rec.ops[0].write_tail_bytes = std::uint32_t(std::size_t(tail_from) * es + 256 - std::size_t(o.valid_cols) * es);
-    f.valid_cols = tail_from * int(es) / 32 + tail_blocks;
-  } else {
-    f.valid_cols = blocks;
-  }
-  f.valid_rows = o.valid_rows;  // the offsets read
-  s.valid_rows = s.rows;        // any block of src's storage
-  s.valid_cols = s.cols;
+  gatherb_checks(rec, core_target(core));
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }

@@ -285,6 +285,15 @@ constexpr void static_check_dequant() {
   static_assert(Para::Loc == TileType::Vec && !Para::isBoxedLayout, "TDEQUANT: scale and offset must be NoneBox Vec tiles");
 }
 
+// TDEQUANT on the views (dst, src, scale, offset in rec), shared with the PTO IR reader.
+inline void dequant_checks(InstrRecord& rec) {
+  const InstrDesc& d = *rec.desc;
+  const TileView& o = rec.ops[0].tile;
+  check_same_valid(d, "dst", o, "src", rec.ops[1].tile);
+  check_row_param(d, "scale", rec.ops[2].tile, o.valid_rows, false);
+  check_row_param(d, "offset", rec.ops[3].tile, o.valid_rows, false);
+}
+
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------------------
@@ -361,11 +370,7 @@ detail::Issue TDEQUANT(Dst& dst, Src& src, Para& scale, Para& offset, W&... even
   add_tile(core, rec, src);
   add_tile(core, rec, scale);
   add_tile(core, rec, offset);
-  const InstrDesc& d = *rec.desc;
-  const TileView& o = rec.ops[0].tile;
-  check_same_valid(d, "dst", o, "src", rec.ops[1].tile);
-  check_row_param(d, "scale", rec.ops[2].tile, o.valid_rows, false);
-  check_row_param(d, "offset", rec.ops[3].tile, o.valid_rows, false);
+  dequant_checks(rec);
   add_waits(core, rec, events...);
   return Issue(core, rec);
 }
