@@ -105,6 +105,30 @@ BOOST_AUTO_TEST_CASE(a_vector_instruction_issued_after_tci_reads_its_values) {
   }
 }
 
+// Auto mode: TCI (the scalar pipe, at issue) into bytes an earlier TLOAD still writes waits for that TLOAD,
+// as a queued instruction would (a regression: TCI wrote first and the load overwrote it).
+BOOST_AUTO_TEST_CASE(auto_mode_orders_tci_after_a_pending_write_to_its_bytes) {
+  for (Target t : {Target::A2A3, Target::A5}) {
+    std::vector<float> x(32, 123.0f);
+    std::vector<std::int32_t> out(32, -1);
+    const LaunchReport r = launch({.target = t, .mode = Mode::Auto, .check = SyncCheck::Report}, [](float* xs, std::int32_t* o) {
+      {
+        Tile<TileType::Vec, float, 1, 32> a;  // auto-placed, dies with its load in flight
+        GlobalTensor<float, Shape<1, 1, 1, 1, 32>, pto::Stride<1, 1, 1, 32, 1>> gx(xs);
+        TLOAD(a, gx);
+      }
+      Tile<TileType::Vec, std::int32_t, 1, 32> c;  // placed over a's bytes
+      TCI<decltype(c), std::int32_t, 0>(c, 5);
+      GlobalTensor<std::int32_t, Shape<1, 1, 1, 1, 32>, pto::Stride<1, 1, 1, 32, 1>> g(o);
+      TSTORE(g, c);
+    }, x, out);
+    BOOST_TEST(r.findings().empty());
+    std::size_t compared = 0;
+    for (int j = 0; j < 32; ++j, ++compared) BOOST_TEST(out[std::size_t(j)] == 5 + j);
+    BOOST_TEST(compared == 32u);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(errors_name_the_instruction_the_operand_and_the_rule) {
   auto on = [](Target tg, auto body) { return error_of([&] { launch({.target = tg}, [&] { body(); }); }); };
   std::string e = on(Target::A5, [] {

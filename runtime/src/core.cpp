@@ -171,6 +171,13 @@ RecordEvent Core::issue(InstrRecord& rec) {
   if ((opt_.max_instructions && issued_ >= opt_.max_instructions) || (opt_.max_cycles && s_time_ > opt_.max_cycles))
     runaway(rec);
   if (opt_.beat) opt_.beat->beat(issued_ + 1, rec.desc);
+  const bool auto_deps = opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute;
+  if (auto_deps) {
+    add_auto_dependencies(rec);
+    // A compute instruction of the scalar pipe (TCI) runs at issue: what it waits for in the queued pipes
+    // (an earlier TLOAD into the same bytes, say) must have run first, or it would overwrite TCI's result.
+    if (rec.pipe == PIPE_S) pump_until_can_issue(rec);
+  }
   if (issued_ + 1 - dropped_ > end_ring_.size()) make_room_for_end_time(rec);
   const std::uint64_t seq = ++issued_;
   end_slot(seq) = kNotDone;
@@ -180,7 +187,6 @@ RecordEvent Core::issue(InstrRecord& rec) {
     if (!w.empty())
       for (CoreTool* t : tools_) t->warning(seq, w);
   }
-  if (opt_.mode == Mode::Auto && rec.kind == RecordKind::Compute) add_auto_dependencies(rec);
   if (rec.unit_flag || (rec.pipe == PIPE_FIX && !uf_written_.empty())) unit_flag(rec, seq);
   const std::uint64_t issue_time = s_time_;
   s_time_ += cost_.table().scalar_issue_cycles;
@@ -274,8 +280,9 @@ void Core::execute_scalar(InstrRecord& rec, std::uint64_t seq) {
         if (opt_.executor) opt_.executor->wait_done(rec.waits[i]);
       }
       // A compute instruction of the scalar pipe (TCI): it runs here, in program order, for the cycles
-      // of its stream. Its UB writes are visible to everything issued after it; what is still running
-      // on another pipe is the kernel's to order (the checker sees these writes like any other).
+      // of its stream. Its UB writes are visible to everything issued after it; in auto mode issue() has
+      // run what it depends on first; in manual mode what is still running on another pipe is the
+      // kernel's to order (the checker sees these writes like any other).
       if (rec.kind == RecordKind::Compute) {
         const std::uint64_t work = cost_.cycles(rec, nullptr);
         s_time_ += work;
