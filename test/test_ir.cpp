@@ -82,6 +82,17 @@ void random_cpp(__gm__ std::int32_t* out) {
   TSTORE(g, t);
 }
 
+// ---- the C++ twin of a loop that allocates its tile in the body --------------------------------------
+void loop_tile_cpp(__gm__ float* x, __gm__ float* o) {
+  for (int i = 0; i < 4; ++i) {
+    Tile<TileType::Vec, float, 64, 64> t;
+    GlobalTensor<float, Shape<1, 1, 1, 64, 64>, pto::Stride<1, 1, 1, 64, 1>> gx(x + i * 4096), go(o + i * 4096);
+    TLOAD(t, gx);
+    TADDS(t, t, 1.0f);
+    TSTORE(go, t);
+  }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_text_kernel_computes_and_times_as_its_cpp_twin) {
@@ -593,6 +604,47 @@ BOOST_AUTO_TEST_CASE(dead_tiles_give_their_bytes_back_and_tassign_fixes_an_addre
   std::size_t compared = 0;
   for (std::size_t i = 0; i < o.size(); ++i, ++compared) BOOST_TEST(o[i] == (i < 3 * x.size() ? x[i % x.size()] + 1.0f : (x[i % x.size()] + 1.0f) + 1.0f));  // f32 adds
   BOOST_TEST(compared == 4u * 128u * 128u);
+}
+
+// A tile allocated in a loop body dies when the next iteration redefines it, as a C++ Tile at the end of
+// its scope: the same addresses, so the same outputs and modeled cycles as the C++ twin; and an SSA-form
+// op keeps its operand attributes (tcvt's rmode).
+BOOST_AUTO_TEST_CASE(loop_body_tiles_and_ssa_attributes) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=64, cols=64>", V = "!pto.tensor_view<64x64xf32>";
+  const std::string text = "module {\n  func.func @k(%x: !pto.ptr<f32>, %o: !pto.ptr<f32>) {\n"
+                           "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n    %c4 = arith.constant 4 : index\n"
+                           "    %c64 = arith.constant 64 : index\n    %c4096 = arith.constant 4096 : index\n    %one = arith.constant 1.0 : f32\n"
+                           "    scf.for %i = %c0 to %c4 step %c1 {\n      %off = arith.muli %i, %c4096 : index\n"
+                           "      %px = pto.addptr %x, %off : !pto.ptr<f32> -> !pto.ptr<f32>\n      %po = pto.addptr %o, %off : !pto.ptr<f32> -> !pto.ptr<f32>\n"
+                           "      %vx = pto.make_tensor_view %px, shape = [%c64, %c64], strides = [%c64, %c1] : " + V + "\n"
+                           "      %vo = pto.make_tensor_view %po, shape = [%c64, %c64], strides = [%c64, %c1] : " + V + "\n"
+                           "      %t = pto.alloc_tile : " + T + "\n      pto.tload ins(%vx : " + V + ") outs(%t : " + T + ")\n"
+                           "      pto.tadds ins(%t, %one : " + T + ", f32) outs(%t : " + T + ")\n"
+                           "      pto.tstore ins(%t : " + T + ") outs(%vo : " + V + ")\n    }\n    return\n  }\n}\n";
+  auto x = pto_test::random_vector<float>(4 * 4096, -1, 1, 600);
+  std::vector<float> o(x.size()), o2(x.size());
+  const LaunchReport r = ir::Module::parse(text, "loop.pto").launch({.blocks = 1, .mode = Mode::Auto}, "k", {ir::Arg::buffer(x), ir::Arg::buffer(o)});
+  const LaunchReport r2 = launch({.blocks = 1, .mode = Mode::Auto}, loop_tile_cpp, x, o2);
+  BOOST_TEST(r.cycles == r2.cycles);
+  BOOST_TEST(o == o2, boost::test_tools::per_element());
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < x.size(); ++i, ++compared) BOOST_TEST(o[i] == x[i] + 1.0f);
+  BOOST_TEST(compared == 4u * 4096u);
+
+  const std::string F = "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=64>", I = "!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=64>";
+  const std::string cvt = "module {\n  func.func @c(%x: !pto.ptr<f32>, %o: !pto.ptr<i32>) {\n"
+                          "    %c1 = arith.constant 1 : index\n    %c64 = arith.constant 64 : index\n"
+                          "    %vx = pto.make_tensor_view %x, shape = [%c1, %c64], strides = [%c64, %c1] : !pto.tensor_view<1x64xf32>\n"
+                          "    %vo = pto.make_tensor_view %o, shape = [%c1, %c64], strides = [%c64, %c1] : !pto.tensor_view<1x64xi32>\n"
+                          "    %t = pto.alloc_tile : " + F + "\n    pto.tload ins(%vx : !pto.tensor_view<1x64xf32>) outs(%t : " + F + ")\n"
+                          "    %r = pto.tcvt %t {rmode = #pto<round_mode FLOOR>} : " + F + " -> " + I + "\n"
+                          "    pto.tstore ins(%r : " + I + ") outs(%vo : !pto.tensor_view<1x64xi32>)\n    return\n  }\n}\n";
+  std::vector<float> xs(64);
+  std::vector<std::int32_t> out(64);
+  for (std::size_t i = 0; i < 64; ++i) xs[i] = float(int(i) - 32) + 0.5f;
+  ir::Module::parse(cvt, "cvt.pto").launch({.blocks = 1, .mode = Mode::Auto}, "c", {ir::Arg::buffer(xs), ir::Arg::buffer(out)});
+  for (std::size_t i = 0; i < 64; ++i, ++compared) BOOST_TEST(out[i] == std::int32_t(std::floor(xs[i])));
+  BOOST_TEST(compared == 4u * 4096u + 64u);
 }
 
 // An op whose first static integer is 1 (here tcmp's cmpMode ne) writes its outs tile: only the SSA form

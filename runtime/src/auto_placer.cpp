@@ -70,7 +70,7 @@ std::map<std::size_t, AutoPlacer::Live>::iterator AutoPlacer::holding(std::size_
 }
 
 void AutoPlacer::retain(std::size_t offset) {
-  if (auto it = holding(offset); it != live_.end()) ++it->second.refs;
+  if (auto it = holding(offset); it != live_.end()) ++it->second.refs, it->second.dead = false;
 }
 
 void AutoPlacer::release(std::size_t offset) {

@@ -33,7 +33,12 @@ Token ident(const char* text, const Token& at) {
   t.kind = Token::Kind::Ident;
   return t;
 }
-bool is_tile(const Token& t) { return t.kind == Token::Kind::Type && t.text.rfind("!pto.tile_buf", 0) == 0; }
+bool is_tile(const Token& t) {
+  if (t.kind != Token::Kind::Type) return false;
+  return t.text.rfind("!pto.tile_buf", 0) == 0 ||
+         (t.text.rfind("memref<", 0) == 0 && t.text.find("address_space<gm>") == std::string::npos &&
+          t.text.find("address_space") != std::string::npos);
+}
 
 struct Reader {
   const Stmt& s;
@@ -146,9 +151,10 @@ Stmt generic_to_custom(const Stmt& s, const std::string& file) {
   std::size_t dst = SIZE_MAX;
   for (const char* n : kDstSecond)
     if (s.op == n && operands.size() > 1) dst = 1;
+  if (s.op == "pto.tstore" && !operands.empty()) dst = operands.size() - 1;  // (src, dst view)
   for (std::size_t k = types.size(); dst == SIZE_MAX && k-- > 0;)
     if (is_tile(types[k])) dst = k;
-  if (dst == SIZE_MAX || !is_tile(types[dst])) r.error("no tile operand to be the destination (outs)");
+  if (dst == SIZE_MAX || (!is_tile(types[dst]) && s.op != "pto.tstore")) r.error("no tile operand to be the destination (outs)");
   t.push_back(ident("ins", here));
   t.push_back(punct("(", here));
   if (operands.size() > 1) {

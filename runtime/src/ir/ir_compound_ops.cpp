@@ -76,9 +76,14 @@ void exec_compound(Frame& f, const Op& op) {
   Core& core = pto::detail::current_core();
   InstrRecord rec = pto::detail::compute_record(*op.desc);
   const int scalar_slot = int(op.ints[0]);
-  for (std::size_t k = 0; k < op.in.size(); ++k)
-    if (int(k) != scalar_slot) add_tile(f, op, core, rec, as_tile(f, op, op.in[k]));
   const Target target = pto::detail::core_target(core);
+  // A5 never reads TREM's / TREMS's tmp: it needs no address (as the C++ function's add_unused_tile)
+  const bool unused_tmp = target == Target::A5 && (c.op == pto::Op::TREM || c.op == pto::Op::TREMS);
+  for (std::size_t k = 0; k < op.in.size(); ++k) {
+    if (int(k) == scalar_slot) continue;
+    if (unused_tmp && k + 1 == op.in.size()) add_unused(f, op, rec, as_tile(f, op, op.in[k]));
+    else add_tile(f, op, core, rec, as_tile(f, op, op.in[k]));
+  }
   pto::detail::same_valid_as_dst(rec, 1 + c.tiles);
   switch (c.op) {
     case pto::Op::TREM: case pto::Op::TREMS: case pto::Op::TFMOD: case pto::Op::TFMODS:
@@ -164,7 +169,9 @@ void exec_arg_reduce(Frame& f, const Op& op) {
   Core& core = pto::detail::current_core();
   InstrRecord rec = pto::detail::compute_record(*op.desc);
   const std::size_t idx = val ? 1 : 0, src = idx + 1;
-  add_tiles(f, op, core, rec, {idx, src, src + 1});
+  add_tiles(f, op, core, rec, {idx, src});
+  if (pto::detail::core_target(core) == Target::A5) add_unused(f, op, rec, as_tile(f, op, op.in[src + 1]));  // A5 never reads tmp
+  else add_tiles(f, op, core, rec, {src + 1});
   if (val) add_tiles(f, op, core, rec, {0});
   pto::detail::arg_reduce_checks(rec, pto::detail::core_target(core), row, val);
   issue(core, rec);

@@ -66,8 +66,7 @@ void c_gather(Compiler&, Cursor& cur, Op& op) {
   cur.ins_outs(ins, in_t, outs, out_t);
   for (const Type& t : in_t)
     if (t.scalar()) cur.error("TGATHER's compare form (a scalar kValue, a cdst) is A5's compare-gather; pto-runtime does not implement it");
-  for (const Type& t : out_t)
-    if (t.kind != Type::Kind::Tile || outs.size() != 1) cur.error("takes one tile in outs (dst)");
+  if (outs.size() != 1 || out_t[0].kind != Type::Kind::Tile) cur.error("takes one tile in outs (dst)");
   op.in = outs;
   op.in.insert(op.in.end(), ins.begin(), ins.end());
   op.types = out_t;
@@ -161,6 +160,8 @@ void c_dequant(Compiler&, Cursor& cur, Op& op) {
   for (std::size_t k : {2u, 3u})
     if (op.types[k].tile.dtype != DType::F32 || op.types[k].tile.slayout != SLayout::NoneBox)
       cur.error("TDEQUANT: scale and offset must be float NoneBox Vec tiles (dst's dtype)");
+  const TileType_ &sa = op.types[2].tile, &sb = op.types[3].tile;
+  if (sa.rows != sb.rows || sa.cols != sb.cols || sa.blayout != sb.blayout) cur.error("TDEQUANT: scale and offset must be tiles of one type");
   op.exec = exec_dequant;
 }
 
@@ -208,6 +209,7 @@ void c_tconcat(Compiler&, Cursor& cur, Op& op) {
   for (std::size_t k = 0; k < op.types.size(); ++k) {
     if (k == 0 || k == s0 || k == s0 + 1) continue;
     r.vec(op.types[k], "index");
+    if (op.types[k].tile.slayout != SLayout::NoneBox) cur.error("TCONCAT: the index tiles must be NoneBox Vec tiles");
     if (!is_integer(op.types[k].tile.dtype) || op.types[k].tile.dtype != op.types[s0 + 2].tile.dtype)
       cur.error("TCONCAT: index tiles hold byte counts as 8-, 16- or 32-bit integers, all of one dtype");
   }
@@ -309,6 +311,7 @@ void c_tci(Compiler&, Cursor& cur, Op& op) {
     cur.error("TCI: the start value and dst are one integer type");
   if (op.in.size() == 3 && (op.types[1].kind != Type::Kind::Tile || size_of(op.types[1].tile.dtype) != 4))
     cur.error("TCI: tmp must be a 4-byte tile (float, int32 or uint32)");
+  if (op.in.size() == 3) r.vec(op.types[1], "tmp");
   op.ints = {int_attr(cur, attrs, "descending", 0)};
   op.exec = exec_tci;
 }
@@ -377,7 +380,7 @@ void c_histogram(Compiler&, Cursor& cur, Op& op) {
   const std::int64_t byte = int_attr(cur, attrs, "byte", u16 ? (msb ? 1 : 0) : 3);
   if (byte < 0 || byte > 3 || (u16 && byte > 1)) cur.error("THISTOGRAM: byte must be 0 to 3 (0 or 1 for a uint16 src)");
   const int levels = u16 ? (byte == 0 ? 1 : 0) : 3 - int(byte);
-  if (u16 && (idx.blayout == BLayout::RowMajor || idx.cols != 1))
+  if (u16 && (idx.blayout == BLayout::RowMajor || idx.slayout != SLayout::NoneBox || idx.cols != 1))
     cur.error("THISTOGRAM: with a uint16 src, idx is a ColMajor NoneBox tile of one column (one byte per row)");
   if (!u16 && levels && (idx.blayout != BLayout::RowMajor || idx.rows != levels || idx.cols != src.cols))
     cur.error("THISTOGRAM: with a uint32 src, idx is RowMajor with 3 - byte rows and src's Cols (a5 THistogram.hpp)");

@@ -196,7 +196,9 @@ void c_addptr(Compiler& c, Cursor& cur, Op& op) {
 
 struct AutoRelease {
   static void release(TileVal& t) {
-    if (t.placed && t.fixed == ~0u) pto::detail::auto_retire(t.view.base, t.owner);
+    if (!t.placed || t.fixed != ~0u) return;
+    if (t.retire) pto::detail::auto_retire(t.view.base, t.owner);
+    else if (pto::detail::tile_hooks.release) pto::detail::tile_hooks.release(t.view.base, t.owner);
   }
 };
 
@@ -218,7 +220,7 @@ void fix_address(Frame& f, const Op& op, TileVal& t, std::int64_t addr) {
   if (std::uint64_t(addr) % kBlockBytes != 0)
     op_error(f, op, op.name + ": addr " + std::to_string(addr) + " is not 32-byte aligned (every on-chip address is a multiple of 32)");
   if (cap == 0 || std::uint64_t(addr) > cap || tt.bytes() > cap - std::uint64_t(addr))
-    op_error(f, op, op.name + ": bytes [" + std::to_string(addr) + ", " + std::to_string(addr + std::int64_t(tt.bytes())) + ") exceed the " +
+    op_error(f, op, op.name + ": bytes [" + std::to_string(addr) + ", " + std::to_string(std::uint64_t(addr) + tt.bytes()) + ") exceed the " +
                         std::to_string(cap / 1024) + " KiB buffer of " + op.types[0].text);
   std::ostringstream what;
   what << t.view << " at 0x" << std::hex << addr;
@@ -316,6 +318,15 @@ void add_tile(Frame& f, const Op& op, pto::detail::Core& core, InstrRecord& rec,
   o.role = od.role;
   o.tile = t.view;
 }
+void add_unused(Frame& f, const Op& op, InstrRecord& rec, const TileVal& t) {
+  const InstrDesc& d = *rec.desc;
+  if (rec.nops >= d.operand_count) op_error(f, op, std::string(d.name) + ": more operands than its descriptor's");
+  pto::Operand& o = rec.ops[rec.nops];
+  o.kind = pto::Operand::Kind::Tile;
+  o.role = d.operands[std::size_t(rec.nops++)].role;
+  o.tile = t.view;
+  o.tile.valid_rows = o.tile.valid_cols = 0;
+}
 void add_gm(Frame& f, const Op& op, InstrRecord& rec, const TensorVal& t) {
   const InstrDesc& d = *rec.desc;
   if (rec.nops >= d.operand_count) op_error(f, op, std::string(d.name) + ": more operands than its descriptor's");
@@ -357,7 +368,7 @@ bool compile_ssa(Compiler& c, Cursor& cur, Op& op, std::size_t nin, int scalar_a
   std::vector<Type> in_t;
   do {
     ins.push_back(cur.value());
-    cur.attr_dict();
+    cur.keep_attr_dict();  // `%x {rmode = ...}`: read by the op as an operand attribute (operand_attrs)
   } while (cur.accept(","));
   cur.expect(":");
   do in_t.push_back(cur.type()); while (cur.accept(","));

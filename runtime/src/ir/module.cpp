@@ -78,10 +78,13 @@ void bind_view(detail::TensorVal& v, const detail::Type& t, std::size_t bytes, B
     const std::int64_t s = t.strides.empty() || t.strides[std::size_t(k)] < 0 ? stride : t.strides[std::size_t(k)];
     v.shape[k] = n;
     v.stride[k] = s;
-    last += (n - 1) * s;
-    stride = s * n;
+    std::int64_t reach = 0;
+    if (n > 0 && (__builtin_mul_overflow(n - 1, s, &reach) || __builtin_add_overflow(last, reach, &last) ||
+                  __builtin_mul_overflow(s, n, &stride)))
+      bad("the view's extent overflows 64 bits");
   }
-  if (std::uint64_t(last + 1) * size_of(v.dtype) > bytes)
+  std::uint64_t need = 0;
+  if (__builtin_mul_overflow(std::uint64_t(last) + 1, std::uint64_t(size_of(v.dtype)), &need) || need > bytes)
     bad("the buffer holds " + std::to_string(bytes / size_of(v.dtype)) + " elements; the view reaches element " + std::to_string(last));
 }
 

@@ -257,7 +257,6 @@ Block Compiler::compile_block(const Region& r, const std::vector<std::pair<std::
     b.ops.push_back(std::move(op));
   }
   scopes.pop_back();
-  mark_last_uses(b);
   return b;
 }
 
@@ -311,6 +310,7 @@ void compile_function(Compiler& c, const Stmt& s, Function& fn, bool body_too) {
   for (const auto& p : params)
     if (p.first.empty()) c.error(s.line, s.col, "func.func @" + fn.name + ": a function with a body names its parameters");
   fn.body = c.compile_block(body, params);
+  mark_last_uses(fn.body);
   fn.param_slots = fn.body.args;
   fn.body.args.clear();
 }
@@ -429,8 +429,12 @@ void run_block(Frame& f, const Block& b) {
       // A rule of the instruction (the same checks the C++ API runs): at the op's line.
       op_error(f, op, e.what());
     }
-    for (int s : b.dead_after[std::size_t(&op - b.ops.data())])
-      if (std::holds_alternative<std::shared_ptr<TileVal>>(f.v[std::size_t(s)])) f.v[std::size_t(s)] = std::monostate{};
+    if (!b.dead_after.empty())
+      for (int s : b.dead_after[std::size_t(&op - b.ops.data())])
+        if (auto* t = std::get_if<std::shared_ptr<TileVal>>(&f.v[std::size_t(s)])) {
+          (*t)->retire = true;
+          f.v[std::size_t(s)] = std::monostate{};
+        }
   }
 }
 

@@ -38,6 +38,7 @@ struct TileVal {
   bool placed = false;
   std::uint64_t owner = 0;   // the core run that placed it
   std::uint32_t fixed = ~0u; // `addr = ...`: its byte offset in its buffer
+  bool retire = false;       // dead after its last use (Block::dead_after): its bytes stay until needed
 };
 
 using Value = std::variant<std::monostate, std::int64_t, double, TensorVal, std::shared_ptr<TileVal>>;
@@ -49,9 +50,10 @@ using Exec = void (*)(Frame&, const Op&);
 struct Block {
   std::vector<Op> ops;
   std::vector<int> args;  // slots bound when the block is entered (scf.for: the induction value, iter_args)
-  // After ops[i]: the slots defined in this block whose last use it is (a use inside a nested region
-  // counts at the op that holds the region). A tile there goes back to auto mode (PTOAS's PlanMemory
-  // reuses a dead tile's bytes; a C++ Tile's end of scope does the same).
+  // A function body's: after ops[i], the slots defined in it whose last use that is (a use inside a
+  // nested region counts at the op that holds the region). A tile there is dead: its bytes are taken
+  // back when a new tile finds no room (PTOAS's PlanMemory reuses dead tiles). Nested blocks have none:
+  // a loop body's tile dies when the next iteration redefines it, as a C++ Tile at the end of its scope.
   std::vector<std::vector<int>> dead_after;
 };
 
@@ -177,6 +179,7 @@ public:
   // `[%a, %b, 16]` of index values or constants: slots, or -1 - constant for a constant.
   std::vector<std::int64_t> index_list();
   void skip_attr_dict();                 // an optional `{...}`
+  void keep_attr_dict() { operand_attrs_.push_back(attr_dict()); }  // an operand's optional `{...}`, kept
   std::map<std::string, std::string> attr_dict();  // an optional `{key = value, ...}`: raw texts
   [[noreturn]] void error(const std::string& what) const;  // at the current token
   [[noreturn]] void error_at(const Token& t, const std::string& what) const;

@@ -41,6 +41,9 @@ void place(Frame& f, const Op& op, pto::detail::Core& core, TileVal& t, const ch
 // Places `t` (auto mode: at its first use) and adds it as the record's next operand.
 void add_tile(Frame& f, const Op& op, pto::detail::Core& core, InstrRecord& rec, TileVal& t);
 void add_gm(Frame& f, const Op& op, InstrRecord& rec, const TensorVal& t);
+// A scratch operand the target's algorithm never touches (operands.hpp add_unused_tile): its slot, an
+// empty footprint, no placement.
+void add_unused(Frame& f, const Op& op, InstrRecord& rec, const TileVal& t);
 void issue(pto::detail::Core& core, InstrRecord& rec);
 // `ins(...) outs(...)` with `nin` inputs (tiles, or a scalar at `scalar_at`) and one output: op.in and
 // op.types list the output first.

@@ -212,11 +212,12 @@ Type memref(const Token& t, const std::string& body, const std::string& file) {
   if (space != "vec" && space != "ub")
     bad(t, file, "memref in " + space + ": a cube memory's tile has a layout the memref does not say; write !pto.tile_buf<loc=" + space +
                      ", ...> with its blayout / slayout");
-  for (std::int64_t d : ty.shape)
-    if (d <= 0) bad(t, file, "memref: a tile's dimensions must be static and positive");
   std::int64_t rows = 1;
-  for (std::size_t k = 0; k + 1 < ty.shape.size(); ++k) rows *= ty.shape[k];
-  if (rows > 65535 || ty.shape.back() > 65535) bad(t, file, "memref: too many rows or columns for a tile");
+  for (std::size_t k = 0; k < ty.shape.size(); ++k) {
+    const std::int64_t d = ty.shape[k];
+    if (d <= 0 || d > 65535) bad(t, file, "memref: a tile's dimensions must be static, positive and at most 65535");
+    if (k + 1 < ty.shape.size() && (rows *= d) > 65535) bad(t, file, "memref: too many rows for a tile (the leading dimensions' product)");
+  }
   ty.kind = Type::Kind::Tile;
   ty.tile.loc = TileType::Vec;
   ty.tile.dtype = ty.dtype;
