@@ -647,6 +647,37 @@ BOOST_AUTO_TEST_CASE(loop_body_tiles_and_ssa_attributes) {
   BOOST_TEST(compared == 4u * 4096u + 64u);
 }
 
+// The new families' type rules are located errors when the file compiles.
+BOOST_AUTO_TEST_CASE(new_family_rules_are_located_errors) {
+  const std::string T = "!pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=256>", I = "!pto.tile_buf<loc=vec, dtype=i32, rows=1, cols=256>";
+  auto wrap = [&](const std::string& stmt) {
+    return "module {\n  func.func @f(%n: i32) {\n    %a = pto.alloc_tile : " + T + "\n    %b = pto.alloc_tile : " + T +
+           "\n    %c = pto.alloc_tile : " + T + "\n    %i = pto.alloc_tile : " + I + "\n" + stmt + "\n    return\n  }\n}\n";
+  };
+  struct Case {
+    std::string stmt, expect;
+  };
+  const std::vector<Case> cases = {
+      {"    pto.tmrgsort ins(%a, %b, %c {exhausted = true} : " + T + ", " + T + ", " + T + ") outs(%c : " + T + ")",
+       "exhausted = true (stop when a list runs out, report the counts) is not supported by pto-run yet"},
+      {"    pto.ttri ins(%n {upperOrLower = 2 : i32} : i32) outs(%i : " + I + ")", "TTRI: upperOrLower must be 0 (lower) or 1 (upper)"},
+      {"    pto.trandom ins(%n, %n, %n, %n, %n, %n {rounds = 5 : i32} : i32, i32, i32, i32, i32, i32) outs(%i : " + I + ")",
+       "TRANDOM: rounds must be 7 or 10"},
+      {"    pto.tgather ins(%a, %n, %b : " + T + ", i32, " + T + ") outs(%c : " + T + ")", "TGATHER's compare form"},
+      {"    pto.tsort32 ins(%a, %i : " + T + ", " + I + ") outs(%c : " + T + ")", "TSORT32: idx must be a uint32 tile"},
+      {"    pto.taxpy ins(%i, %n : " + I + ", i32) outs(%i : " + I + ")", "TAXPY: dst must be half or float"},
+      {"    %m = memref.alloc() : memref<70000x16xf32, #pto.address_space<vec>>", "memref: a tile's dimensions must be static, positive and at most 65535"},
+  };
+  std::size_t checked = 0;
+  for (const Case& c : cases) {
+    const std::string e = parse_error(wrap(c.stmt));
+    BOOST_TEST(e.find("t.pto:7:") != std::string::npos, e);
+    BOOST_TEST(e.find(c.expect) != std::string::npos, "expected '" << c.expect << "' in '" << e << "'");
+    ++checked;
+  }
+  BOOST_TEST(checked == cases.size());
+}
+
 // An op whose first static integer is 1 (here tcmp's cmpMode ne) writes its outs tile: only the SSA form
 // makes a fresh dst (a regression: the two were told apart by that integer).
 BOOST_AUTO_TEST_CASE(an_ins_outs_op_writes_its_outs_tile_whatever_its_attributes) {
