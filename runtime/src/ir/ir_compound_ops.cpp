@@ -48,22 +48,30 @@ void c_txor(Compiler&, Cursor& cur, Op& op) {
 
 // ---- compound: the operand lists of compound.hpp (a scalar where the C++ function takes one) ----------
 
+// The family's view-level checks after dst and the sources (compound.hpp); `hp`: high precision.
+using CompoundChecks = void (*)(InstrRecord&, Target, bool hp);
+void rem_checks(InstrRecord& r, Target t, bool hp) { pto::detail::remainder_checks(r, t, hp); }
+void pow_checks(InstrRecord& r, Target t, bool hp) { pto::detail::power_checks(r, t, hp); }
+void prelu_checks(InstrRecord& r, Target t, bool) { pto::detail::prelu_checks(r, t); }
+void elem_checks(InstrRecord& r, Target t, bool) { pto::detail::check_dtype(*r.desc, r.ops[0].tile.dtype, t); }
+
 struct Compound {
   const char* name;
   pto::Op op;
   int tiles;      // tile sources
   int scalar_at;  // index among the ins, or -1
   bool tmp;       // a tmp last
+  CompoundChecks checks;
 };
 constexpr Compound kCompounds[] = {
-    {"pto.trem", pto::Op::TREM, 2, -1, true},          {"pto.trems", pto::Op::TREMS, 1, 1, true},
-    {"pto.tfmod", pto::Op::TFMOD, 2, -1, false},       {"pto.tfmods", pto::Op::TFMODS, 1, 1, false},
-    {"pto.tpow", pto::Op::TPOW, 2, -1, true},          {"pto.tpows", pto::Op::TPOWS, 1, 1, true},
-    {"pto.tprelu", pto::Op::TPRELU, 2, -1, true},      {"pto.taddc", pto::Op::TADDC, 3, -1, false},
-    {"pto.tsubc", pto::Op::TSUBC, 3, -1, false},       {"pto.taddsc", pto::Op::TADDSC, 2, 1, false},
-    {"pto.tsubsc", pto::Op::TSUBSC, 2, 1, false},      {"pto.tfusedmuladd", pto::Op::TFUSEDMULADD, 2, -1, false},
-    {"pto.tfusedmuladdrelu", pto::Op::TFUSEDMULADDRELU, 2, -1, false},
-    {"pto.tmuladddst", pto::Op::TMULADDDST, 2, -1, false}, {"pto.tsubrelu", pto::Op::TSUBRELU, 2, -1, false}};
+    {"pto.trem", pto::Op::TREM, 2, -1, true, rem_checks},          {"pto.trems", pto::Op::TREMS, 1, 1, true, rem_checks},
+    {"pto.tfmod", pto::Op::TFMOD, 2, -1, false, rem_checks},       {"pto.tfmods", pto::Op::TFMODS, 1, 1, false, rem_checks},
+    {"pto.tpow", pto::Op::TPOW, 2, -1, true, pow_checks},          {"pto.tpows", pto::Op::TPOWS, 1, 1, true, pow_checks},
+    {"pto.tprelu", pto::Op::TPRELU, 2, -1, true, prelu_checks},    {"pto.taddc", pto::Op::TADDC, 3, -1, false, elem_checks},
+    {"pto.tsubc", pto::Op::TSUBC, 3, -1, false, elem_checks},      {"pto.taddsc", pto::Op::TADDSC, 2, 1, false, elem_checks},
+    {"pto.tsubsc", pto::Op::TSUBSC, 2, 1, false, elem_checks},     {"pto.tfusedmuladd", pto::Op::TFUSEDMULADD, 2, -1, false, elem_checks},
+    {"pto.tfusedmuladdrelu", pto::Op::TFUSEDMULADDRELU, 2, -1, false, elem_checks},
+    {"pto.tmuladddst", pto::Op::TMULADDDST, 2, -1, false, elem_checks}, {"pto.tsubrelu", pto::Op::TSUBRELU, 2, -1, false, elem_checks}};
 const Compound& compound_of(pto::Op o) {
   for (const Compound& c : kCompounds)
     if (c.op == o) return c;
@@ -85,14 +93,7 @@ void exec_compound(Frame& f, const Op& op) {
     else add_tile(f, op, core, rec, as_tile(f, op, op.in[k]));
   }
   pto::detail::same_valid_as_dst(rec, 1 + c.tiles);
-  switch (c.op) {
-    case pto::Op::TREM: case pto::Op::TREMS: case pto::Op::TFMOD: case pto::Op::TFMODS:
-      pto::detail::remainder_checks(rec, target, op.ints[1] != 0);
-      break;
-    case pto::Op::TPOW: case pto::Op::TPOWS: pto::detail::power_checks(rec, target, op.ints[1] != 0); break;
-    case pto::Op::TPRELU: pto::detail::prelu_checks(rec, target); break;
-    default: pto::detail::check_dtype(*rec.desc, rec.ops[0].tile.dtype, target); break;
-  }
+  c.checks(rec, target, op.ints[1] != 0);
   if (scalar_slot >= 0) rec.scalar = pto::detail::scalar_of(rec.ops[0].tile.dtype, as_float(f, op, op.in[std::size_t(scalar_slot)]));
   issue(core, rec);
 }
