@@ -332,7 +332,10 @@ bool LaunchScheduler::arrive(int core, BarrierGroup group, std::uint64_t arrival
   Slot& s = *slots_[std::size_t(core)];
   Barrier& b = barriers_[std::size_t(group)];
   ++b.arrived;
-  if (b.arrived == 1 || arrival > b.latest) b.last = {core, seq, "SYNCALL"};
+  // The wait is attributed to the latest arrival; of cores arriving at the same modeled cycle, to the
+  // lowest-numbered, so the report does not depend on which host thread got here first.
+  if (b.arrived == 1 || arrival > b.latest || (arrival == b.latest && core < b.last.core))
+    b.last = {core, seq, "SYNCALL"};
   b.latest = std::max(b.latest, arrival);
   if (b.arrived == b.members) {  // the last one: every member goes on at the same modeled cycle
     const std::uint64_t at = b.latest + cost;
