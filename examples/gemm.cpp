@@ -20,81 +20,16 @@
 
 #include <pto/pto-inst.hpp>
 
+#include "gemm_kernel.hpp"
+
 using namespace pto;
+using gemm_example::kCores;
+using gemm_example::Size;
 
-constexpr int kBaseM = 128, kBaseN = 256, kBaseK = 64, kStepK = 4, kPanelK = kBaseK * kStepK;
-constexpr int kCores = 24, kGridM = 4, kGridN = 6;
-
-using MatA = Tile<TileType::Mat, half, kBaseM, kPanelK, BLayout::ColMajor, kBaseM, kPanelK, SLayout::RowMajor, 512>;  // NZ
-using MatB = Tile<TileType::Mat, half, kPanelK, kBaseN, BLayout::RowMajor, kPanelK, kBaseN, SLayout::ColMajor, 512>;  // ZN
-using LeftT = TileLeft<half, kBaseM, kBaseK>;
-using RightT = TileRight<half, kBaseK, kBaseN>;
-using AccT = TileAcc<float, kBaseM, kBaseN>;
-using GmA = GlobalTensor<half, Shape<1, 1, 1, kBaseM, kPanelK>, pto::Stride<1, 1, 1, -1, 1>>;              // row stride k
-using GmB = GlobalTensor<half, Shape<1, 1, 1, kPanelK, kBaseN>, pto::Stride<1, 1, 1, 1, -1>, Layout::DN>;  // column stride k
-using GmC = GlobalTensor<float, Shape<1, 1, 1, kBaseM, kBaseN>, pto::Stride<1, 1, 1, -1, 1>>;             // row stride n
-
-struct Size {
-  int m, n, k;
-};
-
-Kernel gemm(Size s, __gm__ float* c, __gm__ half* a, __gm__ half* b) {
-  MatA ma[2];
-  MatB mb[2];
-  LeftT la[2];
-  RightT rb[2];
-  AccT acc;
-  for (int x = 0; x < 2; ++x) {
-    TASSIGN(ma[x], x * 0x10000);              // L1: A panels (64 KiB each), then B panels
-    TASSIGN(mb[x], 0x20000 + x * 0x20000);
-    TASSIGN(la[x], x * 0x8000);               // L0A / L0B: two 32 KiB halves each
-    TASSIGN(rb[x], x * 0x8000);
-  }
-  TASSIGN(acc, 0);
-  const event_t ev[2] = {EVENT_ID0, EVENT_ID1};
-  const int sm = s.m / kGridM, sn = s.n / kGridN;
-  const int row0 = get_block_idx() % kGridM * sm, col0 = get_block_idx() / kGridM * sn;
-  for (int x = 0; x < 2; ++x) {  // every buffer starts free
-    co_await set_flag(PIPE_MTE1, PIPE_MTE2, ev[x]);
-    co_await set_flag(PIPE_M, PIPE_MTE1, ev[x]);
-  }
-  int l1 = 0, l0 = 0;
-  for (int i = 0; i < sm; i += kBaseM)
-    for (int j = 0; j < sn; j += kBaseN) {
-      for (int p = 0; p < s.k; p += kPanelK) {
-        GmA ga(a + std::size_t(row0 + i) * s.k + p, {}, {s.k});
-        GmB gb(b + std::size_t(col0 + j) * s.k + p, {}, {s.k});
-        co_await wait_flag(PIPE_MTE1, PIPE_MTE2, ev[l1]);  // the panel buffer's last TEXTRACT is done
-        co_await TLOAD(ma[l1], ga);
-        co_await TLOAD(mb[l1], gb);
-        co_await set_flag(PIPE_MTE2, PIPE_MTE1, ev[l1]);
-        co_await wait_flag(PIPE_MTE2, PIPE_MTE1, ev[l1]);
-        for (int q = 0; q < kStepK; ++q) {
-          co_await wait_flag(PIPE_M, PIPE_MTE1, ev[l0]);  // the L0 buffer's last TMATMUL is done
-          co_await TEXTRACT(la[l0], ma[l1], 0, q * kBaseK);
-          co_await TEXTRACT(rb[l0], mb[l1], q * kBaseK, 0);
-          if (q == kStepK - 1) co_await set_flag(PIPE_MTE1, PIPE_MTE2, ev[l1]);
-          co_await set_flag(PIPE_MTE1, PIPE_M, ev[l0]);
-          co_await wait_flag(PIPE_MTE1, PIPE_M, ev[l0]);
-          if (p == 0 && q == 0) co_await TMATMUL(acc, la[l0], rb[l0]);
-          else co_await TMATMUL_ACC(acc, acc, la[l0], rb[l0]);
-          co_await set_flag(PIPE_M, PIPE_MTE1, ev[l0]);
-          l0 ^= 1;
-        }
-        l1 ^= 1;
-      }
-      GmC gc(c + std::size_t(row0 + i) * s.n + col0 + j, {}, {s.n});
-      co_await set_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
-      co_await wait_flag(PIPE_M, PIPE_FIX, EVENT_ID0);
-      co_await TSTORE(gc, acc);
-      co_await set_flag(PIPE_FIX, PIPE_M, EVENT_ID0);  // the next tile's TMATMUL overwrites acc
-      co_await wait_flag(PIPE_FIX, PIPE_M, EVENT_ID0);
-    }
-  for (int x = 0; x < 2; ++x) {  // take back the tokens the loop left set
-    co_await wait_flag(PIPE_M, PIPE_MTE1, ev[x]);
-    co_await wait_flag(PIPE_MTE1, PIPE_MTE2, ev[x]);
-  }
-}
+// pto-isa's tiling (its README): 128 x 256 output tiles, K in panels of 4 x 64, everything double-buffered.
+constexpr int kBaseM = 128, kBaseN = 256, kBaseK = 64, kStepK = 4;
+constexpr auto gemm = gemm_example::gemm<kBaseM, kBaseN, kBaseK, kStepK, 2>;
+using Shipped = gemm_example::Tiling<kBaseM, kBaseN, kBaseK, kStepK, 2>;
 
 // Pipe busy share of the slowest core, in percent.
 double busy(const LaunchReport& r, pipe_t p) {
@@ -130,7 +65,7 @@ int main(int argc, char** argv) {
   }
 
   const int n = argc > 1 ? std::atoi(argv[1]) : 1536;
-  if (n <= 0 || n % (kGridM * kBaseM) != 0 || n % (kGridN * kBaseN) != 0 || n % kPanelK != 0) {
+  if (!Shipped::fits(n)) {
     std::fprintf(stderr, "gemm: the size must be a positive multiple of %d\n", 3 * 512);
     return 2;
   }

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -1052,4 +1055,47 @@ BOOST_AUTO_TEST_CASE(run_time_rules_are_located_errors_too) {
     m.launch({.blocks = 1, .mode = Mode::Manual}, "vadd", {ir::Arg::buffer(a), ir::Arg::buffer(b), ir::Arg::buffer(c), ir::Arg::integer(16)});
   });
   BOOST_TEST(e.find("the tile has no address; give its alloc_tile `addr = ...`") != std::string::npos, e);
+}
+
+// Template parameters (a tiling search's knobs): ${NAME} replaced before parsing, a missing or malformed
+// one a located error, and the instantiated kernel computing like one written with the value.
+BOOST_AUTO_TEST_CASE(template_parameters_are_replaced_before_parsing) {
+  const std::string tpl = "// ${ROWS} rows\nmodule {\n  %x = arith.constant ${ROWS} : index ${B}\n}\n";
+  BOOST_TEST(ir::Module::instantiate(tpl, {{"ROWS", "64"}, {"B", "x_1"}}) ==
+             "// 64 rows\nmodule {\n  %x = arith.constant 64 : index x_1\n}\n");
+  auto error = [&](const std::string& text, std::map<std::string, std::string> v) {
+    return pto_test::error_text([&] { ir::Module::instantiate(text, v, "t.pto"); });
+  };
+  BOOST_TEST(error(tpl, {{"ROWS", "64"}}).find("t.pto:3:39: error: ${B} has no value: give it values with pto-run --param B=") == 0u,
+             error(tpl, {{"ROWS", "64"}}));
+  BOOST_TEST(error("a ${} b", {}).find("t.pto:1:3: error: a template parameter is written ${NAME}") == 0u);
+  BOOST_TEST(error("a ${ROWS b", {{"ROWS", "1"}}).find("t.pto:1:3: error: a template parameter is written ${NAME}") == 0u);
+  BOOST_TEST(error("${A}", {{"A", "1; x"}}).find("template parameter 'A' = '1; x': a name is letters") != std::string::npos);
+  BOOST_TEST(error("${A}", {{"A", ""}}).find("template parameter 'A' = ''") != std::string::npos);
+  BOOST_TEST(error("${A}", {{"A", "1"}, {"9x", "1"}}).find("template parameter '9x'") != std::string::npos);
+  // Without values, the parser names the parameter where it stands.
+  BOOST_TEST(parse_error("module {\n  %x = arith.constant ${ROWS} : index\n}\n")
+                 .find("t.pto:2:23: error: ${ROWS} is a template parameter: give it values with pto-run --param ROWS=") == 0u,
+             parse_error("module {\n  %x = arith.constant ${ROWS} : index\n}\n"));
+}
+
+BOOST_AUTO_TEST_CASE(an_instantiated_kernel_computes_as_written_with_its_value) {
+  const std::string path = kEx + "/axpy_tiling.pto";
+  std::ifstream is(path);
+  const std::string tpl((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+  const std::vector<float> x = pto_test::random_vector<float>(2 * 1024 * 64, -4, 4, 11);
+  int compared = 0;
+  for (const char* rows : {"16", "128"}) {
+    const ir::Module m = ir::Module::parse(ir::Module::instantiate(tpl, {{"ROWS", rows}}, path), path);
+    std::vector<float> y(x.size(), -1.0f);
+    m.launch({.blocks = 2, .mode = Mode::Auto}, "axpy_tiling",
+             {ir::Arg::buffer(const_cast<float*>(x.data()), x.size() * 4, DType::F32), ir::Arg::buffer(y.data(), y.size() * 4, DType::F32),
+              ir::Arg::real(2.0), ir::Arg::real(1.0)});
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double ref = 2.0 * double(x[i]) + 1.0;  // two roundings: within 2 ulp of the exact value
+      BOOST_TEST(std::fabs(double(y[i]) - ref) <= 2.0 * std::ldexp(std::fabs(ref), -23) + 1e-30, rows << " at " << i);
+      ++compared;
+    }
+  }
+  BOOST_TEST(compared == 2 * 2 * 1024 * 64);
 }

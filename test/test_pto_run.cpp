@@ -9,6 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -167,7 +170,10 @@ BOOST_AUTO_TEST_CASE(the_examples_verify_and_the_cluster_example_runs) {
   std::size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(kEx)) {
     if (e.path().extension() != ".pto") continue;
-    const Result r = run(e.path().string() + " --check");
+    std::ifstream is(e.path());
+    const std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+    const bool tpl = text.find("${ROWS}") != std::string::npos;  // axpy_tiling.pto: a template
+    const Result r = run(e.path().string() + " --check" + (tpl ? " --param ROWS=64" : ""));
     BOOST_TEST(r.status == 0, e.path() << ": " << r.output);
     ++files;
   }
@@ -191,4 +197,83 @@ BOOST_AUTO_TEST_CASE(the_examples_verify_and_the_cluster_example_runs) {
   BOOST_TEST(r.output.find("launch: 6 core(s)") != std::string::npos, r.output);
   BOOST_TEST(r.output.find("512 elements, 0 mismatch(es)") != std::string::npos, r.output);
   for (const auto& p : {a, b, ref}) std::filesystem::remove(p);
+}
+
+namespace {
+// "  rank  candidate  cycles ..." rows of a search's ranking: candidate -> modeled cycles.
+std::map<std::string, unsigned long long> ranking_cycles(const std::string& out) {
+  std::map<std::string, unsigned long long> m;
+  std::istringstream is(out);
+  for (std::string line; std::getline(is, line);) {
+    std::istringstream ls(line);
+    int rank = 0;
+    std::string name;
+    unsigned long long cycles = 0;
+    if (ls >> rank >> name >> cycles) m[name] = cycles;
+  }
+  return m;
+}
+unsigned long long modeled_cycles(const std::string& out) {
+  const auto at = out.find("modeled: ");
+  return at == std::string::npos ? 0 : std::stoull(out.substr(at + 9));
+}
+}  // namespace
+
+// --param with several values: every combination model only, ranked; each candidate's cycles are those
+// of the same file run alone with that value, and one that does not fit is listed with its error.
+BOOST_AUTO_TEST_CASE(a_param_grid_is_a_tiling_search) {
+  const std::string axpy = kEx + "/axpy_tiling.pto", args = " --blocks 2 --arg f32:2048x64 --arg f32:2048x64 --arg 2.0 --arg 1.0";
+  const Result r = run(axpy + " --param ROWS=16,1024,64,256" + args);
+  BOOST_TEST(r.status == 0, r.output);
+  BOOST_TEST(r.output.find("4 candidates, model only on 2 core(s)") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("1 candidate(s) did not run:\n    ROWS=1024: core 0: " + axpy + ":26:7: error: TLOAD") != std::string::npos, r.output);
+  BOOST_TEST(r.output.find("is larger than all of it") != std::string::npos, r.output);
+  const auto ranked = ranking_cycles(r.output);
+  BOOST_TEST_REQUIRE(ranked.size() == 3u, r.output);
+  unsigned long long previous = 0;
+  for (const char* rows : {"256", "64", "16"}) {  // fewer, bigger tiles first
+    const Result one = run(axpy + " --model-only --param ROWS=" + rows + args);
+    BOOST_TEST(one.status == 0, one.output);
+    BOOST_TEST(ranked.at(std::string("ROWS=") + rows) == modeled_cycles(one.output), rows << ": " << one.output);
+    BOOST_TEST(ranked.at(std::string("ROWS=") + rows) > previous);
+    previous = ranked.at(std::string("ROWS=") + rows);
+  }
+  BOOST_TEST(r.output.find("rank  candidate") < r.output.find("ROWS=256"));
+  BOOST_TEST(r.output.find("ROWS=256") < r.output.find("ROWS=64 "));
+}
+
+BOOST_AUTO_TEST_CASE(one_value_per_param_is_an_ordinary_run) {
+  const std::string x = pto_test::temp_path("tx.npy"), y = pto_test::temp_path("ty.npy");
+  const std::vector<float> vx = pto_test::random_vector<float>(2048 * 64, -4, 4, 13);
+  write_npy(x, vx, {2048, 64});
+  const Result r = run(kEx + "/axpy_tiling.pto --blocks 2 --param ROWS=32 --arg " + x + " --arg f32:2048x64 --arg 0.5 --arg -3 --out 1=" + y);
+  BOOST_TEST(r.status == 0, r.output);
+  const std::vector<float> vy = read_npy(y);
+  BOOST_TEST_REQUIRE(vy.size() == vx.size());
+  std::size_t compared = 0;
+  for (std::size_t i = 0; i < vx.size(); ++i, ++compared) BOOST_TEST(vy[i] == float(0.5 * double(vx[i]) - 3.0), i);  // exact: x / 2 - 3 in [-5, -1]
+  BOOST_TEST(compared == 2048u * 64u);
+  for (const auto& p : {x, y}) std::filesystem::remove(p);
+}
+
+BOOST_AUTO_TEST_CASE(param_errors_exit_2_with_a_message) {
+  const std::string axpy = kEx + "/axpy_tiling.pto", args = " --arg f32:1024x64 --arg f32:1024x64 --arg 2.0 --arg 1.0";
+  struct Case {
+    std::string args, expect;
+  };
+  const std::vector<Case> cases = {
+      {axpy + args, axpy + ":14:28: error: ${ROWS} is a template parameter: give it values with pto-run --param ROWS="},
+      {axpy + " --param ROWS=64 --param COLS=1,2" + args, "--param COLS: neither " + axpy + " nor an --arg uses ${COLS}"},
+      {axpy + " --param ROWS=64 --param ROWS=32" + args, "--param ROWS is given twice"},
+      {axpy + " --param ROWS=64,,32" + args, "--param ROWS=64,,32: an empty value"},
+      {axpy + " --param ROWS=64," + args, "--param ROWS=64,: an empty value"},
+      {axpy + " --param ROWS" + args, "--param ROWS: expected NAME=V1,V2,..."},
+      {axpy + " --param 'ROWS=6;4'" + args, "template parameter 'ROWS' = '6;4'"},
+      {axpy + " --param ROWS=16,32 --out 1=y.npy" + args, "--param with several values runs a tiling search, model only"},
+  };
+  for (const Case& c : cases) {
+    const Result r = run(c.args);
+    BOOST_TEST(r.status == 2, c.args << ": " << r.output);
+    BOOST_TEST(r.output.find(c.expect) != std::string::npos, c.args << ": " << r.output);
+  }
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include <pto/isa/bfloat16.hpp>
 #include <pto/isa/error.hpp>
 #include <pto/runtime/trace.hpp>
+#include <pto/runtime/tune.hpp>
 
 namespace {
 
@@ -203,43 +205,34 @@ std::pair<std::size_t, std::string> indexed(const std::string& s, const char* op
 struct Options {
   std::string file, target, entry, mode, trace, svg;
   int blocks = 1, threads = 0;
+  std::size_t top = 10;
   bool model_only = false, check_only = false;
-  std::vector<std::string> args, outs, goldens;
+  std::vector<std::string> args, outs, goldens, params;
   double rtol = 1e-3, atol = 1e-3;
 };
 
-int run(const Options& o) {
-  const pto::ir::Module m = pto::ir::Module::load(o.file);
-  if (o.check_only && o.entry.empty()) {  // the whole file verified; every function listed
-    std::cout << o.file << ": ok (" << m.entries().size() << " function(s):";
-    for (const std::string& e : m.entries()) std::cout << " @" << e;
-    std::cout << ")\n";
-    return 0;
-  }
-  const std::string entry = o.entry.empty() ? m.default_entry() : o.entry;
-  const std::vector<pto::ir::Param> params = m.params(entry);
-  pto::LaunchConfig cfg;
-  cfg.blocks = o.blocks;
+pto::Target target_of(const Options& o, const pto::ir::Module& m) {
   const std::string arch = o.target.empty() ? (m.target_arch().empty() ? "a2a3" : m.target_arch()) : o.target;
-  if (arch == "a2a3" || arch == "a3" || arch == "a2") cfg.target = pto::Target::A2A3;
-  else if (arch == "a5") cfg.target = pto::Target::A5;
-  else throw Usage("--target " + arch + ": a2a3 or a5");
-  if (o.check_only) {
-    std::cout << o.file << ": ok (" << m.entries().size() << " function(s); entry @" << entry << " takes " << params.size() << " argument(s))\n";
-    return 0;
-  }
-  if (o.args.size() != params.size()) {
+  if (arch == "a2a3" || arch == "a3" || arch == "a2") return pto::Target::A2A3;
+  if (arch == "a5") return pto::Target::A5;
+  throw Usage("--target " + arch + ": a2a3 or a5");
+}
+
+// The entry's arguments from the --arg strings: GM buffers into `arrays`, numbers as they are.
+std::vector<pto::ir::Arg> bind_args(const std::string& entry, const std::vector<pto::ir::Param>& params,
+                                    const std::vector<std::string>& strings, std::vector<Array>& arrays) {
+  if (strings.size() != params.size()) {
     std::ostringstream os;
     os << "@" << entry << " takes " << params.size() << " argument(s) (";
     for (std::size_t k = 0; k < params.size(); ++k) os << (k ? ", " : "") << params[k].type;
-    os << "); " << o.args.size() << " --arg given";
+    os << "); " << strings.size() << " --arg given";
     throw Usage(os.str());
   }
-  std::vector<Array> arrays(params.size());
+  arrays.assign(params.size(), Array{});
   std::vector<pto::ir::Arg> args;
   for (std::size_t k = 0; k < params.size(); ++k) {
     const pto::ir::Param& p = params[k];
-    const std::string& s = o.args[k];
+    const std::string& s = strings[k];
     if (p.kind == pto::ir::Param::Kind::Pointer) {
       arrays[k] = array_arg(s, p);
       args.push_back(pto::ir::Arg::buffer(arrays[k].bytes.data(), arrays[k].bytes.size(), arrays[k].dtype));
@@ -254,6 +247,27 @@ int run(const Options& o) {
     }
     if (used != s.size() || s.empty()) throw Usage("--arg " + s + ": the parameter " + p.type + " takes a number");
   }
+  return args;
+}
+
+int run(const Options& o, const pto::ir::Module& m, const std::vector<std::string>& arg_strings) {
+  if (o.check_only && o.entry.empty()) {  // the whole file verified; every function listed
+    std::cout << o.file << ": ok (" << m.entries().size() << " function(s):";
+    for (const std::string& e : m.entries()) std::cout << " @" << e;
+    std::cout << ")\n";
+    return 0;
+  }
+  const std::string entry = o.entry.empty() ? m.default_entry() : o.entry;
+  const std::vector<pto::ir::Param> params = m.params(entry);
+  pto::LaunchConfig cfg;
+  cfg.blocks = o.blocks;
+  cfg.target = target_of(o, m);
+  if (o.check_only) {
+    std::cout << o.file << ": ok (" << m.entries().size() << " function(s); entry @" << entry << " takes " << params.size() << " argument(s))\n";
+    return 0;
+  }
+  std::vector<Array> arrays;
+  const std::vector<pto::ir::Arg> args = bind_args(entry, params, arg_strings, arrays);
   std::vector<std::pair<std::size_t, std::string>> outs, goldens;
   for (const std::string& s : o.outs) outs.push_back(indexed(s, "--out"));
   for (const std::string& s : o.goldens) goldens.push_back(indexed(s, "--golden"));
@@ -306,6 +320,102 @@ int run(const Options& o) {
   return status;
 }
 
+// --param NAME=V1,V2,...: the values of a template parameter ${NAME} (Module::instantiate).
+struct Knob {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+std::vector<Knob> knobs_of(const std::vector<std::string>& params) {
+  std::vector<Knob> knobs;
+  for (const std::string& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
+      throw Usage("--param " + p + ": expected NAME=V1,V2,... (the values of ${NAME} in the file or in an --arg)");
+    Knob k{p.substr(0, eq), {}};
+    for (const Knob& other : knobs)
+      if (other.name == k.name) throw Usage("--param " + k.name + " is given twice (list its values in one: NAME=V1,V2,...)");
+    std::stringstream ss(p.substr(eq + 1));
+    for (std::string v; std::getline(ss, v, ',');) {
+      if (v.empty()) throw Usage("--param " + p + ": an empty value");
+      k.values.push_back(v);
+    }
+    if (p.back() == ',') throw Usage("--param " + p + ": an empty value");
+    knobs.push_back(std::move(k));
+  }
+  return knobs;
+}
+
+std::string substitute(std::string s, const std::map<std::string, std::string>& values) {
+  for (const auto& [name, value] : values) {
+    const std::string key = "${" + name + "}";
+    for (std::size_t at = 0; (at = s.find(key, at)) != std::string::npos; at += value.size()) s.replace(at, key.size(), value);
+  }
+  return s;
+}
+
+// With --param: one run of the instantiated file when every parameter has one value, else a tiling
+// search over every combination (pto::tune, model only), printed as a ranking.
+int start(const Options& o) {
+  if (o.params.empty()) return run(o, pto::ir::Module::load(o.file), o.args);
+  std::ifstream is(o.file, std::ios::binary);
+  if (!is) throw Usage(o.file + ": cannot open the file");
+  const std::string text((std::istreambuf_iterator<char>(is)), std::istreambuf_iterator<char>());
+  const std::vector<Knob> knobs = knobs_of(o.params);
+  std::size_t combos = 1;
+  for (const Knob& k : knobs) {
+    const std::string key = "${" + k.name + "}";
+    bool used = text.find(key) != std::string::npos;
+    for (const std::string& a : o.args) used = used || a.find(key) != std::string::npos;
+    if (!used) throw Usage("--param " + k.name + ": neither " + o.file + " nor an --arg uses ${" + k.name + "}");
+    combos *= k.values.size();
+    if (combos > 10000) throw Usage("--param: more than 10000 combinations; search a coarser grid first");
+  }
+  auto values_of = [&](std::size_t index) {  // the first --param varies slowest
+    std::map<std::string, std::string> v;
+    for (std::size_t k = knobs.size(); k-- > 0;) {
+      v[knobs[k].name] = knobs[k].values[index % knobs[k].values.size()];
+      index /= knobs[k].values.size();
+    }
+    return v;
+  };
+  auto args_of = [&](const std::map<std::string, std::string>& v) {
+    std::vector<std::string> a;
+    for (const std::string& s : o.args) a.push_back(substitute(s, v));
+    return a;
+  };
+  if (combos == 1) {
+    const auto v = values_of(0);
+    return run(o, pto::ir::Module::parse(pto::ir::Module::instantiate(text, v, o.file), o.file), args_of(v));
+  }
+  if (!o.outs.empty() || !o.goldens.empty() || !o.trace.empty() || !o.svg.empty() || o.check_only)
+    throw Usage("--param with several values runs a tiling search, model only; --out, --golden, --trace, --svg and --check "
+                "take one run: give each parameter one value");
+  pto::ir::Module::instantiate(text, values_of(0), o.file);  // a parameter without a value: one error, not one per candidate
+  std::vector<pto::tune::Candidate> grid;
+  for (std::size_t i = 0; i < combos; ++i) {
+    const auto v = values_of(i);
+    std::string name;
+    for (const Knob& k : knobs) name += (name.empty() ? "" : " ") + k.name + "=" + v.at(k.name);
+    grid.push_back({name, [&o, &text, &args_of, v](const pto::LaunchConfig& base) {
+                      const pto::ir::Module m = pto::ir::Module::parse(pto::ir::Module::instantiate(text, v, o.file), o.file);
+                      const std::string entry = o.entry.empty() ? m.default_entry() : o.entry;
+                      pto::LaunchConfig cfg = base;
+                      cfg.target = target_of(o, m);
+                      std::vector<Array> arrays;
+                      const std::vector<pto::ir::Arg> args = bind_args(entry, m.params(entry), args_of(v), arrays);
+                      return m.launch(cfg, entry, args);
+                    }});
+  }
+  pto::tune::Options opt;
+  opt.config.blocks = o.blocks;
+  opt.config.mode = o.mode == "manual" ? pto::Mode::Manual : pto::Mode::Auto;
+  opt.host_threads = o.threads;
+  const std::vector<pto::tune::Result> ranked = pto::tune::search(grid, opt);
+  std::cout << o.file << ": " << combos << " candidates, model only on " << o.blocks << " core(s)\n" << pto::tune::ranking(ranked, o.top);
+  return ranked.front().ok ? 0 : 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -327,6 +437,9 @@ int main(int argc, char** argv) {
   app.add_option("--svg", o.svg, "write the SVG timeline");
   app.add_option("--host-threads", o.threads, "host threads (default: the machine's)");
   app.add_flag("--check", o.check_only, "parse and verify the file, run nothing");
+  app.add_option("--param", o.params, "NAME=V1,V2,...: the values of ${NAME} in the file and the --arg strings; several "
+                 "values: a tiling search over every combination, model only, ranked by modeled time");
+  app.add_option("--top", o.top, "with a search: how many of the ranking to print (default 10; 0 = all)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -334,7 +447,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
   try {
-    return run(o);
+    return start(o);
   } catch (const Usage& e) {
     std::cerr << "pto-run: error: " << e.what() << '\n';
   } catch (const pto::Error& e) {

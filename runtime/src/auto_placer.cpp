@@ -48,7 +48,12 @@ std::size_t AutoPlacer::place(std::size_t bytes, const TileView& tile, const cha
   os << instruction << ": operand " << operand << ' ' << tile << " (" << bytes << " bytes): auto mode finds no room in "
      << where_ << ": " << live_.size() << " live tile(s) hold " << live_bytes() << " bytes";
   if (!reserved_.empty()) os << " and TASSIGNed tiles hold the rest they cover";
-  os << " (largest free block " << largest << " bytes). Live tiles:";
+  os << " (largest free block " << largest << " bytes)";
+  if (live_.empty()) {  // nothing to free: the tile alone is too big
+    os << ". The tile alone is larger than all of it: make it smaller";
+    fail(os.str());
+  }
+  os << ". Live tiles:";
   std::size_t shown = 0;
   for (const auto& [off, l] : live_) {
     if (shown++ == 16) {

@@ -66,9 +66,14 @@ Result classify(const LaunchReport& report) {
     const double share = double(slow->pipes[std::size_t(p)].busy_cycles) / double(slow->cycles);
     if (r.bound_pipe < 0 || share > r.bound_share) r.bound_pipe = p, r.bound_share = share;
   }
-  char text[160];
-  std::snprintf(text, sizeof text, "%s %.0f%% busy%s", pipe_role(r.bound_pipe), 100.0 * r.bound_share,
-                r.bound_share < 0.5 ? "; no pipe busy half the time: waits bound it" : "");
+  // Below half busy no pipe limits it: what is left is the chain between the pipes (how much of their
+  // work overlaps says whether more buffers could help) or waits for other cores.
+  char text[200];
+  if (r.bound_share >= 0.5)
+    std::snprintf(text, sizeof text, "%s %.0f%% busy", pipe_role(r.bound_pipe), 100.0 * r.bound_share);
+  else
+    std::snprintf(text, sizeof text, "no pipe half busy (%s %.0f%%): the chain between pipes, overlap %.2f",
+                  pipe_role(r.bound_pipe), 100.0 * r.bound_share, slow->overlap());
   r.bound = text;
   return r;
 }

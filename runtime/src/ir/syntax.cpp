@@ -230,6 +230,12 @@ private:
       advance();
       return t;
     }
+    if (c == '$' && peek(1) == '{') {
+      const std::size_t close = s_.find('}', i_);
+      const std::string name(close == std::string_view::npos || close - i_ > 66 ? "NAME" : s_.substr(i_ + 2, close - i_ - 2));
+      error("${" + name + "} is a template parameter: give it values with pto-run --param " + name +
+            "=V1,V2,... or pto::ir::Module::instantiate");
+    }
     error(std::string("unexpected character '") + c + "'");
   }
 

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -74,6 +75,11 @@ public:
   // or a type an op's rules reject.
   static Module parse(std::string_view text, const std::string& file = "<input>");
   static Module load(const std::string& path);
+  // `text` with every template parameter `${NAME}` replaced by values[NAME] (a tiling search's knobs:
+  // tile sizes, buffer counts; pto-run --param). Throws "file:line:col: error:" for a parameter without
+  // a value or a malformed one; values a file does not use are left to the caller.
+  static std::string instantiate(std::string_view text, const std::map<std::string, std::string>& values,
+                                 const std::string& file = "<input>");
 
   // The functions with a body that may be launched (not private), in file order.
   std::vector<std::string> entries() const;
