@@ -1,6 +1,7 @@
 // Core: the issue side (scalar pipe), the discrete-event model of the other pipes, copy-on-write
 // snapshots, auto-mode dependencies and the A2/A3 scratch bookkeeping. See core.hpp for the model.
 #include "core.hpp"
+#include "memory_system.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -457,7 +458,14 @@ bool Core::drive(Kernel::Handle top) {
              "a pto::Kernel may co_await only PTO instructions, sync operations and other pto::Kernels");
       if (waits_for_cores(*parked_rec_)) {
         pump_until_can_issue(*parked_rec_);
-        if (!cross_begin(*parked_rec_, false)) return false;  // parked_* stay: the scheduler runs other cores
+        // On a fiber (a lockstep launch) the core waits where it stands; else parked_* stay and the
+        // scheduler runs other cores until it calls drive again.
+        const bool in_place = opt_.scheduler && opt_.scheduler->can_wait_in_place(opt_.core);
+        if (!cross_begin(*parked_rec_, in_place)) {
+          if (!in_place) return false;
+          opt_.scheduler->wait(opt_.core);
+          cross_resumed();
+        }
       }
     } else {
       resumed = false;
@@ -543,8 +551,9 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     std::copy_n(parts, 3, split.cycles);
     std::copy_n(causes, 3, split.why);
   }
-  s.end = t + cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr) +
-          (s.rec.kind == RecordKind::CrossSet ? cost_.table().cross_set_cycles : 0);
+  std::uint64_t cycles = cost_.cycles(s.rec, opt_.timeline ? &s.intrinsics : nullptr);
+  if (opt_.memory && cost_.moved_gm_bytes()) cycles = gm_priced(s.rec, t, cycles);
+  s.end = t + cycles + (s.rec.kind == RecordKind::CrossSet ? cost_.table().cross_set_cycles : 0);
   if (s.end >= kModelTimeLimit)
     fail("pipeline model: ", describe(s.rec), " would end at modeled cycle ", s.end, ", past the model's limit of 2^62 "
          "cycles (a what-if cost table with enormous costs?)");
@@ -561,6 +570,18 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
     return;
   }
   if (functional() && s.kernel && s.kernel->start && !s.kernel->direct) stage(s);
+}
+
+// A GM transfer through the launch's memory system: priced once the cores that could start one earlier
+// have (the scheduler's turn), from what L2 holds and the HBM transfers in flight, on the launch's clock.
+std::uint64_t Core::gm_priced(const InstrRecord& rec, std::uint64_t t, std::uint64_t line_cycles) {
+  const std::uint64_t moved = cost_.moved_bytes(), gm = cost_.moved_gm_bytes();
+  const double rate = cost_.gm_line_rate();
+  const std::uint64_t at = opt_.dispatched + t;
+  const int others = opt_.scheduler ? opt_.scheduler->await_turn(opt_.core, at) : 0;
+  const std::uint64_t cycles = opt_.memory->price(rec, at, line_cycles, gm, rate, others);
+  cost_.restore_moved(moved, gm);  // the observers read them after
+  return cycles;
 }
 
 void Core::stage(Slot& s) {

@@ -42,6 +42,7 @@ namespace pto::detail {
 
 class LaunchScheduler;  // core_scheduler.hpp
 class ClusterRaces;     // cluster_races.hpp
+class MemorySystem;     // memory_system.hpp
 
 // Pipes a record can be queued on, in tie-break order (the scalar pipe is the kernel itself).
 inline constexpr int kQueuedPipes[] = {PIPE_V, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_M, PIPE_FIX};
@@ -90,6 +91,7 @@ struct CoreOptions {
   std::uint8_t fill = 0;                   // the byte on-chip buffers start as (LaunchConfig::fill)
   CoreBeat* beat = nullptr;                // the host watchdog's view of this core; null: none
   ClusterRaces* cluster_races = nullptr;   // a cluster launch's checker across its cluster's cores; null: none
+  MemorySystem* memory = nullptr;          // the launch's L2 and HBM (CostTable::memory_system); null: off
 };
 
 class Core {
@@ -192,6 +194,7 @@ private:
   void add_auto_dependencies(InstrRecord& rec);
   void unit_flag(InstrRecord& rec, std::uint64_t seq);  // the L0C unit flag (core.cpp)
   void snapshot_readers_of(const Slot& writer);
+  std::uint64_t gm_priced(const InstrRecord& rec, std::uint64_t t, std::uint64_t line_cycles);  // the memory system
   void stage(Slot& s);  // run the kernel's start: copy its inputs into a pooled staging buffer
   void run_finish(Slot& s);
   // A record that waits for other cores: SYNCALL (precondition: can_issue, the model's pipes drained:

@@ -40,7 +40,7 @@ struct LaunchScheduler::Slot {
   // first two are resumed by their worker once released.
   enum class Wait : std::uint8_t { Yield, Fiber, Block } wait = Wait::Yield;
   // What it waits for: a barrier of its group, or its flag `flag`.
-  enum class On : std::uint8_t { Barrier, Flag } on = On::Barrier;
+  enum class On : std::uint8_t { Barrier, Flag, Turn } on = On::Barrier;
   BarrierGroup group = BarrierGroup::Vector;
   int flag = 0, flag2 = -1;       // the flag(s) it waits for (A5's AIC waits for id and id + 16 at once)
   std::string what;               // the flag wait, as the core names it (a deadlock message)
@@ -151,9 +151,11 @@ bctx::stack_context PooledStack::allocate() {
   return slot->stack;
 }
 
-LaunchScheduler::LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena, int chip_cores)
-    : layout_(layout), cores_(layout.cores()), threads_(threads), chip_cores_(layout.clusters ? chip_cores : 0), coroutines_(coroutines),
-      fibers_(!coroutines && layout.cores() > threads), arena_(arena), stacks_(std::make_unique<StackPool>()) {
+LaunchScheduler::LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena, int chip_cores,
+                                 bool lockstep)
+    : layout_(layout), cores_(layout.cores()), threads_(lockstep ? 1 : threads), chip_cores_(layout.clusters ? chip_cores : 0),
+      coroutines_(coroutines), fibers_(lockstep || (!coroutines && layout.cores() > threads)), lockstep_(lockstep), arena_(arena),
+      stacks_(std::make_unique<StackPool>()) {
   for (int c = 0; c < cores_; ++c) {
     slots_.push_back(std::make_unique<Slot>());
     slots_.back()->core = c;
@@ -211,6 +213,13 @@ void LaunchScheduler::worker(int w, const std::function<std::unique_ptr<CoreTask
           ++running_;
           ++me.live;
           fresh = true;
+          break;
+        }
+        if (!turns_.empty()) {  // nothing else can run: the earliest transfer waiting for its turn goes
+          s = slots_[std::size_t(turns_.begin()->second)].get();
+          turns_.erase(turns_.begin());
+          s->state = Slot::State::Running;
+          ++running_;
           break;
         }
         if (me.live == 0 && next_ >= cores_) return;
@@ -303,6 +312,26 @@ bool LaunchScheduler::startable(int core) {
   }
   slots_[std::size_t(core)]->dispatched = at;
   return true;
+}
+
+int LaunchScheduler::await_turn(int core, std::uint64_t at) {
+  const std::pair<std::uint64_t, int> mine{at, core};
+  {
+    std::unique_lock lock(m_);
+    Slot& s = *slots_[std::size_t(core)];
+    const bool others_run = !workers_[std::size_t(s.home)]->ready.empty() || (next_ < cores_ && startable(next_));
+    if (others_run || (!turns_.empty() && *turns_.begin() < mine)) {
+      turns_.insert(mine);
+      s.on = Slot::On::Turn;
+      suspend(s, true);
+      lock.unlock();
+      wait(core);  // the worker resumes it once it is the earliest (and erases its turn)
+    }
+  }
+  std::lock_guard lock(m_);
+  int same = 0;
+  for (auto it = turns_.lower_bound({at, -1}); it != turns_.end() && it->first == at; ++it) ++same;
+  return same;
 }
 
 std::uint64_t LaunchScheduler::dispatched(int core) const {
@@ -519,7 +548,7 @@ bool LaunchScheduler::flag_wait(int core, int id, int id2, std::uint64_t arrival
 
 // Every core has started and none can run: the waiting ones wait for cores that have ended or wait too.
 void LaunchScheduler::check_deadlock() {
-  if (running_ > 0) return;
+  if (running_ > 0 || !turns_.empty()) return;  // a core waiting for its turn can always go on
   std::string waves;  // the next block waits for a core that a waiting block holds
   if (next_ < cores_) {
     if (startable(next_)) return;

@@ -35,6 +35,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -72,7 +73,9 @@ public:
   // cores inside `arena` (the launch's oneTBB arena, so a CPU kernel's parallel_for honours host_threads).
   // `chip_cores` (cluster launches; 0: no limit): the chip's AI cores. Block b >= chip_cores starts once
   // block b - chip_cores has ended, on its core, at its modeled end (the chip runs such blocks in waves).
-  LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena = nullptr, int chip_cores = 0);
+  // `lockstep` (the memory system: await_turn): one host thread, every core on a fiber of its own.
+  LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena = nullptr, int chip_cores = 0,
+                  bool lockstep = false);
   ~LaunchScheduler();
   LaunchScheduler(const LaunchScheduler&) = delete;
   LaunchScheduler& operator=(const LaunchScheduler&) = delete;
@@ -118,6 +121,11 @@ public:
   // (a gathered signal's members, both flags of a paired wait).
   SignalOrigin released_by(int core) const;
   std::vector<SignalOrigin> released_sources(int core) const;
+  // The memory system's step (memory_system.hpp; a lockstep launch): `core`, on its fiber, is to price a
+  // GM transfer starting at launch cycle `at`. Returns once every core that could still start one before
+  // it has: the cores that can run go first, then those waiting for their turn at an earlier (cycle, core).
+  // Returns how many other cores wait for their turn at `at` (their transfers start with this one).
+  int await_turn(int core, std::uint64_t at);
   // The modeled cycle the core's block was dispatched at: 0 in the first wave (call from its task).
   std::uint64_t dispatched(int core) const;
 
@@ -151,7 +159,7 @@ private:
 
   const CoreLayout layout_;
   const int cores_, threads_, chip_cores_;
-  const bool coroutines_, fibers_;
+  const bool coroutines_, fibers_, lockstep_;
   tbb::task_arena* arena_;
   mutable std::mutex m_;
   std::vector<std::unique_ptr<Slot>> slots_;
@@ -160,6 +168,7 @@ private:
   int next_ = 0;     // the next core to start
   int running_ = 0;  // started, not ended, not waiting
   std::array<Barrier, 3> barriers_{};  // by BarrierGroup
+  std::set<std::pair<std::uint64_t, int>> turns_;  // (launch cycle, core) of the cores waiting in await_turn
   // Sets that gather several cores, by (mode, first member, id): each member's pending set times.
   std::map<std::tuple<int, int, int>, std::vector<std::deque<Signal>>> gathering_;
 

@@ -251,7 +251,10 @@ namespace detail {
 
 CostModel::CostModel(const CostTable& table, int cores, Target target, bool chip_errors)
     : table_(table), target_(target), chip_errors_(chip_errors) {
-  gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores) : 0;
+  // The memory system shares GM in time (memory_system.hpp) instead of this static share.
+  gm_share_ = table.gm_aggregate_bytes_per_cycle > 0 && !table.memory_system
+                  ? table.gm_aggregate_bytes_per_cycle / std::max(1, cores)
+                  : 0;
 }
 
 std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction,
@@ -261,6 +264,7 @@ std::uint64_t CostModel::dma_cycles(const DmaCost& path, std::uint64_t bytes, bo
   if (gm) moved_gm_bytes_ += bytes;
   double bw = path.bytes_per_cycle;
   if (gm && gm_share_ > 0) bw = std::min(bw, gm_share_);
+  if (gm) gm_line_rate_ = bw;
   return whole_cycles(std::ceil(double(calls) * path.setup_cycles + double(bytes) / bw), instruction);
 }
 

@@ -46,6 +46,10 @@ public:
   // Bytes the transfers of the last cycles() call moved, and how many of them crossed GM.
   std::uint64_t moved_bytes() const { return moved_bytes_; }
   std::uint64_t moved_gm_bytes() const { return moved_gm_bytes_; }
+  // The line rate (bytes per cycle) the last cycles() call's GM transfer moved at (the memory system
+  // prices what HBM serves from it).
+  double gm_line_rate() const { return gm_line_rate_; }
+  void restore_moved(std::uint64_t bytes, std::uint64_t gm) const { moved_bytes_ = bytes, moved_gm_bytes_ = gm; }
 
 private:
   std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer, GmIndexed, Prefetch or PadZeros instruction
@@ -55,6 +59,7 @@ private:
   std::uint64_t dma_cycles(const DmaCost& path, std::uint64_t bytes, bool gm, const char* instruction, std::uint64_t calls = 1) const;
   const CostTable& table_;
   mutable std::uint64_t moved_bytes_ = 0, moved_gm_bytes_ = 0;  // by the last cycles() call's transfers
+  mutable double gm_line_rate_ = 0;
   double gm_share_;  // bytes per cycle one core's GM transfer may use
   IntrinsicStream stream_;
   // Vector-instruction cycles by the operands' geometry and addresses (a kernel issues the same few

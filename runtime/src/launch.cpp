@@ -27,6 +27,7 @@
 #include "core_layout.hpp"
 #include "cluster_races.hpp"
 #include "core_scheduler.hpp"
+#include "memory_system.hpp"
 #include "core_tools.hpp"
 #include "cost_model.hpp"
 #include "env.hpp"
@@ -87,7 +88,7 @@ class BlockTask final : public CoreTask {
 public:
   BlockTask(const LaunchConfig& cfg, int core, KernelStart start, const void* state, ConcurrentPolicy* concurrent,
             const GmAllocations& gm, bool sized_only, LaunchScheduler* scheduler, CoreReport& report, GmLog& gm_log,
-            const WatchdogLimits& limits, CoreBeat& beat, ClusterRaces* cluster_races)
+            const WatchdogLimits& limits, CoreBeat& beat, ClusterRaces* cluster_races, MemorySystem* memory)
       : start_(start), state_(state), report_(report), gm_log_(gm_log), beat_(beat) {
     executor_ = concurrent ? concurrent->make_executor(core, cfg.target, cfg.queue_depth) : nullptr;
     const CoreLayout& layout = scheduler->layout();
@@ -116,6 +117,7 @@ public:
     o.fill = std::uint8_t(cfg.fill);  // resolved by launch_impl
     o.beat = &beat;
     o.cluster_races = cluster_races;
+    o.memory = memory;
     core_ = std::make_unique<Core>(o);
     tools_ = std::make_unique<CoreTools>(*core_, cfg.check, cfg.timeline);  // check: resolved by launch_impl
     for (Observer* obs : cfg.observers) core_->attach(obs);
@@ -228,6 +230,9 @@ void check_cost_table(const CostTable& t, Target target) {
     if (!(v >= 0) || !std::isfinite(v))
       fail("pto::launch: cost table '", t.name, "': mad_setup_cycles and mad_cycles_per_block must be finite numbers >= 0 "
            "(found ", v, ")");
+  if (t.memory_system && (!(t.hbm_gb_per_s > 0) || !std::isfinite(t.hbm_gb_per_s) || t.l2_line_bytes == 0))
+    fail("pto::launch: cost table '", t.name, "': the memory system needs hbm_gb_per_s > 0 (found ", t.hbm_gb_per_s,
+         ") and l2_line_bytes > 0 (found ", t.l2_line_bytes, "; l2_bytes 0 is no L2)");
   if (t.cube_cores < 0 || t.vector_cores < 0)
     fail("pto::launch: cost table '", t.name, "': cube_cores and vector_cores must be >= 0 (0: no limit; found ",
          t.cube_cores, " and ", t.vector_cores, ")");
@@ -316,7 +321,11 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   // per core, at most host_threads), and under the concurrent policy the rest (at least one) run the
   // pipes. More busy threads than host cores only trade places: on two cores, one kernel thread and
   // two pipe threads streamed at 39-50% of a triad, one and one at 55%.
-  const int threads = std::min(host_threads, cores);
+  // The memory system prices every GM transfer after the other cores' earlier ones: the cores run in
+  // modeled-time step on one host thread (memory_system.hpp); the concurrent policy's pipe threads stay.
+  const CostTable& costs = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
+  const bool lockstep = costs.memory_system;
+  const int threads = lockstep ? 1 : std::min(host_threads, cores);
   // A pipe thread serves one of three lanes (loads, compute, stores) of some cores: more than 3 per
   // core would sit idle, so a launch never starts them.
   const int pipe_threads = std::clamp(host_threads - threads, 1, 3 * cores);
@@ -333,11 +342,13 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
 
   const WatchdogLimits limits = resolve_watchdog(cfg.max_instructions, cfg.max_cycles, cfg.watchdog_seconds);
   std::vector<CoreReport> reports(static_cast<std::size_t>(cores));
+  LaunchReport::Memory memory_stats;
   std::vector<GmLog> gm_logs(static_cast<std::size_t>(cores));
   {
     HostWatchdog watchdog(cores, limits.seconds);
     const CostTable& table = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
-    LaunchScheduler scheduler(layout, threads, coroutine, &arena, table.cube_cores);
+    LaunchScheduler scheduler(layout, threads, coroutine, &arena, table.cube_cores, lockstep);
+    std::unique_ptr<MemorySystem> memory = lockstep ? std::make_unique<MemorySystem>(table) : nullptr;
     // The program has one copy of the kernels' statics: launches that swap it run one at a time.
     static std::mutex statics_in_use;
     std::unique_lock<std::mutex> statics_lock(statics_in_use, std::defer_lock);
@@ -358,8 +369,10 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
       const KernelStart s = layout.kind(c) == CoreKind::Cube ? cube_start : start;
       ClusterRaces* races = cluster_races.empty() ? nullptr : cluster_races[std::size_t(layout.block(c))].get();
       return std::make_unique<BlockTask>(cfg, c, s, state, concurrent.get(), gm, sized_only, &scheduler,
-                                         reports[std::size_t(c)], gm_logs[std::size_t(c)], limits, watchdog.core(c), races);
+                                         reports[std::size_t(c)], gm_logs[std::size_t(c)], limits, watchdog.core(c), races,
+                                         memory.get());
     });
+    if (memory) memory->report(memory_stats);
     // The first error of the lowest core, except that a core left waiting by another core's failure
     // reports that failure's error, not its own.
     for (bool secondary : {false, true})
@@ -389,6 +402,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   r.hbm_gb_per_s = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).hbm_gb_per_s;
   r.clock_ghz = (cfg.costs ? *cfg.costs : default_cost_table(cfg.target)).clock_ghz;
   r.cores = std::move(reports);
+  r.memory = memory_stats;
   dispatch_in_waves(r, layout, cfg.costs ? *cfg.costs : default_cost_table(cfg.target));
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (cfg.check == SyncCheck::Default) notice_findings(r);

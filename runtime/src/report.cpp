@@ -228,10 +228,19 @@ void gm_traffic(std::ostream& os, const LaunchReport& r) {
   if (!gm || !r.cycles) return;
   const double gbs = double(gm) * r.clock_ghz / double(r.cycles);
   os << "  GM: " << gm << " B moved by " << r.cores.size() << " core(s) = " << std::setprecision(1) << gbs << " GB/s";
+  if (r.memory.on) {
+    const LaunchReport::Memory& m = r.memory;
+    const double hbm = double(m.hbm_bytes) * r.clock_ghz / double(r.cycles);
+    os << "\n  memory: L2 served " << std::setprecision(1) << 100.0 * m.l2_hit_rate() << "% of " << m.read_bytes
+       << " B read (" << m.written_bytes << " B written through); HBM moved " << m.hbm_bytes << " B = " << hbm << " GB/s of "
+       << r.hbm_gb_per_s << " (" << 100.0 * hbm / r.hbm_gb_per_s << "%); " << m.shared_transfers << " of " << m.transfers
+       << " GM transfers shared HBM below their line\n";
+    return;
+  }
   if (r.hbm_gb_per_s > 0 && gbs > r.hbm_gb_per_s)
     os << "; WARNING: more than the chip's " << r.hbm_gb_per_s << " GB/s of HBM (assumed). The model gives each core its "
-       << "own DMA line and does not share GM bandwidth between cores yet (gm_aggregate_bytes_per_cycle caps it in a "
-          "what-if table), so this launch is modeled faster than the chip can run it, unless L2 serves the reuse";
+       << "own DMA line: the memory system is off (CostTable::memory_system shares HBM between the cores in time "
+          "behind an L2), so this launch is modeled faster than the chip can run it, unless L2 serves the reuse";
   os << '\n';
 }
 

@@ -53,9 +53,17 @@ struct CostTable {
   // core's transfers at most gm_aggregate_bytes_per_cycle / N (exact when every core streams at once,
   // the SPMD case; pessimistic for cores that move data at different times).
   double gm_aggregate_bytes_per_cycle = 0;
-  // The chip's HBM bandwidth in GB/s (10^9 bytes): not modeled yet (the memory-system issue); the report
-  // warns when a launch's cores together move GM faster than this. Assumed, see docs/pipeline-model.md.
+  // The chip's HBM bandwidth in GB/s (10^9 bytes). Assumed, see docs/pipeline-model.md. With the memory
+  // system off the report only warns when a launch's cores together move GM faster than this.
   double hbm_gb_per_s = 1600;
+  // The memory system (docs/pipeline-model.md, "The memory system"): every GM transfer goes through an
+  // L2 of l2_bytes in l2_line_bytes lines (LRU, write-allocate); the bytes it misses (and every byte
+  // written) share hbm_gb_per_s in time with the other cores' transfers in flight when it starts:
+  // min(its line, HBM / k). Off: each core has its own DMA line to GM (and gm_aggregate_bytes_per_cycle's
+  // static share, if set). l2_bytes 0: no L2.
+  bool memory_system = false;
+  std::uint64_t l2_bytes = std::uint64_t(192) << 20;
+  std::uint32_t l2_line_bytes = 512;
   std::uint32_t scalar_issue_cycles = 1;  // paid by PIPE_S for every instruction it issues
   // One scalar load or store of GM (A2A3's MGATHER / MSCATTER element walk). Assumed: no published figure.
   std::uint32_t scalar_gm_cycles = 32;

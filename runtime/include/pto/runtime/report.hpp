@@ -137,6 +137,14 @@ struct LaunchReport {
   double host_seconds = 0;   // host wall-clock of the whole launch
   bool timeline = false;     // the launch recorded a timeline (LaunchConfig::timeline)
   double hbm_gb_per_s = 0;   // the cost table's HBM figure (the summary warns past it)
+  // The memory system (CostTable::memory_system): GM bytes the launch's transfers read and wrote, the
+  // read bytes L2 served, the bytes that went to HBM, and the transfers that shared HBM with others.
+  struct Memory {
+    bool on = false;
+    std::uint64_t read_bytes = 0, written_bytes = 0, l2_hit_bytes = 0, hbm_bytes = 0;
+    std::uint64_t transfers = 0, shared_transfers = 0;
+    double l2_hit_rate() const { return read_bytes ? double(l2_hit_bytes) / double(read_bytes) : 0.0; }
+  } memory;
 
   double microseconds() const { return double(cycles) / (clock_ghz * 1000.0); }
   // Of the slowest core (the one that sets the launch's makespan).
