@@ -443,7 +443,9 @@ BOOST_AUTO_TEST_CASE(the_summary_says_what_bounds_the_kernel_and_when_gm_outruns
     for (int k = 0; k < kTiles; ++k) l = co_await TLOAD(t, src);
     co_await TSTORE(dst, t, l);
   };
-  const LaunchReport rep = launch({.blocks = kCores, .model_only = true, .timeline = true}, stream, out, in);
+  CostTable own_lines = default_cost_table(Target::A2A3);
+  own_lines.memory_system = false;  // each core its own line: more than HBM, and the warning says so
+  const LaunchReport rep = launch({.blocks = kCores, .model_only = true, .timeline = true, .costs = &own_lines}, stream, out, in);
   const std::string s = rep.summary();
   BOOST_TEST(contains(s, "\n  verdict: MTE2-bound: "), s);
   BOOST_TEST(contains(s, "; MTE3 waits "), s);
@@ -453,8 +455,16 @@ BOOST_AUTO_TEST_CASE(the_summary_says_what_bounds_the_kernel_and_when_gm_outruns
   BOOST_TEST(contains(s, "; WARNING: more than the chip's 1600.0 GB/s of HBM (assumed)."), s);
   BOOST_TEST(contains(s, "critical path (core 0, 17 instructions): TLOAD x 16 -> TSTORE\n"), s);
   // One core stays under the HBM figure: no warning.
-  const LaunchReport one = launch({.blocks = 1, .model_only = true}, stream, out, in);
+  const LaunchReport one = launch({.blocks = 1, .model_only = true, .costs = &own_lines}, stream, out, in);
   BOOST_TEST(!contains(one.summary(), "WARNING"), one.summary());
+  // With the memory system (the default) the 48 cores share HBM: no warning, the memory line instead,
+  // and GM stays under HBM.
+  const LaunchReport shared = launch({.blocks = kCores, .model_only = true}, stream, out, in);
+  const std::string m = shared.summary();
+  BOOST_TEST(!contains(m, "WARNING"), m);
+  BOOST_TEST(contains(m, "\n  memory: L2 served "), m);
+  BOOST_TEST(shared.memory.on);
+  BOOST_TEST(double(shared.memory.hbm_bytes) * shared.clock_ghz / double(shared.cycles) <= 1600.0);
 }
 
 // ---- auto mode: a loop-local tile ----------------------------------------------------------------------

@@ -346,7 +346,7 @@ RecordEvent Core::issue_blocking(InstrRecord& rec) {
   if (waits_for_cores(rec) && cross_ != CrossState::Released) {
     // A plain kernel waits in place: on its fiber, or on a host thread of its own. A coroutine kernel
     // waits only by suspending (Core::drive), so a wait it did not co_await cannot wait.
-    if (opt_.scheduler && !opt_.scheduler->can_wait_in_place(opt_.core))
+    if (opt_.scheduler && opt_.scheduler->coroutines())
       fail(rec.desc->name, ": in a coroutine kernel it must be co_awaited (`co_await ", rec.desc->name,
            "(...);`, and TPOP / TALLOC / TPUSH the same): a coroutine core waits for the other cores only where it "
            "suspends");

@@ -112,6 +112,7 @@ public:
   // Whether a core that must wait can wait where it stands (a plain kernel: on its fiber or on a thread
   // of its own), rather than by returning from Core::drive (a coroutine kernel, always).
   bool can_wait_in_place(int core) const;
+  bool coroutines() const { return coroutines_; }  // the kernels are coroutines (they wait only where they co_await)
   // Waits where it stands until the core is released (precondition: arrive or flag_wait returned false).
   void wait(int core);
   // The modeled cycle the core's wait ended at (a barrier's release, the signal's time); throws the

@@ -279,6 +279,14 @@ void dispatch_in_waves(LaunchReport& r, const CoreLayout& layout, const CostTabl
 
 LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelStart cube_start, const void* state,
                          std::vector<GmAllocation> allocations, bool sized_only, bool coroutine) {
+  // Raw pointer arguments come as unsized entries (their address only): the memory system's, not the
+  // bounds checks'.
+  std::vector<GmAllocation> raw_args;
+  std::erase_if(allocations, [&](const GmAllocation& a) {
+    const bool raw = a.elem_bytes == 0;
+    if (raw) raw_args.push_back(a);
+    return raw;
+  });
   const GmAllocations gm(std::move(allocations));
   LaunchConfig cfg = config;
   cfg.check = resolve_check(cfg.check);
@@ -324,7 +332,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
   // The memory system prices every GM transfer after the other cores' earlier ones: the cores run in
   // modeled-time step on one host thread (memory_system.hpp); the concurrent policy's pipe threads stay.
   const CostTable& costs = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
-  const bool lockstep = costs.memory_system;
+  const bool lockstep = MemorySystem::can_contend(costs, cores);
   const int threads = lockstep ? 1 : std::min(host_threads, cores);
   // A pipe thread serves one of three lanes (loads, compute, stores) of some cores: more than 3 per
   // core would sit idle, so a launch never starts them.
@@ -348,7 +356,7 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
     HostWatchdog watchdog(cores, limits.seconds);
     const CostTable& table = cfg.costs ? *cfg.costs : default_cost_table(cfg.target);
     LaunchScheduler scheduler(layout, threads, coroutine, &arena, table.cube_cores, lockstep);
-    std::unique_ptr<MemorySystem> memory = lockstep ? std::make_unique<MemorySystem>(table) : nullptr;
+    std::unique_ptr<MemorySystem> memory = lockstep ? std::make_unique<MemorySystem>(table, gm, raw_args) : nullptr;
     // The program has one copy of the kernels' statics: launches that swap it run one at a time.
     static std::mutex statics_in_use;
     std::unique_lock<std::mutex> statics_lock(statics_in_use, std::defer_lock);
@@ -372,7 +380,10 @@ LaunchReport launch_impl(const LaunchConfig& config, KernelStart start, KernelSt
                                          reports[std::size_t(c)], gm_logs[std::size_t(c)], limits, watchdog.core(c), races,
                                          memory.get());
     });
-    if (memory) memory->report(memory_stats);
+    if (memory) {
+      const MemorySystem::Stats& m = memory->stats();
+      memory_stats = {true, m.read_bytes, m.written_bytes, m.l2_hit_bytes, m.hbm_bytes, m.transfers, m.shared_transfers};
+    }
     // The first error of the lowest core, except that a core left waiting by another core's failure
     // reports that failure's error, not its own.
     for (bool secondary : {false, true})

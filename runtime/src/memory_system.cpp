@@ -7,10 +7,19 @@
 
 namespace pto::detail {
 
-MemorySystem::MemorySystem(const CostTable& t)
-    : hbm_rate_(t.hbm_gb_per_s / t.clock_ghz), line_(std::max<std::uint32_t>(t.l2_line_bytes, 1)),
+MemorySystem::MemorySystem(const CostTable& t, const GmAllocations& sized, std::vector<GmAllocation> raw)
+    : sized_(sized), raw_(std::move(raw)), hbm_rate_(t.hbm_gb_per_s / t.clock_ghz), line_(std::max<std::uint32_t>(t.l2_line_bytes, 1)),
       capacity_lines_(t.l2_bytes / std::max<std::uint32_t>(t.l2_line_bytes, 1)) {
-  stats_.on = true;
+}
+
+bool MemorySystem::can_contend(const CostTable& t, int cores) {
+  if (!t.memory_system) return false;
+  double read = 0, write = 0;
+  for (int m = 1; m < kNumMemories; ++m) {
+    read = std::max(read, t.transfer(Memory::GM, Memory(m)).bytes_per_cycle);
+    write += t.transfer(Memory(m), Memory::GM).bytes_per_cycle;
+  }
+  return double(cores) * (read + write) > t.hbm_gb_per_s / t.clock_ghz;
 }
 
 // Every run of the view along its unit-stride dimension (the innermost when none has unit stride) is one
@@ -49,6 +58,15 @@ void MemorySystem::ranges_of(const InstrRecord& rec, std::vector<std::pair<std::
       }
     }
   }
+}
+
+std::uintptr_t MemorySystem::placed(std::uintptr_t a) const {
+  constexpr std::uintptr_t kTag = std::uintptr_t(1) << 63;  // above every host address
+  if (const GmAllocation* g = sized_.containing(a)) return kTag | std::uintptr_t(g->arg) << 48 | (a - g->lo);
+  const GmAllocation* base = nullptr;
+  for (const GmAllocation& r : raw_)
+    if (r.lo <= a && (!base || r.lo > base->lo)) base = &r;
+  return base ? kTag | std::uintptr_t(base->arg) << 48 | (a - base->lo) : a;
 }
 
 std::uint64_t MemorySystem::touch(std::uintptr_t b, std::uintptr_t e) {
@@ -92,7 +110,10 @@ std::uint64_t MemorySystem::price(const InstrRecord& rec, std::uint64_t t, std::
   ++stats_.transfers;  // this transfer's number, for the lines it brings
   ranges_of(rec, scratch_);
   std::uint64_t hit = 0;
-  for (const auto& [b, e] : scratch_) hit += touch(b, e);
+  for (const auto& [b, e] : scratch_) {
+    const std::uintptr_t at = placed(b);
+    hit += touch(at, at + (e - b));
+  }
   hit = write ? 0 : std::min(hit, gm_bytes);  // a write goes through to HBM
   const std::uint64_t miss = gm_bytes - hit;
   (write ? stats_.written_bytes : stats_.read_bytes) += gm_bytes;
@@ -110,6 +131,5 @@ std::uint64_t MemorySystem::price(const InstrRecord& rec, std::uint64_t t, std::
   return cycles;
 }
 
-void MemorySystem::report(LaunchReport::Memory& out) const { out = stats_; }
 
 }  // namespace pto::detail

@@ -60,8 +60,9 @@ struct CostTable {
   // L2 of l2_bytes in l2_line_bytes lines (LRU, write-allocate); the bytes it misses (and every byte
   // written) share hbm_gb_per_s in time with the other cores' transfers in flight when it starts:
   // min(its line, HBM / k). Off: each core has its own DMA line to GM (and gm_aggregate_bytes_per_cycle's
-  // static share, if set). l2_bytes 0: no L2.
-  bool memory_system = false;
+  // static share, if set). l2_bytes 0: no L2. A launch whose cores cannot ask HBM for more than it
+  // gives (cores x (fastest GM read line + every GM write line) <= HBM) skips it: the figures are the same.
+  bool memory_system = true;
   std::uint64_t l2_bytes = std::uint64_t(192) << 20;
   std::uint32_t l2_line_bytes = 512;
   std::uint32_t scalar_issue_cycles = 1;  // paid by PIPE_S for every instruction it issues

@@ -56,6 +56,14 @@ template <class A> using launch_arg_t = decltype(launch_arg(std::declval<A>()));
 
 template <class T>
 void note_allocation(const T&, int, std::vector<GmAllocation>&) {}
+// A raw GM pointer argument: its address only (count and elem_bytes 0); launch_impl keeps these apart
+// from the sized ones, for the memory system's L2 lines (placed relative to each argument, as the chip's
+// allocator aligns a buffer, so hits never depend on where the host's allocator put it).
+template <class T>
+void note_allocation(T* const& p, int arg, std::vector<GmAllocation>& out) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(p);
+  out.push_back({lo, lo, arg, 0, 0});
+}
 template <class T>
 void note_allocation(const GmArg<T>& g, int arg, std::vector<GmAllocation>& out) {
   const auto lo = reinterpret_cast<std::uintptr_t>(g.data);
