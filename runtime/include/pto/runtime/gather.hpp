@@ -56,7 +56,8 @@ inline void gather_index_checks(InstrRecord& rec, Target target) {
 // TGATHER's mask-pattern form on the views (dst, src in rec), shared with the PTO IR reader.
 inline void gather_mask_checks(InstrRecord& rec, Target target, MaskPattern p, bool by_cols) {
   const InstrDesc& d = *rec.desc;
-  const TileView &o = rec.ops[0].tile, &s = rec.ops[1].tile;
+  TileView& o = rec.ops[0].tile;
+  const TileView& s = rec.ops[1].tile;
   check_dtype(d, "src", s.dtype, target, d.dtypes);
   const int times = mask_period(p), at = mask_position(p);
   const int R = s.valid_rows, C = s.valid_cols;
@@ -70,9 +71,15 @@ inline void gather_mask_checks(InstrRecord& rec, Target target, MaskPattern p, b
     if (o.valid_cols != o.cols && o.valid_rows > 1)
       fail(d.name, ": operand dst ", o, ": by rows the chip packs the kept elements one after another from dst's first "
            "element, so dst's valid rows must be whole rows of the tile (or one row)");
-    if (std::int64_t(o.valid_rows) * o.valid_cols < n)
-      fail(d.name, ": operand dst ", o, " holds ", std::int64_t(o.valid_rows) * o.valid_cols, " elements in its valid region, "
-           "and the pattern keeps ", n, " of src ", s, " (the chip would write past dst's valid region)");
+    if (std::int64_t(o.rows) * o.cols < n)
+      fail(d.name, ": operand dst ", o, " holds ", std::int64_t(o.rows) * o.cols, " elements in all, and the pattern keeps ",
+           n, " of src ", s, " (the chip would write past dst's storage)");
+    // More than dst's valid region: the chip packs them on into dst's own storage past it (pto-isa's topk
+    // kernel keeps 1024 of a row in a 1000-column one and stores the 1000); the record says what is written.
+    if (std::int64_t(o.valid_rows) * o.valid_cols < n) {
+      o.valid_rows = n > o.cols ? int((n + o.cols - 1) / o.cols) : std::max(o.valid_rows, 1);
+      o.valid_cols = n > o.cols ? o.cols : std::max(o.valid_cols, int(n));
+    }
     if (target == Target::A5 && s.elem_bytes() == 8 && per_row > 64)
       fail(d.name, ": operand src ", s, ": A5 keeps at most 64 64-bit elements per row (Int64GatherPattern)");
   }
