@@ -154,7 +154,7 @@ bctx::stack_context PooledStack::allocate() {
 LaunchScheduler::LaunchScheduler(CoreLayout layout, int threads, bool coroutines, tbb::task_arena* arena, int chip_cores,
                                  bool lockstep)
     : layout_(layout), cores_(layout.cores()), threads_(lockstep ? 1 : threads), chip_cores_(layout.clusters ? chip_cores : 0),
-      coroutines_(coroutines), fibers_(lockstep || (!coroutines && layout.cores() > threads)), lockstep_(lockstep), arena_(arena),
+      coroutines_(coroutines), fibers_(lockstep || (!coroutines && layout.cores() > threads)), arena_(arena),
       stacks_(std::make_unique<StackPool>()) {
   for (int c = 0; c < cores_; ++c) {
     slots_.push_back(std::make_unique<Slot>());

@@ -160,7 +160,7 @@ private:
 
   const CoreLayout layout_;
   const int cores_, threads_, chip_cores_;
-  const bool coroutines_, fibers_, lockstep_;
+  const bool coroutines_, fibers_;
   tbb::task_arena* arena_;
   mutable std::mutex m_;
   std::vector<std::unique_ptr<Slot>> slots_;
