@@ -128,6 +128,10 @@ CostTable make_a5() {
     }
   t.transfer(Memory::L1, Memory::GM) = {};
   t.transfer(Memory::L0C, Memory::UB) = t.transfer(Memory::L0C, Memory::L1);  // assumed: A5's Acc -> Vec as Acc -> Mat
+  // pto-isa's A5 MX GEMMs (kernels/manual/a5/matmul_mx*_performance) split the output over 32 cores, "a
+  // 4 x 8 manner ... load balancing across all cores": A5 has at least 32 AI cores (1 AIC + 2 AIV each).
+  t.cube_cores = 32;
+  t.vector_cores = 64;
   for (Memory m : {Memory::L0A_SCALE, Memory::L0B_SCALE}) t.transfer(Memory::L1, m) = t.transfer(Memory::L1, Memory::BT);
   t.gm_aggregate_bytes_per_cycle = 0;
   // Assumed: A5's mad at A2A3's rates (pto-isa has no A5 cube figure).
