@@ -575,13 +575,9 @@ void Core::start(PipeState& p, Slot& s, std::uint64_t t) {
 // A GM transfer through the launch's memory system: priced once the cores that could start one earlier
 // have (the scheduler's turn), from what L2 holds and the HBM transfers in flight, on the launch's clock.
 std::uint64_t Core::gm_priced(const InstrRecord& rec, std::uint64_t t, std::uint64_t line_cycles) {
-  const std::uint64_t moved = cost_.moved_bytes(), gm = cost_.moved_gm_bytes();
-  const double rate = cost_.gm_line_rate();
   const std::uint64_t at = opt_.dispatched + t;
   const int others = opt_.scheduler ? opt_.scheduler->await_turn(opt_.core, at) : 0;
-  const std::uint64_t cycles = opt_.memory->price(rec, at, line_cycles, gm, rate, others);
-  cost_.restore_moved(moved, gm);  // the observers read them after
-  return cycles;
+  return opt_.memory->price(rec, at, line_cycles, cost_.moved_gm_bytes(), cost_.gm_line_rate(), others);
 }
 
 void Core::stage(Slot& s) {

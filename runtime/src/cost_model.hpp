@@ -49,7 +49,6 @@ public:
   // The line rate (bytes per cycle) the last cycles() call's GM transfer moved at (the memory system
   // prices what HBM serves from it).
   double gm_line_rate() const { return gm_line_rate_; }
-  void restore_moved(std::uint64_t bytes, std::uint64_t gm) const { moved_bytes_ = bytes, moved_gm_bytes_ = gm; }
 
 private:
   std::uint64_t transfer_cycles(const InstrRecord& rec) const;  // a CostClass::Transfer, GmIndexed, Prefetch or PadZeros instruction
